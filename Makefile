@@ -1,0 +1,48 @@
+# Prima: `make run` serves the demo on http://localhost:8080, `make test` runs every test.
+GO      ?= go
+NPM     ?= npm
+BIN     := bin/prima
+DATA    ?= ./data
+
+.PHONY: run build web web-deps test test-go test-web e2e e2e-deps bench clean
+
+run: build
+	$(BIN) seed -data-dir $(DATA)
+	$(BIN) serve -data-dir $(DATA)
+
+build: web
+	$(GO) build -trimpath -o $(BIN) ./cmd/prima
+
+web-deps: web/node_modules/.package-lock.json
+web/node_modules/.package-lock.json: web/package.json web/package-lock.json
+	cd web && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+# Vite writes into web/dist; the placeholder file that keeps go:embed happy stays.
+web: web-deps
+	find web/dist -mindepth 1 ! -name .keep -delete 2>/dev/null || true
+	cd web && $(NPM) run build
+
+test: test-go test-web e2e
+
+test-go:
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+test-web: web-deps
+	cd web && $(NPM) run typecheck && $(NPM) test
+
+e2e-deps: e2e/node_modules/.package-lock.json
+e2e/node_modules/.package-lock.json: e2e/package.json e2e/package-lock.json
+	cd e2e && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+e2e: build e2e-deps
+	cd e2e && node run.mjs
+
+bench: build
+	$(GO) run ./bench/cmd/bench
+
+clean:
+	rm -rf bin web/node_modules e2e/node_modules e2e/artifacts
+	find web/dist -mindepth 1 ! -name .keep -delete 2>/dev/null || true

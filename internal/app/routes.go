@@ -1,0 +1,65 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"prima/internal/account"
+	"prima/internal/catalog"
+	"prima/internal/platform/httpx"
+)
+
+// routes is Prima's one route table. Paths and parameter names are the
+// spec's (§7); GET takes query parameters, POST a JSON object.
+func (a *App) routes(webApp http.Handler) *http.ServeMux {
+	acct := account.NewHandler(a.Account)
+	cat := catalog.NewHandler(a.Catalog)
+	mux := http.NewServeMux()
+	h := func(pattern string, fn httpx.Handler) { mux.Handle(pattern, fn) }
+
+	// Line health: the client pings every API line and media line.
+	h("GET /api/app/ping/check", a.pingCheck)
+	mux.HandleFunc("GET /check", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = w.Write([]byte("ok"))
+	})
+	h("GET /api/app/ping/domain/h5", cat.Domains)
+
+	// Accounts.
+	h("POST /api/app/mine/login", acct.GuestLogin)
+	h("POST /api/app/mine/login/h5", acct.PasswordLogin)
+	h("POST /api/app/mine/register", acct.Register)
+	h("POST /api/app/mine/logout", acct.Require(acct.Logout))
+	h("GET /api/app/mine/info", acct.Require(acct.Info))
+
+	// Catalog.
+	h("GET /api/app/modules/list", cat.Modules)
+	h("GET /api/app/modules/clist", cat.ChildModules)
+	h("GET /api/app/modules/announce", cat.Announcements)
+	h("GET /api/app/vid/moduleVideo", cat.ModuleVideos)
+	h("GET /api/app/vid/moduleSection", cat.ModuleSections)
+	h("GET /api/app/vid/moduleSection/change", cat.SectionChange)
+	h("GET /api/app/vid/source", cat.Source)
+	h("GET /api/app/tag/conf/list", cat.Tags)
+
+	// Media files (covers now; signed video URLs later).
+	mux.Handle("GET /media/", http.StripPrefix("/media", a.Media.Handler()))
+
+	// Anything else under /api is an unknown call; everything outside it is
+	// the web app, which routes on the client.
+	mux.HandleFunc("/api/", httpx.NotFoundAPI)
+	mux.Handle("/", webApp)
+	return mux
+}
+
+// pingCheck answers 200 only when the database answers too, so a client
+// fails over from a line whose database is gone.
+func (a *App) pingCheck(w http.ResponseWriter, r *http.Request) error {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := a.DB.Ping(ctx); err != nil {
+		return &httpx.Error{Status: http.StatusServiceUnavailable, Tip: "服务暂不可用", Msg: "database unreachable", Err: err}
+	}
+	return httpx.OK(w, map[string]any{"ok": true, "time": time.Now().Unix()})
+}

@@ -1,0 +1,241 @@
+// Package db opens SQLite or PostgreSQL behind one small API so that every
+// store is written once.
+//
+// Rules that keep the SQL portable across both engines:
+//   - write placeholders as ?; they become $1, $2 ... on PostgreSQL;
+//   - times are BIGINT unix seconds (UTC), flags are SMALLINT 0/1, money is BIGINT;
+//   - ids are BIGINT; new rows report theirs with RETURNING id;
+//   - each engine has its own migration files, applied in version order.
+//
+// SQLite gets one writer connection and a pool of readers (WAL lets readers
+// run beside the writer), so writes queue in Go instead of failing with
+// SQLITE_BUSY.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Engine names the database engine behind a DB.
+type Engine string
+
+const (
+	SQLite   Engine = "sqlite"
+	Postgres Engine = "postgres"
+)
+
+// ErrNotFound is returned by stores when a row asked for does not exist.
+var ErrNotFound = errors.New("not found")
+
+// DB is a database handle. Reads go to the read pool, writes and
+// transactions to the write pool; on PostgreSQL both are the same pool.
+type DB struct {
+	Engine Engine
+	read   *sql.DB
+	write  *sql.DB
+}
+
+// Open connects to url: a postgres:// URL, or else a SQLite file path.
+func Open(ctx context.Context, url string) (*DB, error) {
+	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+		return openPostgres(ctx, url)
+	}
+	return openSQLite(ctx, url)
+}
+
+func openPostgres(ctx context.Context, url string) (*DB, error) {
+	p, err := sql.Open("pgx", url)
+	if err != nil {
+		return nil, err
+	}
+	p.SetMaxOpenConns(32)
+	p.SetMaxIdleConns(16)
+	if err := p.PingContext(ctx); err != nil {
+		p.Close()
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	return &DB{Engine: Postgres, read: p, write: p}, nil
+}
+
+func openSQLite(ctx context.Context, path string) (*DB, error) {
+	path = strings.TrimPrefix(path, "sqlite://")
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return nil, err
+		}
+	}
+	q := url.Values{}
+	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(ON)", "cache_size(-16000)"} {
+		q.Add("_pragma", p)
+	}
+	dsn := "file:" + path + "?" + q.Encode()
+	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	w.SetMaxOpenConns(1)
+	w.SetConnMaxIdleTime(0)
+	// The writer pings first so it creates the file and switches it to WAL
+	// before readers open it.
+	if err := w.PingContext(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sqlite: %w", err)
+	}
+	r, err := sql.Open("sqlite", dsn+"&mode=ro")
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	r.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
+	r.SetMaxIdleConns(max(4, runtime.NumCPU()*2))
+	return &DB{Engine: SQLite, read: r, write: w}, nil
+}
+
+// Close closes both pools.
+func (d *DB) Close() error {
+	err := d.write.Close()
+	if d.read != d.write {
+		err = errors.Join(err, d.read.Close())
+	}
+	return err
+}
+
+// Ping checks that the database answers, for health checks.
+func (d *DB) Ping(ctx context.Context) error {
+	if err := d.write.PingContext(ctx); err != nil {
+		return err
+	}
+	var one int
+	return d.read.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+}
+
+// Querier is what a store function needs: a DB or a Tx.
+type Querier interface {
+	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRow(ctx context.Context, q string, args ...any) *sql.Row
+	Exec(ctx context.Context, q string, args ...any) (sql.Result, error)
+}
+
+// Query runs a read on the read pool.
+func (d *DB) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return d.read.QueryContext(ctx, d.rebind(q), args...)
+}
+
+// QueryRow runs a single-row read on the read pool.
+func (d *DB) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return d.read.QueryRowContext(ctx, d.rebind(q), args...)
+}
+
+// Exec runs a write on the write pool. A write that must read its own rows
+// back (INSERT ... RETURNING) goes through WriteRow.
+func (d *DB) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return d.write.ExecContext(ctx, d.rebind(q), args...)
+}
+
+// WriteRow runs a statement that writes and returns one row.
+func (d *DB) WriteRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return d.write.QueryRowContext(ctx, d.rebind(q), args...)
+}
+
+// Tx runs fn in a transaction on the write pool, committing when fn returns
+// nil and rolling back otherwise.
+func (d *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
+	t, err := d.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(&Tx{tx: t, db: d}); err != nil {
+		_ = t.Rollback()
+		return err
+	}
+	return t.Commit()
+}
+
+// Tx is a transaction; all its statements run on one connection.
+type Tx struct {
+	tx *sql.Tx
+	db *DB
+}
+
+func (t *Tx) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return t.tx.QueryContext(ctx, t.db.rebind(q), args...)
+}
+
+func (t *Tx) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return t.tx.QueryRowContext(ctx, t.db.rebind(q), args...)
+}
+
+func (t *Tx) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return t.tx.ExecContext(ctx, t.db.rebind(q), args...)
+}
+
+// Engine of the transaction's database, for the rare dialect-specific query.
+func (t *Tx) Engine() Engine { return t.db.Engine }
+
+var rebound sync.Map // query text -> postgres form; queries are constants, so this stays small
+
+// rebind turns ? placeholders into $n on PostgreSQL, leaving quoted text alone.
+func (d *DB) rebind(q string) string {
+	if d.Engine != Postgres || !strings.Contains(q, "?") {
+		return q
+	}
+	if v, ok := rebound.Load(q); ok {
+		return v.(string)
+	}
+	var b strings.Builder
+	b.Grow(len(q) + 8)
+	n, quoted := 0, false
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		switch {
+		case c == '\'':
+			quoted = !quoted
+			b.WriteByte(c)
+		case c == '?' && !quoted:
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	s := b.String()
+	rebound.Store(q, s)
+	return s
+}
+
+// IsUnique reports whether err is a unique or primary-key violation.
+func IsUnique(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code == "23505"
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+	}
+	return false
+}
+
+// NotFound maps sql.ErrNoRows to ErrNotFound and leaves other errors alone.
+func NotFound(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	return err
+}

@@ -1,0 +1,106 @@
+// Package httpx is Prima's HTTP plumbing: the response envelope, handlers
+// that return errors, request decoding with clear tips, and middleware.
+//
+// Every API response is {code, tip, msg, data}. code 200 is success; on
+// failure tip is a short zh-CN message for the user, msg a detail for
+// developers, and the HTTP status carries the class (DESIGN.md).
+package httpx
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+)
+
+// Envelope is the body of every API response.
+type Envelope struct {
+	Code int    `json:"code"`
+	Tip  string `json:"tip"`
+	Msg  string `json:"msg"`
+	Data any    `json:"data"`
+}
+
+// Error is an error a handler returns to answer with a status and a tip.
+// Tip is safe to show a user; Msg and the wrapped cause are for developers,
+// and the cause is only logged.
+type Error struct {
+	Status int    // HTTP status
+	Code   int    // envelope code; the status when zero
+	Tip    string // for the user, zh-CN
+	Msg    string // for developers
+	Err    error  // cause, logged, never sent
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%d %s: %v", e.Status, e.Msg, e.Err)
+	}
+	return fmt.Sprintf("%d %s", e.Status, e.Msg)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func newErr(status int, tip, msg string) *Error { return &Error{Status: status, Tip: tip, Msg: msg} }
+
+// The status classes of DESIGN.md.
+func BadRequest(tip, msg string) *Error   { return newErr(http.StatusBadRequest, tip, msg) }
+func Unauthorized(tip, msg string) *Error { return newErr(http.StatusUnauthorized, tip, msg) }
+func Forbidden(tip, msg string) *Error    { return newErr(http.StatusForbidden, tip, msg) }
+func NotFound(tip, msg string) *Error     { return newErr(http.StatusNotFound, tip, msg) }
+func Conflict(tip, msg string) *Error     { return newErr(http.StatusConflict, tip, msg) }
+func Invalid(tip, msg string) *Error      { return newErr(http.StatusUnprocessableEntity, tip, msg) }
+func TooMany(tip, msg string) *Error      { return newErr(http.StatusTooManyRequests, tip, msg) }
+
+// Internal wraps an unexpected error: the user sees a generic tip, the log
+// sees the cause.
+func Internal(err error) *Error {
+	return &Error{Status: http.StatusInternalServerError, Tip: "服务器开小差了，请稍后再试", Msg: "internal error", Err: err}
+}
+
+// Handler is an HTTP handler that returns an error instead of writing one,
+// so no path can write an error and forget to return.
+type Handler func(w http.ResponseWriter, r *http.Request) error
+
+func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := h(w, r); err != nil {
+		WriteError(w, r, err)
+	}
+}
+
+// OK writes a success envelope around data.
+func OK(w http.ResponseWriter, data any) error {
+	writeJSON(w, http.StatusOK, Envelope{Code: 200, Msg: "success", Data: data})
+	return nil
+}
+
+// WriteError turns any error into an envelope; errors that are not *Error
+// become a 500 and are logged with the request id.
+func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	var e *Error
+	if !errors.As(err, &e) {
+		e = Internal(err)
+	}
+	if e.Status >= 500 {
+		slog.ErrorContext(r.Context(), "request failed", "err", err, "path", r.URL.Path, "request_id", RequestID(r.Context()))
+	}
+	code := e.Code
+	if code == 0 {
+		code = e.Status
+	}
+	writeJSON(w, e.Status, Envelope{Code: code, Tip: e.Tip, Msg: e.Msg})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// NotFoundAPI answers an /api path that no route matched.
+func NotFoundAPI(w http.ResponseWriter, r *http.Request) {
+	WriteError(w, r, NotFound("请求地址不存在", "no route for "+r.Method+" "+r.URL.Path))
+}
