@@ -53,7 +53,17 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		d.Close()
 		return nil, err
 	}
-	limiter := ratelimit.NewMemory()
+	var limiter ratelimit.Limiter = ratelimit.NewMemory()
+	if cfg.RedisURL != "" {
+		// Several nodes behind a load balancer must share their counters,
+		// or each would allow the full limit.
+		rl, err := ratelimit.DialRedis(ctx, cfg.RedisURL)
+		if err != nil {
+			d.Close()
+			return nil, fmt.Errorf("redis: %w", err)
+		}
+		limiter = rl
+	}
 	return &App{
 		Config:  cfg,
 		DB:      d,

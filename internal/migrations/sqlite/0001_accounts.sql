@@ -2,7 +2,7 @@ CREATE TABLE users (
     id                    INTEGER PRIMARY KEY,
     name                  TEXT NOT NULL DEFAULT '',
     portrait              TEXT NOT NULL DEFAULT '',
-    account               TEXT UNIQUE,
+    account               TEXT,
     password_hash         TEXT NOT NULL DEFAULT '',
     points                BIGINT NOT NULL DEFAULT 0,
     vip_level             SMALLINT NOT NULL DEFAULT 0,
@@ -13,11 +13,15 @@ CREATE TABLE users (
     created_at            BIGINT NOT NULL,
     updated_at            BIGINT NOT NULL
 );
+-- Accounts are unique regardless of case, so "Alice" cannot register beside
+-- "alice"; the row keeps the case the user typed. Guests have NULL here.
+CREATE UNIQUE INDEX users_account ON users (lower(account));
 
 CREATE TABLE devices (
     dev_id       TEXT PRIMARY KEY,
     user_id      BIGINT NOT NULL REFERENCES users(id),
     sys_type     TEXT NOT NULL DEFAULT '',
+    cut_infos    TEXT NOT NULL DEFAULT '',
     created_at   BIGINT NOT NULL,
     last_seen_at BIGINT NOT NULL
 );

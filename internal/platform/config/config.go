@@ -27,6 +27,7 @@ type Config struct {
 	GateURL     string // where a gated device is sent; empty shows the QR hand-off page
 	PublicURL   string // the URL phones use, shown on the QR hand-off page; empty means the request's host
 	Secret      string // signs media URLs; generated when empty
+	RedisURL    string // redis:// URL for shared counters across nodes; empty keeps them in-process
 }
 
 type option struct {
@@ -44,6 +45,7 @@ var options = []option{
 	{"gate-redirect-url", "PRIMA_GATE_REDIRECT_URL", "", "where a gated device is sent (empty: a QR hand-off page)", func(c *Config) *string { return &c.GateURL }, httpURL},
 	{"public-url", "PRIMA_PUBLIC_URL", "", "the address phones open, for the QR hand-off page (empty: the request's host)", func(c *Config) *string { return &c.PublicURL }, httpURL},
 	{"secret", "PRIMA_SECRET", "", "signing secret (generated in the data dir when empty)", func(c *Config) *string { return &c.Secret }, nil},
+	{"redis-url", "PRIMA_REDIS_URL", "", "Redis for rate limits shared by several nodes, e.g. redis://127.0.0.1:6379/0 (empty: in-process)", func(c *Config) *string { return &c.RedisURL }, redisURL},
 }
 
 // Load parses args (flags win over the environment, which wins over defaults)
@@ -120,6 +122,13 @@ func oneOf(vals ...string) func(string) error {
 		}
 		return fmt.Errorf("%q is not one of %s", s, strings.Join(vals, ", "))
 	}
+}
+
+func redisURL(s string) error {
+	if s == "" || strings.HasPrefix(s, "redis://") || strings.HasPrefix(s, "rediss://") || strings.HasPrefix(s, "unix://") {
+		return nil
+	}
+	return fmt.Errorf("%q is not a redis://, rediss:// or unix:// URL", s)
 }
 
 func httpURL(s string) error {

@@ -1,0 +1,77 @@
+// The e2e harness: the real bin/prima on a temporary data dir (seeded, SQLite
+// by default), and Debian's Chromium driven by playwright-core as an iPhone.
+import { spawn, execFileSync } from 'node:child_process'
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import net from 'node:net'
+import { chromium, devices } from 'playwright-core'
+
+const here = dirname(fileURLToPath(import.meta.url))
+export const root = join(here, '..')
+export const artifacts = join(here, 'artifacts')
+const bin = process.env.PRIMA_BIN || join(root, 'bin', 'prima')
+
+export const chromeFlags = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+]
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer()
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address()
+      s.close(() => resolve(port))
+    })
+    s.on('error', reject)
+  })
+}
+
+// startServer seeds a fresh data dir and serves it; stop() kills the server
+// and removes the data.
+export async function startServer(env = {}) {
+  const data = mkdtempSync(join(tmpdir(), 'prima-e2e-'))
+  const port = await freePort()
+  const e = { ...process.env, PRIMA_DATA_DIR: data, PRIMA_LISTEN: `127.0.0.1:${port}`, PRIMA_LOG_LEVEL: 'warn', ...env }
+  execFileSync(bin, ['seed'], { env: e, stdio: ['ignore', 'ignore', 'inherit'] })
+  const proc = spawn(bin, ['serve'], { env: e, stdio: ['ignore', 'inherit', 'inherit'] })
+  const base = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 15000
+  for (;;) {
+    try {
+      const r = await fetch(base + '/api/app/ping/check')
+      if (r.ok) break
+    } catch { /* not up yet */ }
+    if (Date.now() > deadline) { proc.kill(); throw new Error('server did not start') }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return {
+    base,
+    async stop() {
+      proc.kill('SIGTERM')
+      await new Promise((r) => proc.once('exit', r))
+      rmSync(data, { recursive: true, force: true })
+    },
+  }
+}
+
+// launchPhone opens an iPhone 13 context; width overrides the viewport width
+// (320 and 430 are the narrowest and widest phones we support).
+export async function launchPhone({ width, colorScheme = 'light' } = {}) {
+  const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: chromeFlags })
+  const device = { ...devices['iPhone 13'] }
+  if (width) device.viewport = { ...device.viewport, width }
+  const context = await browser.newContext({ ...device, colorScheme, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' })
+  const page = await context.newPage()
+  const errors = []
+  page.on('pageerror', (e) => errors.push(String(e)))
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()) })
+  return { browser, context, page, errors }
+}
+
+export async function shot(page, name) {
+  mkdirSync(artifacts, { recursive: true })
+  await page.screenshot({ path: join(artifacts, name + '.png') })
+}

@@ -1,0 +1,239 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
+)
+
+// Handler serves the account API.
+type Handler struct{ s *Service }
+
+// NewHandler returns the account handlers over s.
+func NewHandler(s *Service) *Handler { return &Handler{s: s} }
+
+type ctxKey int
+
+const (
+	sessionKey ctxKey = iota // *Session of a valid token
+	authErrKey               // error: why the token on this request was refused
+)
+
+const (
+	tipLoginFirst = "请先登录"
+	tipExpired    = "登录已失效，请重新登录"
+)
+
+// Authenticate resolves the bearer token, when there is one. A valid token
+// puts its user on the context (httpx.UserID) and its session beside it. A
+// refused token leaves the request anonymous and remembers why, so Require
+// can answer "login expired" rather than "please log in"; public routes
+// never look, so a stale token cannot break them.
+func (h *Handler) Authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token, present := bearer(r)
+		if !present {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ctx := r.Context()
+		sess, err := h.s.Authenticate(ctx, token)
+		if err != nil {
+			ctx = context.WithValue(ctx, authErrKey, err)
+		} else {
+			ctx = httpx.WithUserID(context.WithValue(ctx, sessionKey, &sess), sess.UserID)
+		}
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// Require lets only requests with a valid token through.
+func (h *Handler) Require(next httpx.Handler) httpx.Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if CurrentSession(r.Context()) != nil {
+			return next(w, r)
+		}
+		if err, ok := r.Context().Value(authErrKey).(error); ok {
+			if errors.Is(err, ErrSessionInvalid) {
+				return httpx.Unauthorized(tipExpired, err.Error())
+			}
+			// The database failed while checking the token: that is ours,
+			// not the user's, and must not send them to the login page.
+			return httpx.Internal(err)
+		}
+		return httpx.Unauthorized(tipLoginFirst, "no bearer token")
+	}
+}
+
+// CurrentSession is the session of the request's valid token, or nil.
+func CurrentSession(ctx context.Context) *Session {
+	s, _ := ctx.Value(sessionKey).(*Session)
+	return s
+}
+
+// bearer returns the token of an Authorization header. present is false
+// when there is no header or an empty credential, which counts as no token
+// at all; any other scheme or value is a token that will be refused.
+func bearer(r *http.Request) (token string, present bool) {
+	v := strings.TrimSpace(r.Header.Get("Authorization"))
+	if v == "" {
+		return "", false
+	}
+	scheme, rest, _ := strings.Cut(v, " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return v, true
+	}
+	rest = strings.TrimSpace(rest)
+	return rest, rest != ""
+}
+
+// clientDevID is the devID of the X-App-Client header
+// (devID=<id>;ver=..;dev=..;h5=1) when it is well formed, else "".
+func clientDevID(r *http.Request) string {
+	for _, part := range strings.Split(r.Header.Get("X-App-Client"), ";") {
+		k, v, _ := strings.Cut(strings.TrimSpace(part), "=")
+		if k == "devID" && validDevID(v) {
+			return v
+		}
+	}
+	return ""
+}
+
+type loginReply struct {
+	Token string   `json:"token"`
+	IsNew bool     `json:"isNew"`
+	User  UserInfo `json:"user"`
+}
+
+type tokenReply struct {
+	Token string   `json:"token"`
+	User  UserInfo `json:"user"`
+}
+
+// GuestLogin is POST /api/app/mine/login {devID, sysType, cutInfos}.
+func (h *Handler) GuestLogin(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		DevID    string `json:"devID"`
+		SysType  string `json:"sysType"`
+		CutInfos string `json:"cutInfos"`
+	}
+	if err := httpx.Decode(w, r, &req); err != nil {
+		return err
+	}
+	res, err := h.s.GuestLogin(r.Context(), GuestLoginInput{DevID: req.DevID, SysType: req.SysType, CutInfos: req.CutInfos, IP: httpx.ClientIP(r)})
+	if err != nil {
+		return toHTTP(w, err)
+	}
+	return httpx.OK(w, loginReply{Token: res.Token, IsNew: res.IsNew, User: h.s.Info(res.User)})
+}
+
+// PasswordLogin is POST /api/app/mine/login/h5 {account, passWord, sysType}.
+func (h *Handler) PasswordLogin(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		Account  string `json:"account"`
+		Password string `json:"passWord"`
+		SysType  string `json:"sysType"`
+	}
+	if err := httpx.Decode(w, r, &req); err != nil {
+		return err
+	}
+	res, err := h.s.PasswordLogin(r.Context(), PasswordLoginInput{
+		Account: req.Account, Password: req.Password, SysType: req.SysType,
+		IP: httpx.ClientIP(r), DevID: clientDevID(r),
+	})
+	if err != nil {
+		return toHTTP(w, err)
+	}
+	return httpx.OK(w, tokenReply{Token: res.Token, User: h.s.Info(res.User)})
+}
+
+// Register is POST /api/app/mine/register {account, passWord}. With a valid
+// guest token the guest is upgraded in place.
+func (h *Handler) Register(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		Account  string `json:"account"`
+		Password string `json:"passWord"`
+	}
+	if err := httpx.Decode(w, r, &req); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	// A token that could not be checked because the database failed must
+	// not quietly turn an upgrade into a brand-new user.
+	if err, ok := ctx.Value(authErrKey).(error); ok && !errors.Is(err, ErrSessionInvalid) {
+		return httpx.Internal(err)
+	}
+	res, err := h.s.Register(ctx, RegisterInput{
+		Account: req.Account, Password: req.Password,
+		IP: httpx.ClientIP(r), DevID: clientDevID(r), Current: CurrentSession(ctx),
+	})
+	if err != nil {
+		return toHTTP(w, err)
+	}
+	return httpx.OK(w, tokenReply{Token: res.Token, User: h.s.Info(res.User)})
+}
+
+// Logout is POST /api/app/mine/logout; it revokes the token it came with.
+func (h *Handler) Logout(w http.ResponseWriter, r *http.Request) error {
+	sess := CurrentSession(r.Context())
+	if sess == nil {
+		return httpx.Unauthorized(tipLoginFirst, "no session")
+	}
+	if err := h.s.Logout(r.Context(), *sess); err != nil {
+		return httpx.Internal(err)
+	}
+	return httpx.OK(w, nil)
+}
+
+// Info is GET /api/app/mine/info: the caller's UserInfo, or with ?uid=N the
+// PublicProfile of user N.
+func (h *Handler) Info(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	if r.URL.Query().Has("uid") {
+		q := httpx.Q(r)
+		uid := q.Required("uid", 1, math.MaxInt64)
+		if err := q.Err(); err != nil {
+			return err
+		}
+		u, err := h.s.User(ctx, uid)
+		if err != nil {
+			return toHTTP(w, err)
+		}
+		return httpx.OK(w, h.s.Profile(u))
+	}
+	u, err := h.s.User(ctx, httpx.UserID(ctx))
+	if err != nil {
+		return toHTTP(w, err)
+	}
+	return httpx.OK(w, h.s.Info(u))
+}
+
+// toHTTP turns a service error into its envelope error.
+func toHTTP(w http.ResponseWriter, err error) error {
+	var (
+		ve *ValidationError
+		rl *RateLimitError
+	)
+	switch {
+	case errors.As(err, &ve):
+		return httpx.Invalid(ve.Tip, ve.Msg)
+	case errors.As(err, &rl):
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(rl.RetryAfter.Seconds())))))
+		return httpx.TooMany("操作过于频繁，请稍后再试", rl.Error())
+	case errors.Is(err, ErrDuplicateAccount):
+		return httpx.Conflict("账号已被注册", "account already registered")
+	case errors.Is(err, ErrBadCredentials):
+		return httpx.Unauthorized("账号或密码错误", "wrong account or password")
+	case errors.Is(err, ErrSessionInvalid):
+		return httpx.Unauthorized(tipExpired, err.Error())
+	case errors.Is(err, db.ErrNotFound):
+		return httpx.NotFound("用户不存在", "no such user")
+	}
+	return httpx.Internal(err)
+}

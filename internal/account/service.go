@@ -1,0 +1,636 @@
+// Package account holds users, devices and sessions: guest login by device,
+// registration (a guest is upgraded in place), password login, bearer tokens
+// and the profile the client shows.
+//
+// Tokens are 32 random bytes, base64url-encoded; only their SHA-256 is
+// stored, so a leaked database cannot be replayed as sessions. A session
+// lives 30 days from its last use. Passwords are argon2id (password.go).
+package account
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"prima/internal/platform/db"
+	"prima/internal/platform/ratelimit"
+)
+
+const (
+	// SessionTTL is how long a token stays valid after its last use.
+	SessionTTL = 30 * 24 * time.Hour
+	// touchEvery bounds the writes a busy session causes: last use is
+	// recorded (and the expiry slid) at most once per interval.
+	touchEvery = time.Minute
+	// maxCutInfos is the longest invite text a device may carry, in characters.
+	maxCutInfos = 512
+)
+
+// Rate is a limit of N calls per Per.
+type Rate struct {
+	N   int
+	Per time.Duration
+}
+
+// Limits are the rate limits the service applies. Every attempt counts,
+// successful or not: nobody signs in five times a minute, and counting only
+// failures would need a second round trip to the limiter on every login.
+type Limits struct {
+	GuestPerIP         Rate // guest logins: bounds how fast one address can mint users
+	LoginPerIP         Rate // password logins from one address
+	LoginPerAccount    Rate // password logins naming one account, from anywhere
+	RegisterPerIP      Rate // registrations from one address
+	RegisterPerAccount Rate // registrations naming one account
+}
+
+// DefaultLimits are generous for people and slow for a guesser: with argon2
+// as well, one address gets 10 password guesses a minute and one account 5,
+// however many addresses attack it. Guest login is looser because many
+// phones can share one carrier address.
+var DefaultLimits = Limits{
+	GuestPerIP:         Rate{60, time.Minute},
+	LoginPerIP:         Rate{10, time.Minute},
+	LoginPerAccount:    Rate{5, time.Minute},
+	RegisterPerIP:      Rate{10, 10 * time.Minute},
+	RegisterPerAccount: Rate{5, time.Minute},
+}
+
+var (
+	// ErrDuplicateAccount: the account name is taken (409).
+	ErrDuplicateAccount = errors.New("account already registered")
+	// ErrBadCredentials: unknown account or wrong password; deliberately one
+	// error for both so callers cannot tell which (401).
+	ErrBadCredentials = errors.New("wrong account or password")
+	// ErrSessionInvalid: a token that is malformed, unknown, revoked or expired (401).
+	ErrSessionInvalid = errors.New("session invalid")
+	// ErrRateLimited: too many attempts; the error is a *RateLimitError (429).
+	ErrRateLimited = errors.New("rate limited")
+)
+
+// ValidationError is input that breaks a rule (422). Tip is for the user.
+type ValidationError struct {
+	Field string
+	Tip   string
+	Msg   string
+}
+
+func (e *ValidationError) Error() string { return e.Field + ": " + e.Msg }
+
+func invalid(field, tip, msg string) error { return &ValidationError{Field: field, Tip: tip, Msg: msg} }
+
+// RateLimitError says how long to wait; it matches ErrRateLimited.
+type RateLimitError struct {
+	What       string
+	RetryAfter time.Duration
+}
+
+func (e *RateLimitError) Error() string {
+	return fmt.Sprintf("too many %s attempts, retry after %v", e.What, e.RetryAfter)
+}
+func (e *RateLimitError) Is(target error) bool { return target == ErrRateLimited }
+
+// sessionError says why a token was refused; it matches ErrSessionInvalid.
+type sessionError struct{ reason string }
+
+func (e *sessionError) Error() string        { return "session " + e.reason }
+func (e *sessionError) Is(target error) bool { return target == ErrSessionInvalid }
+
+// Service applies the account rules.
+type Service struct {
+	db      *db.DB
+	limiter ratelimit.Limiter
+	// Limits may be changed before the service is used.
+	Limits Limits
+	now    func() time.Time
+}
+
+// NewService returns the account service over d, counting attempts in limiter.
+func NewService(d *db.DB, limiter ratelimit.Limiter) *Service {
+	return &Service{db: d, limiter: limiter, Limits: DefaultLimits, now: time.Now}
+}
+
+// Login is the outcome of a successful login or registration.
+type Login struct {
+	Token string
+	IsNew bool // a guest login that created the user
+	User  User
+}
+
+// GuestLoginInput is a guest login request.
+type GuestLoginInput struct {
+	DevID    string
+	SysType  string
+	CutInfos string
+	IP       string
+}
+
+// GuestLogin creates or resumes the user bound to the device and opens a
+// session for it.
+func (s *Service) GuestLogin(ctx context.Context, in GuestLoginInput) (Login, error) {
+	if err := checkDevID(in.DevID); err != nil {
+		return Login{}, err
+	}
+	if err := checkSysType(in.SysType, true); err != nil {
+		return Login{}, err
+	}
+	if n := utf8.RuneCountInString(in.CutInfos); n > maxCutInfos || !utf8.ValidString(in.CutInfos) {
+		return Login{}, invalid("cutInfos", "邀请信息过长", fmt.Sprintf("cutInfos is %d characters, at most %d", n, maxCutInfos))
+	}
+	if err := s.limit(ctx, "guest", "guest:ip:"+in.IP, s.Limits.GuestPerIP); err != nil {
+		return Login{}, err
+	}
+	token, hash := newToken()
+	now := s.now().Unix()
+	var out Login
+	var err error
+	// Two first logins of one device can race: both see no device, both
+	// create a user, and the second device insert fails on the primary key,
+	// rolling its user back. The retry then finds and resumes the winner's.
+	for attempt := 0; attempt < 3; attempt++ {
+		err = s.db.Tx(ctx, func(tx *db.Tx) error {
+			out = Login{Token: token}
+			uid, guest, err := deviceUser(ctx, tx, in.DevID)
+			switch {
+			case err == nil && guest:
+				if err := touchDevice(ctx, tx, in.DevID, in.SysType, now); err != nil {
+					return err
+				}
+			case err == nil:
+				// The device's account has a password now: a device id is no
+				// credential for it, or logging out would mean nothing. The
+				// device starts over as a new guest.
+				uid, err = insertUser(ctx, tx, &User{Name: "游客" + shortCode(), CreatedAt: now, UpdatedAt: now})
+				if err != nil {
+					return err
+				}
+				if err := rebindDevice(ctx, tx, in.DevID, uid, now); err != nil {
+					return err
+				}
+				out.IsNew = true
+			case errors.Is(err, db.ErrNotFound):
+				uid, err = insertUser(ctx, tx, &User{Name: "游客" + shortCode(), CreatedAt: now, UpdatedAt: now})
+				if err != nil {
+					return err
+				}
+				if err := insertDevice(ctx, tx, in.DevID, uid, in.SysType, in.CutInfos, now); err != nil {
+					return err
+				}
+				out.IsNew = true
+			default:
+				return err
+			}
+			if err := insertSession(ctx, tx, newSession(hash, uid, in.DevID, now)); err != nil {
+				return err
+			}
+			out.User, err = userByID(ctx, tx, uid)
+			return err
+		})
+		if err == nil || !db.IsUnique(err) {
+			break
+		}
+	}
+	if err != nil {
+		return Login{}, fmt.Errorf("guest login: %w", err)
+	}
+	return out, nil
+}
+
+// PasswordLoginInput is an account-and-password login request.
+type PasswordLoginInput struct {
+	Account  string
+	Password string
+	SysType  string // optional
+	IP       string
+	DevID    string // from the client header, when it has a valid one
+}
+
+// PasswordLogin checks the credentials and opens a session. An unknown
+// account and a wrong password fail alike, in about the same time.
+func (s *Service) PasswordLogin(ctx context.Context, in PasswordLoginInput) (Login, error) {
+	if strings.TrimSpace(in.Account) == "" {
+		return Login{}, invalid("account", "请输入账号", "account is required")
+	}
+	if in.Password == "" {
+		return Login{}, invalid("passWord", "请输入密码", "passWord is required")
+	}
+	if err := checkSysType(in.SysType, false); err != nil {
+		return Login{}, err
+	}
+	if err := s.limit(ctx, "login", "login:ip:"+in.IP, s.Limits.LoginPerIP); err != nil {
+		return Login{}, err
+	}
+	// A name that breaks the account rule cannot exist: it is neither
+	// looked up nor given a limiter key (keys stay short and bounded in
+	// number), but it is still hashed against below so it answers in the
+	// same time as any other failure.
+	var (
+		u     User
+		found bool
+	)
+	if checkAccount(in.Account) == nil {
+		if err := s.limit(ctx, "login", "login:acct:"+strings.ToLower(in.Account), s.Limits.LoginPerAccount); err != nil {
+			return Login{}, err
+		}
+		var err error
+		u, err = userByAccount(ctx, s.db, in.Account)
+		found = err == nil
+		if err != nil && !errors.Is(err, db.ErrNotFound) {
+			return Login{}, err
+		}
+	}
+	hash := u.PasswordHash
+	if !found {
+		var err error
+		if hash, err = dummyHash(); err != nil {
+			return Login{}, err
+		}
+	}
+	ok, stale, err := verifyPassword(ctx, hash, in.Password)
+	if err != nil {
+		return Login{}, fmt.Errorf("user %d: %w", u.ID, err)
+	}
+	if !found || !ok {
+		return Login{}, ErrBadCredentials
+	}
+	now := s.now().Unix()
+	if stale {
+		// Best effort: the login stands even if the upgrade fails; the next
+		// login tries again.
+		if h, err := hashPassword(ctx, in.Password); err == nil {
+			if err := setPasswordHash(ctx, s.db, u.ID, h, now); err != nil {
+				slog.WarnContext(ctx, "password rehash failed", "uid", u.ID, "err", err)
+			}
+		}
+	}
+	token, th := newToken()
+	if err := insertSession(ctx, s.db, newSession(th, u.ID, in.DevID, now)); err != nil {
+		return Login{}, err
+	}
+	return Login{Token: token, User: u}, nil
+}
+
+// RegisterInput is a registration request. Current is the caller's live
+// session, if the request carried a valid token.
+type RegisterInput struct {
+	Account  string
+	Password string
+	IP       string
+	DevID    string
+	Current  *Session
+}
+
+// Register gives the caller an account and password. A guest caller is
+// upgraded in place, keeping its uid, devices and everything it owns; its
+// guest token is revoked and a new one issued, because the session now
+// stands for more than a device. Anyone else gets a new user.
+func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error) {
+	if err := checkAccount(in.Account); err != nil {
+		return Login{}, err
+	}
+	if err := checkPassword(in.Password); err != nil {
+		return Login{}, err
+	}
+	if err := s.limit(ctx, "register", "register:ip:"+in.IP, s.Limits.RegisterPerIP); err != nil {
+		return Login{}, err
+	}
+	if err := s.limit(ctx, "register", "register:acct:"+strings.ToLower(in.Account), s.Limits.RegisterPerAccount); err != nil {
+		return Login{}, err
+	}
+	// The 409 already says the name is taken, so checking first leaks
+	// nothing and saves hashing for a request that cannot succeed. The
+	// unique index still decides a race.
+	if _, err := userByAccount(ctx, s.db, in.Account); err == nil {
+		return Login{}, ErrDuplicateAccount
+	} else if !errors.Is(err, db.ErrNotFound) {
+		return Login{}, err
+	}
+	hash, err := hashPassword(ctx, in.Password)
+	if err != nil {
+		return Login{}, err
+	}
+	token, th := newToken()
+	now := s.now().Unix()
+	var out Login
+	err = s.db.Tx(ctx, func(tx *db.Tx) error {
+		out = Login{Token: token}
+		var uid int64
+		devID := in.DevID
+		if in.Current != nil {
+			upgraded, err := setCredentials(ctx, tx, in.Current.UserID, in.Account, hash, now)
+			if err != nil {
+				return err
+			}
+			if upgraded {
+				uid = in.Current.UserID
+				if devID == "" {
+					devID = in.Current.DevID
+				}
+				if err := revokeSession(ctx, tx, in.Current.TokenHash, now); err != nil {
+					return err
+				}
+			}
+		}
+		if uid == 0 {
+			uid, err = insertUser(ctx, tx, &User{Name: "用户" + shortCode(), Account: in.Account, PasswordHash: hash, CreatedAt: now, UpdatedAt: now})
+			if err != nil {
+				return err
+			}
+		}
+		if err := insertSession(ctx, tx, newSession(th, uid, devID, now)); err != nil {
+			return err
+		}
+		out.User, err = userByID(ctx, tx, uid)
+		return err
+	})
+	if db.IsUnique(err) {
+		return Login{}, ErrDuplicateAccount
+	}
+	if err != nil {
+		return Login{}, fmt.Errorf("register: %w", err)
+	}
+	return out, nil
+}
+
+// Authenticate resolves a bearer token to its live session and slides its
+// expiry. A refused token gives an error matching ErrSessionInvalid.
+func (s *Service) Authenticate(ctx context.Context, token string) (Session, error) {
+	hash, ok := tokenHash(token)
+	if !ok {
+		return Session{}, &sessionError{"token malformed"}
+	}
+	sess, err := sessionByHash(ctx, s.db, hash)
+	if errors.Is(err, db.ErrNotFound) {
+		return Session{}, &sessionError{"token unknown"}
+	}
+	if err != nil {
+		return Session{}, err
+	}
+	now := s.now().Unix()
+	switch {
+	case sess.RevokedAt != 0:
+		return Session{}, &sessionError{"revoked"}
+	case now >= sess.ExpiresAt:
+		return Session{}, &sessionError{"expired"}
+	}
+	if now-sess.LastSeenAt >= int64(touchEvery/time.Second) {
+		expires := now + int64(SessionTTL/time.Second)
+		// A failed touch only delays the slide to the next request; the
+		// token is still valid now, so the request goes on.
+		if err := touchSession(ctx, s.db, hash, now, expires); err != nil {
+			slog.WarnContext(ctx, "session touch failed", "uid", sess.UserID, "err", err)
+		} else {
+			sess.LastSeenAt, sess.ExpiresAt = now, expires
+		}
+	}
+	return sess, nil
+}
+
+// Logout revokes the session.
+func (s *Service) Logout(ctx context.Context, sess Session) error {
+	return revokeSession(ctx, s.db, sess.TokenHash, s.now().Unix())
+}
+
+// User returns the user with id uid, or db.ErrNotFound.
+func (s *Service) User(ctx context.Context, uid int64) (User, error) {
+	return userByID(ctx, s.db, uid)
+}
+
+// UserInfo is what a user sees of themselves (the contract's UserInfo).
+type UserInfo struct {
+	UID                 int64         `json:"uid"`
+	Name                string        `json:"name"`
+	Portrait            string        `json:"portrait"`
+	Account             *string       `json:"account"`
+	IsGuest             bool          `json:"isGuest"`
+	Points              int64         `json:"points"`
+	IsVip               bool          `json:"isVip"`
+	VipLevel            int           `json:"vipLevel"`
+	VipExpireDate       *time.Time    `json:"vipExpireDate"`
+	TxDiscount          *int64        `json:"txDiscount"`
+	NewGoldVideoCoupon  []CouponGroup `json:"newGoldVideoCoupon"`
+	GoldVideoFreeExpire *time.Time    `json:"goldVideoFreeExpire"`
+	VideoFreeExpiration *time.Time    `json:"videoFreeExpiration"`
+	CreatedAt           time.Time     `json:"createdAt"`
+}
+
+// CouponGroup is the user's gold-video coupons in one state.
+type CouponGroup struct {
+	Position string   `json:"position"` // unused, used or expired
+	Coupons  []Coupon `json:"coupons"`
+}
+
+// Coupon is one kind of coupon and how many the user holds.
+type Coupon struct {
+	ID    int64  `json:"id"`
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+// PublicProfile is what anyone may see of a user: no account, points,
+// expiry dates or anything else private.
+type PublicProfile struct {
+	UID       int64     `json:"uid"`
+	Name      string    `json:"name"`
+	Portrait  string    `json:"portrait"`
+	VipLevel  int       `json:"vipLevel"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// activeVipLevel is the user's VIP level while it lasts, else 0: the spec
+// counts VIP as active only with a level and an expiry in the future.
+func (s *Service) activeVipLevel(u *User) int {
+	if u.VipLevel > 0 && u.VipExpireAt > s.now().Unix() {
+		return u.VipLevel
+	}
+	return 0
+}
+
+// Info is u as its owner sees it.
+func (s *Service) Info(u User) UserInfo {
+	level := s.activeVipLevel(&u)
+	info := UserInfo{
+		UID:                 u.ID,
+		Name:                u.Name,
+		Portrait:            u.Portrait,
+		IsGuest:             u.IsGuest(),
+		Points:              u.Points,
+		IsVip:               level > 0,
+		VipLevel:            level,
+		VipExpireDate:       unixTime(u.VipExpireAt),
+		TxDiscount:          u.TxDiscount,
+		GoldVideoFreeExpire: unixTime(u.GoldVideoFreeUntil),
+		VideoFreeExpiration: unixTime(u.VideoFreeUntil),
+		CreatedAt:           time.Unix(u.CreatedAt, 0).UTC(),
+		// No coupon tables exist yet: the wallet issue adds gold-video
+		// coupons and fills this from them. Until then every user truly
+		// holds none, and the client gets an empty list rather than null.
+		NewGoldVideoCoupon: []CouponGroup{},
+	}
+	if !u.IsGuest() {
+		info.Account = &u.Account
+	}
+	return info
+}
+
+// Profile is u as anyone sees it.
+func (s *Service) Profile(u User) PublicProfile {
+	return PublicProfile{UID: u.ID, Name: u.Name, Portrait: u.Portrait, VipLevel: s.activeVipLevel(&u), CreatedAt: time.Unix(u.CreatedAt, 0).UTC()}
+}
+
+func unixTime(sec int64) *time.Time {
+	if sec == 0 {
+		return nil
+	}
+	t := time.Unix(sec, 0).UTC()
+	return &t
+}
+
+// limit counts one attempt under key. When the limiter itself fails (Redis
+// down) it lets the attempt through: locking every user out during an
+// outage is worse than a short stretch where argon2's cost is the only brake.
+func (s *Service) limit(ctx context.Context, what, key string, r Rate) error {
+	ok, retry, err := s.limiter.Allow(ctx, key, r.N, r.Per)
+	if err != nil {
+		slog.WarnContext(ctx, "rate limiter unavailable, allowing", "key", key, "err", err)
+		return nil
+	}
+	if !ok {
+		return &RateLimitError{What: what, RetryAfter: retry}
+	}
+	return nil
+}
+
+func newSession(hash string, uid int64, devID string, now int64) *Session {
+	return &Session{TokenHash: hash, UserID: uid, DevID: devID, CreatedAt: now, LastSeenAt: now, ExpiresAt: now + int64(SessionTTL/time.Second)}
+}
+
+const tokenBytes = 32
+
+var tokenEncoding = base64.RawURLEncoding
+
+// newToken returns a fresh token and the hash stored for it.
+func newToken() (token, hash string) {
+	raw := make([]byte, tokenBytes)
+	_, _ = rand.Read(raw) // crypto/rand.Read never fails (Go 1.24+)
+	token = tokenEncoding.EncodeToString(raw)
+	sum := sha256.Sum256([]byte(token))
+	return token, hex.EncodeToString(sum[:])
+}
+
+// tokenHash is the stored hash of token, or false when token cannot be one
+// of ours, which spares the database a lookup for garbage.
+func tokenHash(token string) (string, bool) {
+	if len(token) != tokenEncoding.EncodedLen(tokenBytes) {
+		return "", false
+	}
+	if _, err := tokenEncoding.DecodeString(token); err != nil {
+		return "", false
+	}
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:]), true
+}
+
+// shortCode is six random characters (A-Z, 2-7) for default names.
+func shortCode() string { return rand.Text()[:6] }
+
+// checkDevID enforces the client's format: 16 letters or digits, then a
+// 10-13 digit millisecond timestamp (Date.now()).
+func checkDevID(id string) error {
+	bad := invalid("devID", "设备标识无效", "devID must be 16 letters or digits followed by a 10-13 digit timestamp")
+	if id == "" {
+		return invalid("devID", "缺少设备标识", "devID is required")
+	}
+	if !validDevID(id) {
+		return bad
+	}
+	return nil
+}
+
+func validDevID(id string) bool {
+	if len(id) < 26 || len(id) > 29 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		digit := c >= '0' && c <= '9'
+		letter := (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+		if !digit && (i >= 16 || !letter) {
+			return false
+		}
+	}
+	return true
+}
+
+var sysTypes = []string{"ios", "android", "pc", "h5"}
+
+func checkSysType(t string, required bool) error {
+	if t == "" {
+		if required {
+			return invalid("sysType", "缺少设备类型", "sysType is required: ios, android, pc or h5")
+		}
+		return nil
+	}
+	for _, v := range sysTypes {
+		if t == v {
+			return nil
+		}
+	}
+	return invalid("sysType", "设备类型无效", fmt.Sprintf("sysType %q is not one of ios, android, pc, h5", t))
+}
+
+// checkAccount: 4-20 letters, digits or underscores, starting with a letter.
+func checkAccount(a string) error {
+	if a == "" {
+		return invalid("account", "请输入账号", "account is required")
+	}
+	ok := len(a) >= 4 && len(a) <= 20 && isASCIILetter(a[0])
+	for i := 0; ok && i < len(a); i++ {
+		c := a[i]
+		ok = isASCIILetter(c) || (c >= '0' && c <= '9') || c == '_'
+	}
+	if !ok {
+		return invalid("account", "账号需为4-20位字母、数字或下划线，且以字母开头", "account must be 4-20 letters, digits or underscores, starting with a letter")
+	}
+	return nil
+}
+
+// checkPassword: 6-32 characters with at least one letter and one digit,
+// and no spaces or control characters, which are nearly always typing or
+// pasting mistakes the user would not be able to repeat.
+func checkPassword(p string) error {
+	if p == "" {
+		return invalid("passWord", "请输入密码", "passWord is required")
+	}
+	n := utf8.RuneCountInString(p)
+	var letter, digit, bad bool
+	for _, r := range p {
+		switch {
+		case r < utf8.RuneSelf && isASCIILetter(byte(r)):
+			letter = true
+		case r >= '0' && r <= '9':
+			digit = true
+		case unicode.IsSpace(r) || unicode.IsControl(r) || r == utf8.RuneError:
+			bad = true
+		}
+	}
+	switch {
+	case n < 6 || n > 32:
+		return invalid("passWord", "密码需为6-32位，且同时包含字母和数字", fmt.Sprintf("passWord is %d characters, must be 6-32", n))
+	case bad:
+		return invalid("passWord", "密码不能包含空格或控制字符", "passWord holds whitespace or control characters")
+	case !letter || !digit:
+		return invalid("passWord", "密码需同时包含字母和数字", "passWord needs at least one letter and one digit")
+	}
+	return nil
+}
+
+func isASCIILetter(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }

@@ -1,0 +1,165 @@
+package account
+
+import (
+	"context"
+	"database/sql"
+
+	"prima/internal/platform/db"
+)
+
+// User is a row of users. Account is empty for a guest (NULL in the table).
+type User struct {
+	ID                 int64
+	Name               string
+	Portrait           string
+	Account            string
+	PasswordHash       string
+	Points             int64
+	VipLevel           int
+	VipExpireAt        int64 // unix seconds, 0 when never VIP
+	TxDiscount         *int64
+	GoldVideoFreeUntil int64
+	VideoFreeUntil     int64
+	CreatedAt          int64
+	UpdatedAt          int64
+}
+
+// IsGuest reports whether the user has no account and password yet.
+func (u *User) IsGuest() bool { return u.Account == "" }
+
+// Session is a row of sessions. The token itself is never stored.
+type Session struct {
+	TokenHash  string
+	UserID     int64
+	DevID      string
+	CreatedAt  int64
+	LastSeenAt int64
+	ExpiresAt  int64
+	RevokedAt  int64
+}
+
+const userColumns = `id, name, portrait, account, password_hash, points, vip_level, vip_expire_at, tx_discount, gold_video_free_until, video_free_until, created_at, updated_at`
+
+func scanUser(row interface{ Scan(...any) error }) (User, error) {
+	var (
+		u       User
+		account sql.NullString
+		disc    sql.NullInt64
+	)
+	err := row.Scan(&u.ID, &u.Name, &u.Portrait, &account, &u.PasswordHash, &u.Points, &u.VipLevel, &u.VipExpireAt,
+		&disc, &u.GoldVideoFreeUntil, &u.VideoFreeUntil, &u.CreatedAt, &u.UpdatedAt)
+	if err != nil {
+		return User{}, db.NotFound(err)
+	}
+	u.Account = account.String
+	if disc.Valid {
+		u.TxDiscount = &disc.Int64
+	}
+	return u, nil
+}
+
+func userByID(ctx context.Context, q db.Querier, id int64) (User, error) {
+	return scanUser(q.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
+}
+
+// userByAccount matches case-insensitively, as the unique index does.
+func userByAccount(ctx context.Context, q db.Querier, account string) (User, error) {
+	return scanUser(q.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE lower(account) = lower(?)`, account))
+}
+
+// insertUser stores u and returns its id. It takes a Tx because RETURNING
+// must run on the write connection (a DB's QueryRow reads from the read pool).
+func insertUser(ctx context.Context, tx *db.Tx, u *User) (int64, error) {
+	var account any
+	if u.Account != "" {
+		account = u.Account
+	}
+	var disc any
+	if u.TxDiscount != nil {
+		disc = *u.TxDiscount
+	}
+	var id int64
+	err := tx.QueryRow(ctx, `INSERT INTO users (name, portrait, account, password_hash, points, vip_level, vip_expire_at, tx_discount, gold_video_free_until, video_free_until, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		u.Name, u.Portrait, account, u.PasswordHash, u.Points, u.VipLevel, u.VipExpireAt, disc,
+		u.GoldVideoFreeUntil, u.VideoFreeUntil, u.CreatedAt, u.UpdatedAt).Scan(&id)
+	return id, err
+}
+
+// setCredentials turns a guest into a registered user in place. It only
+// touches a row that is still a guest, and reports whether it did, so two
+// racing registrations cannot both claim the same guest.
+func setCredentials(ctx context.Context, q db.Querier, uid int64, account, hash string, now int64) (bool, error) {
+	res, err := q.Exec(ctx, `UPDATE users SET account = ?, password_hash = ?, updated_at = ? WHERE id = ? AND account IS NULL`,
+		account, hash, now, uid)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+func setPasswordHash(ctx context.Context, q db.Querier, uid int64, hash string, now int64) error {
+	_, err := q.Exec(ctx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, hash, now, uid)
+	return err
+}
+
+// deviceUser is the user bound to devID, and whether that user is still a
+// guest (has no account).
+func deviceUser(ctx context.Context, q db.Querier, devID string) (uid int64, guest bool, err error) {
+	var account sql.NullString
+	err = q.QueryRow(ctx, `SELECT d.user_id, u.account FROM devices d JOIN users u ON u.id = d.user_id WHERE d.dev_id = ?`, devID).Scan(&uid, &account)
+	return uid, !account.Valid || account.String == "", db.NotFound(err)
+}
+
+// rebindDevice hands devID to another user.
+func rebindDevice(ctx context.Context, q db.Querier, devID string, uid int64, now int64) error {
+	_, err := q.Exec(ctx, `UPDATE devices SET user_id = ?, last_seen_at = ? WHERE dev_id = ?`, uid, now, devID)
+	return err
+}
+
+func insertDevice(ctx context.Context, q db.Querier, devID string, uid int64, sysType, cutInfos string, now int64) error {
+	_, err := q.Exec(ctx, `INSERT INTO devices (dev_id, user_id, sys_type, cut_infos, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		devID, uid, sysType, cutInfos, now, now)
+	return err
+}
+
+// touchDevice records a returning device. cut_infos keeps the value from the
+// first install: it says who invited this device, which later visits must
+// not rewrite.
+func touchDevice(ctx context.Context, q db.Querier, devID, sysType string, now int64) error {
+	_, err := q.Exec(ctx, `UPDATE devices SET sys_type = ?, last_seen_at = ? WHERE dev_id = ?`, sysType, now, devID)
+	return err
+}
+
+// deviceCutInfos is the invite information stored with devID.
+func deviceCutInfos(ctx context.Context, q db.Querier, devID string) (string, error) {
+	var s string
+	err := q.QueryRow(ctx, `SELECT cut_infos FROM devices WHERE dev_id = ?`, devID).Scan(&s)
+	return s, db.NotFound(err)
+}
+
+func insertSession(ctx context.Context, q db.Querier, s *Session) error {
+	_, err := q.Exec(ctx, `INSERT INTO sessions (token_hash, user_id, dev_id, created_at, last_seen_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, 0)`,
+		s.TokenHash, s.UserID, s.DevID, s.CreatedAt, s.LastSeenAt, s.ExpiresAt)
+	return err
+}
+
+func sessionByHash(ctx context.Context, q db.Querier, hash string) (Session, error) {
+	s := Session{TokenHash: hash}
+	err := q.QueryRow(ctx, `SELECT user_id, dev_id, created_at, last_seen_at, expires_at, revoked_at FROM sessions WHERE token_hash = ?`, hash).
+		Scan(&s.UserID, &s.DevID, &s.CreatedAt, &s.LastSeenAt, &s.ExpiresAt, &s.RevokedAt)
+	return s, db.NotFound(err)
+}
+
+// touchSession slides a live session's expiry. A revoked session stays
+// revoked even if a request using it was already in flight.
+func touchSession(ctx context.Context, q db.Querier, hash string, now, expires int64) error {
+	_, err := q.Exec(ctx, `UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE token_hash = ? AND revoked_at = 0`, now, expires, hash)
+	return err
+}
+
+func revokeSession(ctx context.Context, q db.Querier, hash string, now int64) error {
+	_, err := q.Exec(ctx, `UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at = 0`, now, hash)
+	return err
+}

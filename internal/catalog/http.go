@@ -1,0 +1,182 @@
+package catalog
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+
+	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
+)
+
+// Handler is the catalog's HTTP surface; every route is public.
+type Handler struct {
+	s *Service
+}
+
+// NewHandler wraps s.
+func NewHandler(s *Service) *Handler { return &Handler{s: s} }
+
+// Largest id a query may name; ids are BIGINT but no catalogue is near this,
+// and a bound keeps garbage out of the SQL.
+const maxID = 1<<53 - 1
+
+var errModuleNotFound = httpx.NotFound("栏目不存在", "no such module")
+
+// notFound maps a missing module to 404 and passes anything else on.
+func notFound(err error) error {
+	switch {
+	case errors.Is(err, db.ErrNotFound):
+		return errModuleNotFound
+	case errors.Is(err, ErrMismatch):
+		return httpx.NotFound("栏目不存在", "subModuleID does not belong to moduleID")
+	}
+	return err
+}
+
+// Domains answers GET /api/app/ping/domain/h5.
+func (h *Handler) Domains(w http.ResponseWriter, r *http.Request) error {
+	return httpx.OK(w, h.s.Domains(requestOrigin(r)))
+}
+
+// Modules answers GET /api/app/modules/list?moduleType=.
+func (h *Handler) Modules(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	mt := q.Int("moduleType", -1, 0, 4)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	ms, err := h.s.Modules(r.Context(), int(mt))
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, ms)
+}
+
+// ChildModules answers GET /api/app/modules/clist?pid=.
+func (h *Handler) ChildModules(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	pid := q.Required("pid", 1, maxID)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	subs, err := h.s.ChildModules(r.Context(), pid)
+	if err != nil {
+		return notFound(err)
+	}
+	return httpx.OK(w, subs)
+}
+
+// Announcements answers GET /api/app/modules/announce.
+func (h *Handler) Announcements(w http.ResponseWriter, r *http.Request) error {
+	as, err := h.s.Announcements(r.Context())
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, as)
+}
+
+// pageParams reads pageSize (1..MaxPageSize) and then pageNumber, whose
+// bound depends on the page size (see Window).
+func pageParams(q *httpx.Query, defSize int64) (pageNumber, pageSize int) {
+	size := q.Int("pageSize", defSize, 1, MaxPageSize)
+	num := q.Int("pageNumber", 1, 1, int64(MaxPage(int(size))))
+	return int(num), int(size)
+}
+
+// ModuleVideos answers GET /api/app/vid/moduleVideo.
+func (h *Handler) ModuleVideos(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	vq := VideoQuery{
+		ModuleID:    q.Int("moduleID", 0, 1, maxID),
+		SubModuleID: q.Int("subModuleID", 0, 1, maxID),
+		Sort:        int(q.Int("sortType", SortNewest, SortNewest, SortLiked)),
+		PlayTime:    int(q.Int("playTimeType", PlayTimeAny, PlayTimeAny, PlayTimeLong)),
+		News:        int(q.Int("newsType", 0, 0, 1)),
+	}
+	vq.PageNumber, vq.PageSize = pageParams(q, 20)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	if vq.ModuleID == 0 && vq.SubModuleID == 0 {
+		return httpx.Invalid("缺少参数 moduleID 或 subModuleID", "moduleID or subModuleID is required")
+	}
+	page, err := h.s.ModuleVideos(r.Context(), vq)
+	if err != nil {
+		return notFound(err)
+	}
+	return httpx.OK(w, page)
+}
+
+// ModuleSections answers GET /api/app/vid/moduleSection.
+func (h *Handler) ModuleSections(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	moduleID := q.Required("moduleID", 1, maxID)
+	num, size := pageParams(q, 10)
+	pSize := q.Int("pSize", 3, 1, MaxSectionSize)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	page, err := h.s.ModuleSections(r.Context(), moduleID, num, size, int(pSize))
+	if err != nil {
+		return notFound(err)
+	}
+	return httpx.OK(w, page)
+}
+
+// SectionChange answers GET /api/app/vid/moduleSection/change.
+func (h *Handler) SectionChange(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	sub := q.Required("subModuleID", 1, maxID)
+	size := q.Int("pageSize", 5, 1, MaxPageSize)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	vs, err := h.s.SectionChange(r.Context(), sub, int(size))
+	if err != nil {
+		return notFound(err)
+	}
+	return httpx.OK(w, map[string]any{"list": vs})
+}
+
+// Source answers GET /api/app/vid/source.
+func (h *Handler) Source(w http.ResponseWriter, r *http.Request) error {
+	src, err := h.s.Source(r.Context(), requestOrigin(r))
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, src)
+}
+
+// Tags answers GET /api/app/tag/conf/list.
+func (h *Handler) Tags(w http.ResponseWriter, r *http.Request) error {
+	ts, err := h.s.Tags(r.Context())
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, ts)
+}
+
+// requestOrigin is scheme://host of the request as the client addressed it.
+// Behind a TLS-terminating proxy on this machine the scheme comes from
+// X-Forwarded-Proto, trusted only from loopback like httpx.ClientIP.
+func requestOrigin(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if p := strings.ToLower(strings.TrimSpace(r.Header.Get("X-Forwarded-Proto"))); (p == "https" || p == "http") && fromLoopback(r) {
+		scheme = p
+	}
+	return scheme + "://" + r.Host
+}
+
+func fromLoopback(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

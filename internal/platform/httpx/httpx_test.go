@@ -1,0 +1,201 @@
+package httpx
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func decodeEnvelope(t *testing.T, body io.Reader) Envelope {
+	t.Helper()
+	var e Envelope
+	if err := json.NewDecoder(body).Decode(&e); err != nil {
+		t.Fatalf("response is not an envelope: %v", err)
+	}
+	return e
+}
+
+type loginBody struct {
+	DevID   string `json:"devID"`
+	SysType string `json:"sysType"`
+}
+
+func TestDecode(t *testing.T) {
+	cases := []struct {
+		name       string
+		body       string
+		wantStatus int
+		wantTip    string
+	}{
+		{"valid", `{"devID":"abc","sysType":"ios"}`, 200, ""},
+		{"unknown fields are ignored", `{"devID":"abc","extra":1}`, 200, ""},
+		{"malformed", `{"devID":`, 400, "请求格式错误"},
+		{"not json", `devID=abc`, 400, "请求格式错误"},
+		{"empty", ``, 400, "请求内容不能为空"},
+		{"wrong type names the field", `{"devID":5}`, 400, "devID"},
+		{"array instead of object", `[1,2]`, 400, "请求格式错误"},
+		{"two values", `{"devID":"a"}{"devID":"b"}`, 400, "请求格式错误"},
+		{"oversized", `{"devID":"` + strings.Repeat("x", MaxBody) + `"}`, 413, "过大"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := Handler(func(w http.ResponseWriter, r *http.Request) error {
+				var b loginBody
+				if err := Decode(w, r, &b); err != nil {
+					return err
+				}
+				return OK(w, b)
+			})
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest("POST", "/x", strings.NewReader(c.body)))
+			if rec.Code != c.wantStatus {
+				t.Fatalf("status %d, want %d: %s", rec.Code, c.wantStatus, rec.Body)
+			}
+			e := decodeEnvelope(t, rec.Body)
+			if e.Code != c.wantStatus {
+				t.Errorf("envelope code %d, want %d", e.Code, c.wantStatus)
+			}
+			if !strings.Contains(e.Tip, c.wantTip) {
+				t.Errorf("tip %q does not contain %q", e.Tip, c.wantTip)
+			}
+		})
+	}
+}
+
+func TestQueryBounds(t *testing.T) {
+	cases := []struct {
+		query   string
+		want    int64
+		wantErr string
+	}{
+		{"", 20, ""},
+		{"pageSize=5", 5, ""},
+		{"pageSize=0", 0, "pageSize"},
+		{"pageSize=100000", 0, "pageSize"},
+		{"pageSize=abc", 0, "必须是整数"},
+	}
+	for _, c := range cases {
+		r := httptest.NewRequest("GET", "/x?"+c.query, nil)
+		q := Q(r)
+		got := q.Int("pageSize", 20, 1, 50)
+		if c.wantErr == "" {
+			if q.Err() != nil || got != c.want {
+				t.Errorf("%q: got %d, %v", c.query, got, q.Err())
+			}
+			continue
+		}
+		var e *Error
+		if err := q.Err(); err == nil || !errors.As(err, &e) || e.Status != 422 || !strings.Contains(e.Tip, c.wantErr) {
+			t.Errorf("%q: want a 422 naming %q, got %v", c.query, c.wantErr, q.Err())
+		}
+	}
+	q := Q(httptest.NewRequest("GET", "/x", nil))
+	q.Required("moduleID", 1, 1<<31)
+	if q.Err() == nil {
+		t.Error("a missing required parameter is accepted")
+	}
+}
+
+func TestRecoverAnswersEnvelopeWithoutStack(t *testing.T) {
+	h := Chain(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { panic("secret detail") }), WithRequestID, Recover)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/boom", nil))
+	if rec.Code != 500 {
+		t.Fatalf("status %d", rec.Code)
+	}
+	body := rec.Body.String()
+	if strings.Contains(body, "secret detail") || strings.Contains(body, "goroutine") {
+		t.Fatalf("panic detail leaked: %s", body)
+	}
+	if e := decodeEnvelope(t, strings.NewReader(body)); e.Code != 500 || e.Tip == "" {
+		t.Fatalf("envelope %+v", e)
+	}
+	if rec.Header().Get("X-Request-Id") == "" {
+		t.Error("no request id")
+	}
+}
+
+func TestInternalErrorHidesCause(t *testing.T) {
+	h := Handler(func(w http.ResponseWriter, r *http.Request) error {
+		return io.ErrUnexpectedEOF // not an *Error: must become a generic 500
+	})
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/x", nil))
+	if rec.Code != 500 || strings.Contains(rec.Body.String(), "unexpected EOF") {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	h := SecurityHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	csp := rec.Header().Get("Content-Security-Policy")
+	if !strings.Contains(csp, "script-src 'self';") {
+		t.Errorf("CSP allows inline script or is missing: %q", csp)
+	}
+	if rec.Header().Get("X-Content-Type-Options") != "nosniff" || rec.Header().Get("Referrer-Policy") == "" {
+		t.Errorf("headers %v", rec.Header())
+	}
+}
+
+func TestGzip(t *testing.T) {
+	big := strings.Repeat(`{"title":"视频"},`, 200)
+	h := Gzip(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/json":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, big)
+		case "/png":
+			w.Header().Set("Content-Type", "image/png")
+			_, _ = w.Write([]byte("\x89PNG...."))
+		}
+	}))
+	get := func(path, accept string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("GET", path, nil)
+		if accept != "" {
+			r.Header.Set("Accept-Encoding", accept)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		return rec
+	}
+	rec := get("/json", "gzip, br")
+	if rec.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatal("JSON not compressed")
+	}
+	zr, err := gzip.NewReader(rec.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := io.ReadAll(zr)
+	if string(plain) != big {
+		t.Fatal("round trip differs")
+	}
+	if rec := get("/json", ""); rec.Header().Get("Content-Encoding") != "" || rec.Body.String() != big {
+		t.Fatal("compressed for a client that did not ask")
+	}
+	if rec := get("/png", "gzip"); rec.Header().Get("Content-Encoding") != "" {
+		t.Fatal("images are not worth compressing")
+	}
+}
+
+func TestAccessLogLine(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&buf, nil))
+	h := Chain(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(418) }), WithRequestID, AccessLog(log))
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/tea", nil))
+	line := buf.String()
+	for _, want := range []string{"path=/tea", "status=418", "request_id="} {
+		if !strings.Contains(line, want) {
+			t.Errorf("log line %q lacks %q", line, want)
+		}
+	}
+}

@@ -1,0 +1,249 @@
+// Package seed loads the demo catalogue into an empty install, so that a
+// new Prima is alive the moment it starts: modules of every type with named
+// sections, a few hundred videos with covers, tags, announcements, ads, the
+// remote configuration and the demo accounts.
+package seed
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"prima/internal/account"
+	"prima/internal/app"
+	"prima/internal/catalog"
+	"prima/internal/platform/blob"
+	"prima/internal/platform/db"
+)
+
+// Run seeds a's database and media store when the catalogue is empty and
+// reports what it did. A database that already holds modules or videos is
+// left exactly as it is, demo accounts included: their passwords are public,
+// so they must never be added to an install that is already in use.
+func Run(ctx context.Context, a *app.App) (string, error) {
+	start := time.Now()
+	var st stats
+	err := a.DB.Tx(ctx, func(tx *db.Tx) error {
+		if tx.Engine() == db.Postgres {
+			// Two seeds at once must not both find the catalogue empty.
+			if _, err := tx.Exec(ctx, "LOCK TABLE modules IN EXCLUSIVE MODE"); err != nil {
+				return err
+			}
+		}
+		var modules, videos int
+		if err := tx.QueryRow(ctx, "SELECT (SELECT COUNT(*) FROM modules), (SELECT COUNT(*) FROM videos)").Scan(&modules, &videos); err != nil {
+			return err
+		}
+		if modules > 0 || videos > 0 {
+			st.present, st.videos = true, videos
+			return nil
+		}
+		return seedCatalogue(ctx, tx, a.Media, a.Config.PublicURL, start.Unix(), &st)
+	})
+	if err != nil {
+		return "", fmt.Errorf("seed: %w", err)
+	}
+	if st.present {
+		return fmt.Sprintf("catalogue already present: %d videos; nothing changed", st.videos), nil
+	}
+	users, err := account.SeedDemoUsers(ctx, a.Account)
+	if err != nil {
+		return "", fmt.Errorf("seed demo users: %w", err)
+	}
+	return st.report(users, time.Since(start)), nil
+}
+
+// stats is what a seed created, for its report.
+type stats struct {
+	present                 bool
+	modules, subs, videos   int
+	vip, superVip, priced   int
+	tags, taggings          int
+	announcements, ads      int
+	sourceEntries, preSales int
+	images                  int
+	imageBytes              int64
+}
+
+func (s stats) report(users int, took time.Duration) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "seeded the demo catalogue in %s:\n", took.Round(10*time.Millisecond))
+	fmt.Fprintf(&b, "  %d modules (types 0-4) with %d sub-modules\n", s.modules, s.subs)
+	fmt.Fprintf(&b, "  %d videos: %d VIP, %d super VIP, %d priced in coins\n", s.videos, s.vip, s.superVip, s.priced)
+	fmt.Fprintf(&b, "  %d tags on %d video-tag links\n", s.tags, s.taggings)
+	fmt.Fprintf(&b, "  %d announcements, %d ads, %d remote-configuration entries over %d keys, %d pre-sale banners\n",
+		s.announcements, s.ads, s.sourceEntries, len(catalog.SourceKeys), s.preSales)
+	fmt.Fprintf(&b, "  %d images (covers and banners, JPEG) in the media store, %d KB\n", s.images, s.imageBytes/1024)
+	fmt.Fprintf(&b, "  %d demo accounts created", users)
+	var creds []string
+	for _, u := range account.DemoUsers {
+		creds = append(creds, u.Account+" / "+u.Password)
+	}
+	fmt.Fprintf(&b, " (sign in with %s)", strings.Join(creds, ", "))
+	return b.String()
+}
+
+// picture is an image to draw and store.
+type picture struct {
+	key string
+	art artwork
+}
+
+// seedCatalogue writes the whole plan in tx, pictures included, so a failed
+// seed leaves the catalogue empty and can simply be run again.
+func seedCatalogue(ctx context.Context, tx *db.Tx, media blob.Store, publicURL string, now int64, st *stats) error {
+	// Modules.
+	subIDs := make([][]int64, len(catalogueSpec))
+	modIDs := make([]int64, len(catalogueSpec))
+	for mi, m := range catalogueSpec {
+		id, err := catalog.InsertModule(ctx, tx, 0, m.Name, m.Type, m.Sort, now)
+		if err != nil {
+			return err
+		}
+		modIDs[mi] = id
+		st.modules++
+		for si, name := range m.Subs {
+			sid, err := catalog.InsertModule(ctx, tx, id, name, m.Type, si+1, now)
+			if err != nil {
+				return err
+			}
+			subIDs[mi] = append(subIDs[mi], sid)
+			st.subs++
+		}
+	}
+
+	tagIDs := make([]int64, len(tagNames))
+	for i, name := range tagNames {
+		id, err := catalog.InsertTag(ctx, tx, name, i+1, now)
+		if err != nil {
+			return err
+		}
+		tagIDs[i] = id
+		st.tags++
+	}
+
+	// Videos, then their covers, which are named by id.
+	var pics []picture
+	for _, pv := range planVideos() {
+		v := pv.NewVideo
+		v.ModuleID = modIDs[pv.Module]
+		v.SubModuleID = subIDs[pv.Module][pv.Sub]
+		v.CreatedAt = now - pv.AgeSeconds
+		id, err := catalog.InsertVideo(ctx, tx, v)
+		if err != nil {
+			return err
+		}
+		key := fmt.Sprintf("covers/%d.jpg", id)
+		if err := catalog.SetVideoCover(ctx, tx, id, "/media/"+key); err != nil {
+			return err
+		}
+		w, h := 480, 270
+		if catalogueSpec[pv.Module].Short {
+			w, h = 270, 480
+		}
+		pics = append(pics, picture{key, coverArt(id, w, h)})
+		for _, t := range pv.Tags {
+			if err := catalog.TagVideo(ctx, tx, id, tagIDs[t]); err != nil {
+				return err
+			}
+			st.taggings++
+		}
+		st.videos++
+		switch {
+		case v.VipLevel == 1:
+			st.vip++
+		case v.VipLevel == 2:
+			st.superVip++
+		case v.Coins > 0:
+			st.priced++
+		}
+	}
+
+	// Announcements, newest first: each a minute older than the one before.
+	for i, an := range announcements {
+		if _, err := catalog.InsertAnnouncement(ctx, tx, an, i, 0, 0, now-int64(60*i)); err != nil {
+			return err
+		}
+		st.announcements++
+	}
+	for _, ad := range ads {
+		ad.Image = "/media/" + ad.Key
+		if _, err := catalog.InsertAd(ctx, tx, ad.Ad, ad.Order, 0, 0, now); err != nil {
+			return err
+		}
+		pics = append(pics, picture{ad.Key, ad.Art})
+		st.ads++
+	}
+	entries := sourceEntries(publicURL)
+	for _, k := range catalog.SourceKeys {
+		for i, e := range entries[k] {
+			if err := catalog.InsertSourceEntry(ctx, tx, k, e, i); err != nil {
+				return err
+			}
+			st.sourceEntries++
+		}
+	}
+	for i, p := range preSales() {
+		if err := catalog.InsertPreSale(ctx, tx, p.PreSale, i); err != nil {
+			return err
+		}
+		pics = append(pics, picture{p.Key, p.Art})
+		st.preSales++
+	}
+
+	n, size, err := drawAll(ctx, media, pics)
+	st.images, st.imageBytes = n, size
+	return err
+}
+
+// drawAll renders and stores pics in parallel. Drawing and encoding are
+// CPU-bound, but each Put waits on an fsync, so there are a few workers per
+// core: while some wait on the disk the others keep every core busy.
+func drawAll(ctx context.Context, media blob.Store, pics []picture) (int, int64, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	jobs := make(chan picture)
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		count int
+		total int64
+	)
+	for range 4 * runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range jobs {
+				b, err := p.art.jpegBytes()
+				if err == nil {
+					err = media.Put(ctx, p.key, bytes.NewReader(b), "image/jpeg")
+				}
+				if err != nil {
+					cancel(fmt.Errorf("image %s: %w", p.key, err))
+					continue
+				}
+				mu.Lock()
+				count++
+				total += int64(len(b))
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, p := range pics {
+		select {
+		case jobs <- p:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	// Until the deferred cancel, a cause means a failed picture or a
+	// cancelled caller.
+	return count, total, context.Cause(ctx)
+}

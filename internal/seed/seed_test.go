@@ -1,0 +1,333 @@
+package seed
+
+import (
+	"context"
+	"image/jpeg"
+	"io"
+	"log/slog"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"prima/internal/account"
+	"prima/internal/app"
+	"prima/internal/catalog"
+	"prima/internal/platform/config"
+	"prima/internal/platform/db"
+	"prima/internal/platform/db/dbtest"
+)
+
+// newApp builds a whole App over a fresh database of engine e and a temp
+// data dir, as `prima seed` does.
+func newApp(t *testing.T, e db.Engine) *app.App {
+	t.Helper()
+	cfg := &config.Config{
+		DataDir:     t.TempDir(),
+		DatabaseURL: dbtest.URL(t, e),
+		LogLevel:    "error",
+		Gate:        "off",
+		PublicURL:   "https://video.example.org",
+		Secret:      strings.Repeat("s", 64),
+	}
+	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a
+}
+
+// snapshot counts the rows of every table the seed writes.
+func snapshot(t *testing.T, a *app.App) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, table := range []string{"modules", "videos", "tags", "video_tags", "announcements", "ads", "source_entries", "presale_entries", "users"} {
+		var n int
+		if err := a.DB.QueryRow(context.Background(), "SELECT COUNT(*) FROM "+table).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		out[table] = n
+	}
+	return out
+}
+
+func titles(t *testing.T, a *app.App) []string {
+	t.Helper()
+	rows, err := a.DB.Query(context.Background(), "SELECT title FROM videos ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestSeed(t *testing.T) {
+	ctx := context.Background()
+	var runs [][]string // titles of each engine's seed
+	for _, e := range []db.Engine{db.SQLite, db.Postgres} {
+		t.Run(string(e), func(t *testing.T) {
+			a := newApp(t, e)
+			report, err := Run(ctx, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Log(report)
+			if !strings.Contains(report, "360 videos") || !strings.Contains(report, "demo accounts created") {
+				t.Errorf("report does not say what was created:\n%s", report)
+			}
+			before := snapshot(t, a)
+			if before["videos"] < 300 || before["tags"] < 10 || before["tags"] > 20 || before["announcements"] != 3 || before["ads"] == 0 ||
+				before["presale_entries"] == 0 || before["users"] < len(account.DemoUsers) {
+				t.Fatalf("seeded counts: %v", before)
+			}
+
+			// Every module type has named sub-modules.
+			ms, err := a.Catalog.Modules(ctx, -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			types := map[int]int{}
+			for _, m := range ms {
+				types[m.Type] = len(m.SubModules)
+				for _, s := range m.SubModules {
+					if s.Name == "" || s.Type != m.Type {
+						t.Errorf("sub-module %+v of %s", s, m.Name)
+					}
+				}
+			}
+			for typ := 0; typ <= 4; typ++ {
+				if types[typ] < 3 || types[typ] > 8 {
+					t.Errorf("module type %d has %d sub-modules", typ, types[typ])
+				}
+			}
+
+			// Every video's cover is in the media store, at the size of its kind.
+			rows, err := a.DB.Query(ctx, "SELECT v.id, v.cover, v.duration, m.module_type FROM videos v JOIN modules m ON m.id = v.module_id ORDER BY v.id")
+			if err != nil {
+				t.Fatal(err)
+			}
+			type row struct {
+				id        int64
+				cover     string
+				duration  int
+				shortType bool
+			}
+			var vs []row
+			for rows.Next() {
+				var r row
+				var typ int
+				if err := rows.Scan(&r.id, &r.cover, &r.duration, &typ); err != nil {
+					t.Fatal(err)
+				}
+				r.shortType = typ == 4
+				vs = append(vs, r)
+			}
+			rows.Close()
+			for _, v := range vs {
+				if v.duration < 30 || v.duration > 7200 {
+					t.Errorf("video %d lasts %d s", v.id, v.duration)
+				}
+				key, ok := strings.CutPrefix(v.cover, "/media/")
+				if !ok || key != "covers/"+strconv.FormatInt(v.id, 10)+".jpg" {
+					t.Fatalf("video %d cover %q", v.id, v.cover)
+				}
+				if ok, err := a.Media.Exists(ctx, key); !ok || err != nil {
+					t.Fatalf("cover of video %d missing: %v", v.id, err)
+				}
+			}
+			for _, v := range []row{vs[0], vs[len(vs)-1]} {
+				f, err := a.Media.Open(ctx, strings.TrimPrefix(v.cover, "/media/"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg, err := jpeg.DecodeConfig(f)
+				f.Close()
+				if err != nil {
+					t.Fatalf("cover of %d is not a JPEG: %v", v.id, err)
+				}
+				want := [2]int{480, 270}
+				if v.shortType {
+					want = [2]int{270, 480}
+				}
+				if [2]int{cfg.Width, cfg.Height} != want {
+					t.Errorf("cover of %d is %dx%d, want %v", v.id, cfg.Width, cfg.Height, want)
+				}
+			}
+
+			// The remote configuration has every key, ads and pre-sale
+			// pictures exist, and no entry points at a placeholder domain.
+			src, err := a.Catalog.Source(ctx, "http://req.test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range catalog.SourceKeys {
+				if _, ok := src[k]; !ok {
+					t.Errorf("source key %s missing", k)
+				}
+			}
+			want := map[string]catalog.SourceEntry{
+				"APPNAME": {Title: "精品"}, "COMMUNITYLAYOUT": {Title: "双列", Weight: 1}, "MODULESELECTINDEX": {Title: "1", Weight: 1},
+				"IOSVERSION": {Title: "1.1.3", Weight: 1}, "OFFICALWEBSITEADDRESS": {Title: "官网", URL: "https://video.example.org/", Weight: 1},
+			}
+			for k, w := range want {
+				if got := src[k].([]catalog.SourceEntry); len(got) != 1 || got[0] != w {
+					t.Errorf("%s = %+v, want [%+v]", k, got, w)
+				}
+			}
+			for _, k := range catalog.SourceKeys {
+				for _, e := range src[k].([]catalog.SourceEntry) {
+					if e.URL != "" && !strings.HasPrefix(e.URL, "/") && !strings.HasPrefix(e.URL, "https://video.example.org") {
+						t.Errorf("%s points outside the app: %q", k, e.URL)
+					}
+				}
+			}
+			for _, ad := range src["ads"].([]catalog.Ad) {
+				if ok, _ := a.Media.Exists(ctx, strings.TrimPrefix(ad.Image, "/media/")); !ok || !strings.HasPrefix(ad.Link, "/") {
+					t.Errorf("ad %+v: image missing or link not in the app", ad)
+				}
+			}
+			for _, p := range src["preSaleConfig"].([]catalog.PreSale) {
+				if ok, _ := a.Media.Exists(ctx, strings.TrimPrefix(p.URL, "/media/")); !ok {
+					t.Errorf("pre-sale picture %s missing", p.URL)
+				}
+			}
+
+			// Seeding again changes nothing.
+			report, err = Run(ctx, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if report != "catalogue already present: 360 videos; nothing changed" {
+				t.Errorf("second run: %q", report)
+			}
+			if after := snapshot(t, a); !maps.Equal(before, after) {
+				t.Errorf("second run changed the database: %v -> %v", before, after)
+			}
+			runs = append(runs, titles(t, a))
+		})
+	}
+	if len(runs) == 2 && !slices.Equal(runs[0], runs[1]) {
+		t.Error("two seeds of fresh databases gave different titles")
+	}
+}
+
+// A database with any catalogue content, even one module, is not seeded.
+func TestSeedLeavesUsedInstallAlone(t *testing.T) {
+	ctx := context.Background()
+	a := newApp(t, db.SQLite)
+	err := a.DB.Tx(ctx, func(tx *db.Tx) error {
+		_, err := catalog.InsertModule(ctx, tx, 0, "运营者的栏目", 0, 1, 1)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, a)
+	report, err := Run(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if report != "catalogue already present: 0 videos; nothing changed" {
+		t.Errorf("report %q", report)
+	}
+	if after := snapshot(t, a); !maps.Equal(before, after) {
+		t.Errorf("seed changed a used install: %v -> %v", before, after)
+	}
+	if ok, _ := a.Media.Exists(ctx, "covers/1.jpg"); ok {
+		t.Error("covers written to a used install")
+	}
+}
+
+func TestPlanIsDeterministic(t *testing.T) {
+	a, b := planVideos(), planVideos()
+	if len(a) != 360 {
+		t.Fatalf("plan has %d videos", len(a))
+	}
+	for i := range a {
+		if a[i].Title != b[i].Title || a[i].PlayCount != b[i].PlayCount || a[i].AgeSeconds != b[i].AgeSeconds || !slices.Equal(a[i].Tags, b[i].Tags) {
+			t.Fatalf("video %d differs between plans: %+v / %+v", i, a[i], b[i])
+		}
+	}
+	// The plan covers what the listings filter on.
+	var bands [4]int
+	var recent, vip, priced int
+	for _, v := range a {
+		switch {
+		case v.Duration < 300:
+			bands[1]++
+		case v.Duration < 1200:
+			bands[2]++
+		default:
+			bands[3]++
+		}
+		if v.AgeSeconds < 7*86400 {
+			recent++
+		}
+		if v.VipLevel > 0 {
+			vip++
+		}
+		if v.Coins > 0 {
+			priced++
+		}
+		if v.LikeCount > v.PlayCount || v.PlayCount < 100 {
+			t.Errorf("video %q: %d plays, %d likes", v.Title, v.PlayCount, v.LikeCount)
+		}
+	}
+	if bands[1] == 0 || bands[2] == 0 || bands[3] == 0 || recent == 0 || vip == 0 || priced == 0 {
+		t.Errorf("plan misses a case: bands %v, recent %d, vip %d, priced %d", bands, recent, vip, priced)
+	}
+}
+
+func TestFontGlyphsAreWellFormed(t *testing.T) {
+	for r, g := range font5x7 {
+		for _, line := range g {
+			if len(line) != 5 || strings.Trim(line, ".#") != "" {
+				t.Errorf("glyph %q row %q", r, line)
+			}
+		}
+	}
+	// Every label the seed draws has its glyphs.
+	labels := []string{coverArt(1234567890, 480, 270).Label}
+	for _, ad := range ads {
+		labels = append(labels, ad.Art.Label)
+	}
+	for _, p := range preSales() {
+		labels = append(labels, p.Art.Label)
+	}
+	for _, l := range labels {
+		for _, r := range l {
+			if _, ok := font5x7[r]; !ok {
+				t.Errorf("label %q: no glyph for %q", l, r)
+			}
+		}
+	}
+}
+
+func TestCoversDifferByID(t *testing.T) {
+	a, b := coverArt(1, 480, 270).render(), coverArt(2, 480, 270).render()
+	if slices.Equal(a.Pix, b.Pix) {
+		t.Fatal("two videos got the same cover")
+	}
+	// The label is drawn: the bottom-left corner holds white text pixels.
+	white := 0
+	for y := 200; y < 270; y++ {
+		for x := 0; x < 200; x++ {
+			if c := a.RGBAAt(x, y); c.R == 255 && c.G == 255 && c.B == 255 {
+				white++
+			}
+		}
+	}
+	if white < 100 {
+		t.Errorf("label not drawn: %d white pixels", white)
+	}
+}
