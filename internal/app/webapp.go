@@ -38,7 +38,7 @@ func newWebApp(dist fs.FS) (*webApp, error) {
 		if err != nil {
 			return err
 		}
-		f := &webFile{body: body, ctype: mime.TypeByExtension(path.Ext(p)), cache: "no-cache"}
+		f := &webFile{body: body, ctype: contentType(p), cache: "no-cache"}
 		if f.ctype == "" {
 			f.ctype = http.DetectContentType(body)
 		}
@@ -70,8 +70,26 @@ func newWebApp(dist fs.FS) (*webApp, error) {
 	return a, nil
 }
 
+// contentType knows the web app's own types first: the system MIME table
+// may lack them (manifest) or differ between machines.
+func contentType(p string) string {
+	switch path.Ext(p) {
+	case ".webmanifest":
+		return "application/manifest+json"
+	case ".js", ".mjs":
+		return "text/javascript; charset=utf-8"
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".html":
+		return "text/html; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
+	}
+	return mime.TypeByExtension(path.Ext(p))
+}
+
 func worthGzip(ct string) bool {
-	return strings.HasPrefix(ct, "text/") || strings.Contains(ct, "javascript") || strings.Contains(ct, "json") || strings.Contains(ct, "svg")
+	return strings.HasPrefix(ct, "text/") || strings.Contains(ct, "json") || strings.Contains(ct, "svg")
 }
 
 func (a *webApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
