@@ -1,0 +1,59 @@
+// The platform gate (DESIGN departure 1). The remote configuration says
+// which devices may use the app; the rest see a QR hand-off page or are sent
+// to the operator's URL. A cached configuration decides at once on a return
+// visit while a fresh copy loads behind it.
+import { lazy, Suspense, useEffect, type ReactNode } from 'react'
+import { useSource } from '../features/config/api/get-source'
+import { currentPlatform, gateDecision } from '../lib/platform'
+import { useConfigStore } from '../stores/config'
+import { StateView } from '../components/StateView'
+import { ApiError } from '../lib/api'
+import { t } from '../i18n'
+
+const HandOffPage = lazy(() => import('../features/gate/HandOffPage'))
+
+function Boot() {
+  return <div className="prima-boot" aria-hidden="true" />
+}
+
+export function Gate({ children }: { children: ReactNode }) {
+  const q = useSource()
+  const cached = useConfigStore((s) => s.source)
+  const setSource = useConfigStore((s) => s.setSource)
+  useEffect(() => {
+    if (q.data) setSource(q.data)
+  }, [q.data, setSource])
+
+  const source = q.data ?? cached
+  const gate = source?.gate
+  const decision = source ? gateDecision(gate?.mode, currentPlatform(), gate?.redirectURL) : null
+
+  useEffect(() => {
+    if (decision === 'redirect' && gate?.redirectURL) window.location.replace(gate.redirectURL)
+  }, [decision, gate?.redirectURL])
+
+  if (!source) {
+    if (q.isError) {
+      return (
+        <div style={{ paddingTop: '20dvh' }}>
+          <StateView
+            kind="error"
+            title={t('boot.failed')}
+            message={q.error instanceof ApiError ? q.error.tip : undefined}
+            onRetry={() => void q.refetch()}
+          />
+        </div>
+      )
+    }
+    return <Boot />
+  }
+  if (decision === 'redirect') return <Boot />
+  if (decision === 'qr') {
+    return (
+      <Suspense fallback={<Boot />}>
+        <HandOffPage url={gate?.publicURL || window.location.origin} />
+      </Suspense>
+    )
+  }
+  return <>{children}</>
+}

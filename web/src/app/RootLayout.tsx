@@ -1,0 +1,81 @@
+// The app shell around every route: enforces the startup rule, records the
+// page left after each navigation (current_op), restores scroll positions
+// and shows a quiet placeholder while a page's code downloads.
+import { Suspense, useEffect, useLayoutEffect, useRef } from 'react'
+import { Navigate, Outlet, useLocation, useNavigationType } from 'react-router'
+import { applyCurrentOp } from '../lib/nav'
+import { useUserStore } from '../stores/user'
+import { ConfigSync } from '../features/config/ConfigSync'
+import { routeNameAt } from './routes'
+import { RouteErrorBoundary } from './RouteErrorBoundary'
+import { PageFallback } from './PageFallback'
+
+// useCurrentOp: spec §2, after each navigation current_op is set or cleared
+// according to the page that was left.
+function useCurrentOp() {
+  const location = useLocation()
+  const prev = useRef<{ key: string; name: string } | null>(null)
+  useEffect(() => {
+    const last = prev.current
+    if (last && last.key !== location.key) applyCurrentOp(last.name)
+    prev.current = { key: location.key, name: routeNameAt(location.pathname) }
+  }, [location.key, location.pathname])
+}
+
+// Scroll positions by history entry: back and forward return to where the
+// user was, a new page starts at the top.
+const positions = new Map<string, number>()
+
+function useScrollRestoration() {
+  const { key } = useLocation()
+  const navType = useNavigationType()
+  const current = useRef(key)
+
+  useEffect(() => {
+    if ('scrollRestoration' in history) history.scrollRestoration = 'manual'
+    let frame = 0
+    const onScroll = () => {
+      cancelAnimationFrame(frame)
+      frame = requestAnimationFrame(() => positions.set(current.current, window.scrollY))
+    }
+    window.addEventListener('scroll', onScroll, { passive: true })
+    return () => {
+      cancelAnimationFrame(frame)
+      window.removeEventListener('scroll', onScroll)
+    }
+  }, [])
+
+  useLayoutEffect(() => {
+    current.current = key
+    const y = navType === 'POP' ? (positions.get(key) ?? 0) : 0
+    window.scrollTo(0, y)
+    // Content served from the query cache may lay out a frame later.
+    if (y > 0) {
+      const id = requestAnimationFrame(() => window.scrollTo(0, y))
+      return () => cancelAnimationFrame(id)
+    }
+  }, [key, navType])
+}
+
+export default function RootLayout() {
+  const location = useLocation()
+  const token = useUserStore((s) => s.token)
+  useCurrentOp()
+  useScrollRestoration()
+
+  // Spec §2: with no signed-in user the app goes to splash, carrying the
+  // query string; splash signs the device in and moves on to /home. This
+  // also catches a session lost mid-visit (the API client's 401 handler
+  // clears the token).
+  if (!token && location.pathname !== '/') {
+    return <Navigate to={{ pathname: '/', search: location.search }} replace />
+  }
+  return (
+    <RouteErrorBoundary resetKey={location.pathname}>
+      <Suspense fallback={<PageFallback />}>
+        <Outlet />
+      </Suspense>
+      {token && <ConfigSync />}
+    </RouteErrorBoundary>
+  )
+}

@@ -1,0 +1,49 @@
+// The two page catalogues stay complete: the same keys in zh-CN and en, no
+// blank message, the same {placeholders}, and every literal t('key') in
+// the pages, shell and components is defined.
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { zhCN } from '../i18n/zh-CN'
+import { en } from '../i18n/en'
+import { libZhCN } from '../i18n/lib'
+
+const SRC = join(__dirname, '..')
+// src/lib keeps its own strings (i18n/lib.ts) and is checked by its owner.
+const OWNED = ['app', 'features', 'components', 'stores']
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f)
+    if (statSync(p).isDirectory()) return files(p)
+    return /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) ? [p] : []
+  })
+}
+
+const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()
+
+describe('message catalogues', () => {
+  it('zh-CN and en hold the same keys', () => {
+    expect(Object.keys(en).sort()).toEqual(Object.keys(zhCN).sort())
+  })
+
+  it('no message is blank and both languages use the same placeholders', () => {
+    for (const k of Object.keys(zhCN)) {
+      expect(zhCN[k].trim(), k).not.toBe('')
+      expect(en[k]?.trim(), k).not.toBe('')
+      expect(placeholders(en[k]), k).toEqual(placeholders(zhCN[k]))
+    }
+  })
+
+  it('every literal key used in the source is defined', () => {
+    const used = new Set<string>()
+    for (const dir of OWNED) {
+      for (const f of files(join(SRC, dir))) {
+        for (const m of readFileSync(f, 'utf8').matchAll(/\bt\(\s*'([^']+)'/g)) used.add(m[1])
+      }
+    }
+    expect(used.size).toBeGreaterThan(50)
+    const missing = [...used].filter((k) => !(k in zhCN) && !(k in libZhCN))
+    expect(missing).toEqual([])
+  })
+})

@@ -1,0 +1,186 @@
+// The one route table of the web app: every screen of spec §2 with the
+// spec's name and path. A new screen is a page file in its feature folder
+// plus one line here. Each page module loads on first visit, so the home
+// route's first download holds only the shell and the home page.
+import { lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react'
+import { matchRoutes, Navigate, useLocation, type RouteObject } from 'react-router'
+import { RouteNameContext } from '../components/routeName'
+import TabLayout from './TabLayout'
+
+type PageModule = { default: ComponentType }
+export type PageLoader = () => Promise<PageModule>
+
+export interface AppRoute {
+  name: string
+  path: string
+  page?: PageLoader
+  // redirectTo answers the path with a redirect, keeping the query string.
+  redirectTo?: string
+  // layout wraps the children (the tab bar of mainView); the children keep
+  // their own absolute paths, as the spec lists them. It is part of the
+  // shell, not lazy: the tab bar must not wait for a second download.
+  layout?: ComponentType
+  children?: AppRoute[]
+}
+
+// RouteHandle is what every route object carries: the route's name.
+export interface RouteHandle {
+  name: string
+}
+
+const splash: PageLoader = () => import('../features/account/pages/SplashPage')
+const home: PageLoader = () => import('../features/catalog/pages/HomePage')
+const mine: PageLoader = () => import('../features/account/pages/MinePage')
+const login: PageLoader = () => import('../features/account/pages/LoginPage')
+const register: PageLoader = () => import('../features/account/pages/RegisterPage')
+const setting: PageLoader = () => import('../features/account/pages/SettingPage')
+// One shared page for screens not built yet; it names the screen from the
+// route handle and says what it will hold.
+const soon: PageLoader = () => import('../components/ComingSoon')
+
+export const appRoutes: AppRoute[] = [
+  { name: 'splash', path: '/', page: splash },
+  {
+    name: 'mainView',
+    path: '/main',
+    redirectTo: '/home',
+    layout: TabLayout,
+    children: [
+      { name: 'dark', path: '/dark', page: soon },
+      { name: 'discover', path: '/discover', page: soon },
+      { name: 'shortvideo', path: '/shortvideo', page: soon },
+      { name: 'community', path: '/community', page: soon },
+      { name: 'home', path: '/home', page: home },
+      { name: 'mine', path: '/mine', page: mine },
+    ],
+  },
+  { name: 'detail', path: '/detail/:id', page: soon },
+  { name: 'topic', path: '/community/topic/:id', page: soon },
+  { name: 'postdetail', path: '/cdetail/:id', page: soon },
+  { name: 'message', path: '/message/:uid', page: soon },
+  { name: 'publishpicture', path: '/community/publishpicture', page: soon },
+  { name: 'publishrule', path: '/community/publish/rule', page: soon },
+  { name: 'publishvideo', path: '/community/publishvideo', page: soon },
+  { name: 'publisharticle', path: '/community/publisharticle', page: soon },
+  { name: 'search', path: '/search', page: soon },
+  { name: 'searchresult', path: '/search/result', page: soon },
+  { name: 'searchmore', path: '/search/more', page: soon },
+  { name: 'homesearch', path: '/home/search', page: soon },
+  { name: 'usercenter', path: '/usercenter/:uid', page: soon },
+  { name: 'usercentermy', path: '/myhome', page: soon },
+  { name: 'gallery', path: '/gallery/:id', page: soon },
+  { name: 'galleryVip', path: '/galleryVip', page: soon },
+  { name: 'galleryCategory', path: '/galleryCategory', page: soon },
+  { name: 'sourceshortvideo', path: '/sourceshortvideo', page: soon },
+  { name: 'source', path: '/source', page: soon },
+  // Account area.
+  { name: 'setting', path: '/mine/setting', page: setting },
+  { name: 'accountsafe', path: '/mine/accountsafe', page: soon },
+  { name: 'bindphone', path: '/mine/bindphone', page: soon },
+  { name: 'accountcode', path: '/mine/accountcode', page: soon },
+  { name: 'messagecenter', path: '/mine/message', page: soon },
+  { name: 'userbroswer', path: '/mine/userbroswer', page: soon },
+  { name: 'userbuy', path: '/mine/userbuy', page: soon },
+  { name: 'userfav', path: '/mine/userfav', page: soon },
+  { name: 'userlike', path: '/mine/userlike', page: soon },
+  { name: 'userguanzhu', path: '/mine/userguanzhu', page: soon },
+  { name: 'usertopic', path: '/mine/usertopic', page: soon },
+  { name: 'usershouyimx', path: '/mine/usershouyimx', page: soon },
+  { name: 'help', path: '/mine/help', page: soon },
+  { name: 'yaoqingcode', path: '/mine/yaoqingcode', page: soon },
+  { name: 'duihuancode', path: '/mine/duihuancode', page: soon },
+  { name: 'groups', path: '/mine/groups', page: soon },
+  { name: 'settled', path: '/mine/settled', page: soon },
+  { name: 'applicationcenter', path: '/mine/applicationcenter', page: soon },
+  { name: 'applicationdownload', path: '/mine/applicationdownload', page: soon },
+  { name: 'userfulitask', path: '/mine/userfulitask', page: soon },
+  { name: 'usercoinchongzhi', path: '/mine/usercoinchongzhi', page: soon },
+  { name: 'usershareshenqing', path: '/mine/usershareshenqing', page: soon },
+  { name: 'vipcenter', path: '/mine/vipcenter', page: soon },
+  { name: 'withdraw', path: '/mine/withdraw', page: soon },
+  { name: 'withdrawdetail', path: '/mine/withdraw/detail', page: soon },
+  { name: 'userrecords', path: '/mine/userbuyrecord', page: soon },
+  { name: 'usercoinrecords', path: '/mine/usercoinrecords', page: soon },
+  { name: 'userincomerecord', path: '/mine/userincomerecord', page: soon },
+  { name: 'address', path: '/mine/address', page: soon }, // ?type=
+  { name: 'addbankcard', path: '/mine/add-bank-card', page: soon },
+  { name: 'addusdt', path: '/mine/add-usdt', page: soon },
+  { name: 'agentdata', path: '/mine/pushdata', page: soon }, // ?type=
+  { name: 'shareyaoqing', path: '/mine/shareyaoqing', page: soon }, // ?type=
+  { name: 'suggest', path: '/mine/suggest', page: soon },
+  { name: 'minelogin', path: '/mine/login', page: login },
+  { name: 'mineforget', path: '/mine/forget', page: soon },
+  { name: 'mineregister', path: '/mine/register', page: register },
+]
+
+// notFound answers any path outside the table (e.g. an in-app link to a
+// screen this build does not know).
+export const notFound: AppRoute = { name: 'notfound', path: '*', page: soon }
+
+// flatRoutes lists every route of the table, parents before children.
+export function flatRoutes(routes: AppRoute[] = appRoutes): AppRoute[] {
+  return routes.flatMap((r) => [r, ...flatRoutes(r.children ?? [])])
+}
+
+// Every path in the table is absolute, so a flat list matches the same way
+// as the nested one.
+const byPath: RouteObject[] = [...flatRoutes(), notFound].map((r) => ({ path: r.path, handle: { name: r.name } }))
+
+// routeNameAt is the name of the route a pathname shows (spec names:
+// 'detail', 'home', ...), for the navigation hook.
+export function routeNameAt(pathname: string): string {
+  const m = matchRoutes(byPath, pathname)
+  return (m?.[m.length - 1].route.handle as RouteHandle | undefined)?.name ?? notFound.name
+}
+
+// preloadRoute starts downloading the page a pathname shows before React
+// gets to render it (the router waits on the platform gate first); splash
+// also fetches home, where it goes next. React.lazy's own import() of the
+// same module then resolves from the module cache.
+export function preloadRoute(pathname: string): void {
+  const name = routeNameAt(pathname)
+  const r = [...flatRoutes(), notFound].find((x) => x.name === name)
+  void r?.page?.().catch(() => undefined)
+  if (name === 'splash') void home().catch(() => undefined)
+}
+
+// One React.lazy per page module, so routes sharing a page share its chunk
+// and component type.
+const lazyCache = new Map<PageLoader, LazyExoticComponent<ComponentType>>()
+function lazyOf(load: PageLoader) {
+  let c = lazyCache.get(load)
+  if (!c) lazyCache.set(load, (c = lazy(load)))
+  return c
+}
+
+// RedirectTo answers a path with another, keeping the query string.
+export function RedirectTo({ to }: { to: string }) {
+  const { search } = useLocation()
+  return <Navigate to={{ pathname: to, search }} replace />
+}
+
+function element(r: AppRoute): ReactElement {
+  if (r.redirectTo) return <RedirectTo to={r.redirectTo} />
+  const Page = lazyOf(r.page!)
+  return (
+    <RouteNameContext.Provider value={r.name}>
+      <Page />
+    </RouteNameContext.Provider>
+  )
+}
+
+function toRouteObject(r: AppRoute): RouteObject[] {
+  const handle: RouteHandle = { name: r.name }
+  const self: RouteObject = { path: r.path, handle, element: element(r) }
+  if (!r.layout) return [self]
+  // A layout route has no path of its own, so children with absolute paths
+  // (/home, /mine) can sit under it next to the layout's own path (/main).
+  const Layout = r.layout
+  return [{ id: r.name, handle, element: <Layout />, children: [self, ...(r.children ?? []).flatMap(toRouteObject)] }]
+}
+
+// buildRoutes turns the table into react-router route objects under one
+// root element (the app shell), for useRoutes.
+export function buildRoutes(Root: ComponentType): RouteObject[] {
+  return [{ element: <Root />, children: [...appRoutes, notFound].flatMap(toRouteObject) }]
+}

@@ -1,0 +1,68 @@
+// An image that loads when it nears the viewport (native loading="lazy"),
+// fades in once decoded, retries a failed load up to 3 attempts in all
+// (spec §4, §9) and then shows a fallback glyph instead of a broken image.
+import { useEffect, useState } from 'react'
+import styles from './LazyImage.module.css'
+
+export const MAX_ATTEMPTS = 3
+const RETRY_DELAY_MS = 800
+
+type Phase = 'loading' | 'loaded' | 'error'
+
+interface Props {
+  src: string | null | undefined
+  alt: string
+  className?: string
+  // eager skips lazy loading for images that are on screen at first paint.
+  eager?: boolean
+}
+
+export function LazyImage({ src, alt, className, eager }: Props) {
+  const [phase, setPhase] = useState<Phase>(src ? 'loading' : 'error')
+  const [attempt, setAttempt] = useState(1)
+
+  useEffect(() => {
+    setPhase(src ? 'loading' : 'error')
+    setAttempt(1)
+  }, [src])
+
+  useEffect(() => {
+    if (phase !== 'error' || !src || attempt >= MAX_ATTEMPTS) return
+    const id = setTimeout(() => {
+      setAttempt((a) => a + 1)
+      setPhase('loading')
+    }, RETRY_DELAY_MS * attempt)
+    return () => clearTimeout(id)
+  }, [phase, attempt, src])
+
+  const failed = phase === 'error' && (!src || attempt >= MAX_ATTEMPTS)
+  return (
+    <div className={`${styles.box} ${className ?? ''}`} data-phase={failed ? 'error' : phase}>
+      {src && phase !== 'error' && (
+        <img
+          // A new element per attempt: the browser issues a fresh request.
+          key={attempt}
+          className={`${styles.img} ${phase === 'loaded' ? styles.shown : ''}`}
+          src={src}
+          alt={alt}
+          loading={eager ? 'eager' : 'lazy'}
+          decoding="async"
+          draggable={false}
+          onLoad={() => setPhase('loaded')}
+          onError={() => setPhase('error')}
+        />
+      )}
+      {failed && (
+        <svg className={styles.fallback} viewBox="0 0 24 24" width="28" height="28" aria-hidden="true">
+          <path
+            d="M4 5.5h16a1 1 0 0 1 1 1v11a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1v-11a1 1 0 0 1 1-1zm2.5 10.5 4-5 3 3.5 2-2.5 3 4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.6"
+            strokeLinejoin="round"
+          />
+        </svg>
+      )}
+    </div>
+  )
+}

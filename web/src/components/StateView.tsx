@@ -1,0 +1,53 @@
+// The loading, empty and error states every page shows (DESIGN: "every page
+// has loading, empty and error states"), with a retry action for errors.
+import type { ReactNode } from 'react'
+import { t } from '../i18n'
+import { Spinner } from './Spinner'
+import styles from './StateView.module.css'
+
+interface Props {
+  kind: 'loading' | 'empty' | 'error'
+  title?: ReactNode
+  message?: ReactNode
+  onRetry?: () => void
+  compact?: boolean
+}
+
+export function StateView({ kind, title, message, onRetry, compact }: Props) {
+  if (kind === 'loading') {
+    return (
+      <div className={`${styles.box} ${compact ? styles.compact : ''}`} data-testid="state-loading">
+        <Spinner size={24} label={t('state.loading')} />
+      </div>
+    )
+  }
+  return (
+    <div className={`${styles.box} ${compact ? styles.compact : ''}`} data-testid={`state-${kind}`} role={kind === 'error' ? 'alert' : undefined}>
+      {kind === 'empty' ? <EmptyArt /> : <ErrorArt />}
+      <p className={styles.title}>{title ?? t(kind === 'empty' ? 'state.empty' : 'state.error')}</p>
+      {message && <p className={styles.message}>{message}</p>}
+      {onRetry && (
+        <button type="button" className={styles.retry} onClick={onRetry} data-testid="state-retry">
+          {t('state.retry')}
+        </button>
+      )}
+    </div>
+  )
+}
+
+const EmptyArt = () => (
+  <svg width="96" height="72" viewBox="0 0 96 72" aria-hidden="true" className={styles.art}>
+    <rect x="14" y="14" width="68" height="46" rx="8" fill="currentColor" opacity=".12" />
+    <rect x="24" y="24" width="30" height="5" rx="2.5" fill="currentColor" opacity=".3" />
+    <rect x="24" y="35" width="48" height="5" rx="2.5" fill="currentColor" opacity=".2" />
+    <rect x="24" y="46" width="38" height="5" rx="2.5" fill="currentColor" opacity=".2" />
+  </svg>
+)
+
+const ErrorArt = () => (
+  <svg width="96" height="72" viewBox="0 0 96 72" aria-hidden="true" className={styles.art}>
+    <circle cx="48" cy="36" r="26" fill="currentColor" opacity=".12" />
+    <path d="M48 22v17" stroke="currentColor" strokeWidth="5" strokeLinecap="round" opacity=".45" />
+    <circle cx="48" cy="49" r="3.2" fill="currentColor" opacity=".45" />
+  </svg>
+)

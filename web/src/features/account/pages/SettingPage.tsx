@@ -1,0 +1,96 @@
+// setting (/mine/setting): language, dark mode, version, and signing out
+// (which revokes the token and starts a fresh guest session on /mine).
+import { useState } from 'react'
+import { useNavigate } from 'react-router'
+import { useQueryClient } from '@tanstack/react-query'
+import { t, type Lang } from '../../../i18n'
+import { APP_VERSION } from '../../../lib/api'
+import { toast } from '../../../lib/toast'
+import { DarkSwitch } from '../../../components/DarkSwitch'
+import { NavBar } from '../../../components/NavBar'
+import { Spinner } from '../../../components/Spinner'
+import { useAppStore } from '../../../stores/app'
+import { useUserStore } from '../../../stores/user'
+import { Cell, CellGroup } from '../components/Cells'
+import { Glyph } from '../components/MineIcons'
+import { signOut } from '../session'
+import styles from './SettingPage.module.css'
+
+const LANGS: { lang: Lang; label: string; testid: string }[] = [
+  // Each language is named in itself, so it can be found whatever is set.
+  { lang: 'zh-CN', label: '简体中文', testid: 'lang-zh-CN' },
+  { lang: 'en', label: 'English', testid: 'lang-en' },
+]
+
+export default function SettingPage() {
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const lang = useAppStore((s) => s.lang)
+  const setLang = useAppStore((s) => s.setLang)
+  const user = useUserStore((s) => s.user)
+  const [busy, setBusy] = useState(false)
+
+  const onLogout = async () => {
+    if (busy) return
+    setBusy(true)
+    try {
+      await signOut(queryClient)
+      toast.success(t('setting.loggedOut'))
+      navigate('/mine', { replace: true })
+    } catch {
+      toast.fail(t('setting.logoutFailed'))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <div className={styles.page}>
+      <NavBar title={t('route.setting.title')} back="/mine" />
+      <div className={styles.body}>
+        <CellGroup title={t('setting.general')}>
+          <Cell
+            icon={<Glyph name="globe" color="#007aff" />}
+            title={t('setting.language')}
+            extra={
+              <span className={styles.segmented} role="radiogroup" aria-label={t('setting.language')}>
+                {LANGS.map((l) => (
+                  <button
+                    key={l.lang}
+                    type="button"
+                    role="radio"
+                    aria-checked={lang === l.lang}
+                    className={`${styles.segment} ${lang === l.lang ? styles.on : ''}`}
+                    onClick={() => setLang(l.lang)}
+                    data-testid={l.testid}
+                  >
+                    {l.label}
+                  </button>
+                ))}
+              </span>
+            }
+          />
+          <Cell icon={<Glyph name="moon" color="#5e5ce6" />} title={t('setting.dark')} extra={<DarkSwitch />} />
+        </CellGroup>
+        <CellGroup title={t('setting.about')}>
+          <Cell icon={<Glyph name="info" color="#8e8e93" />} title={t('setting.version')} value={<span data-testid="setting-version">{APP_VERSION}</span>} />
+        </CellGroup>
+        {user && !user.isGuest && (
+          <CellGroup>
+            <Cell
+              title={
+                <span className={styles.logout}>
+                  {busy && <Spinner size={14} />}
+                  {t('setting.logout')}
+                </span>
+              }
+              onClick={onLogout}
+              danger
+              testid="logout"
+            />
+          </CellGroup>
+        )}
+      </div>
+    </div>
+  )
+}

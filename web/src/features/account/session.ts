@@ -1,0 +1,36 @@
+// Session changes that take more than one call: starting a guest session,
+// and signing out (which ends in a fresh guest session, so the app always
+// has a user to show).
+import type { QueryClient } from '@tanstack/react-query'
+import { setSwitchingSession, useUserStore } from '../../stores/user'
+import { guestLogin } from './api/guest-login'
+import { logout } from './api/logout'
+
+export async function startGuestSession() {
+  const r = await guestLogin()
+  useUserStore.getState().login(r.token, r.user)
+  return r
+}
+
+// signOut revokes the token on the server, drops everything cached for the
+// old user and signs this device in as a guest again. The old session is
+// swapped for the new one in one step, so no screen sees "no user".
+export async function signOut(queryClient: QueryClient): Promise<void> {
+  setSwitchingSession(true)
+  try {
+    // A failed revoke (network, already revoked) does not keep the user in:
+    // the token is forgotten here either way.
+    await logout().catch(() => undefined)
+    queryClient.removeQueries({ queryKey: ['mine'] })
+    try {
+      await startGuestSession()
+    } catch (e) {
+      // No guest session: drop the old one; the app goes to splash, which
+      // retries the guest login with its own error screen.
+      useUserStore.getState().logout()
+      throw e
+    }
+  } finally {
+    setSwitchingSession(false)
+  }
+}

@@ -1,0 +1,20 @@
+// GET /api/app/modules/announce: the announcements currently shown.
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { api } from '../../../lib/api'
+import type { Announcement } from '../types'
+
+export function getAnnouncements(): Promise<Announcement[]> {
+  return api.get<Announcement[]>('/api/app/modules/announce', undefined, { silent: true })
+}
+
+export function announcementsQueryOptions() {
+  return queryOptions({
+    queryKey: ['catalog', 'announce'],
+    queryFn: getAnnouncements,
+    staleTime: 5 * 60_000,
+  })
+}
+
+export function useAnnouncements() {
+  return useQuery(announcementsQueryOptions())
+}

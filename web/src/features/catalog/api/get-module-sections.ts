@@ -1,0 +1,31 @@
+// GET /api/app/vid/moduleSection: a module's sections (one per sub-module),
+// each with its first few videos, a page of sections at a time.
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
+import { api } from '../../../lib/api'
+import { nextPage, type Paged, type Section } from '../types'
+
+export const SECTIONS_PAGE_SIZE = 4
+// Videos per section: two rows of the two-column grid.
+export const SECTION_VIDEOS = 4
+
+export function getModuleSections(moduleID: number, pageNumber: number): Promise<Paged<Section>> {
+  return api.get<Paged<Section>>(
+    '/api/app/vid/moduleSection',
+    { moduleID, pageNumber, pageSize: SECTIONS_PAGE_SIZE, pSize: SECTION_VIDEOS },
+    { silent: true },
+  )
+}
+
+export function moduleSectionsQueryOptions(moduleID: number) {
+  return infiniteQueryOptions({
+    queryKey: ['catalog', 'sections', moduleID],
+    queryFn: ({ pageParam }) => getModuleSections(moduleID, pageParam),
+    initialPageParam: 1,
+    getNextPageParam: nextPage,
+    staleTime: 2 * 60_000,
+  })
+}
+
+export function useModuleSections(moduleID: number) {
+  return useInfiniteQuery(moduleSectionsQueryOptions(moduleID))
+}

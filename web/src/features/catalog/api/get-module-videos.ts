@@ -1,0 +1,36 @@
+// GET /api/app/vid/moduleVideo: one sub-module's videos, sorted, a page at a
+// time.
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
+import { api } from '../../../lib/api'
+import { nextPage, type Paged, type Video } from '../types'
+
+// sortType: 0 newest, 1 most played, 2 most liked.
+export type SortType = 0 | 1 | 2
+export const VIDEOS_PAGE_SIZE = 20
+
+export interface ModuleVideosParams {
+  subModuleID: number
+  sortType: SortType
+}
+
+export function getModuleVideos(p: ModuleVideosParams, pageNumber: number): Promise<Paged<Video>> {
+  return api.get<Paged<Video>>(
+    '/api/app/vid/moduleVideo',
+    { subModuleID: p.subModuleID, sortType: p.sortType, pageNumber, pageSize: VIDEOS_PAGE_SIZE, playTimeType: 0, newsType: 0 },
+    { silent: true },
+  )
+}
+
+export function moduleVideosQueryOptions(p: ModuleVideosParams) {
+  return infiniteQueryOptions({
+    queryKey: ['catalog', 'videos', p.subModuleID, p.sortType],
+    queryFn: ({ pageParam }) => getModuleVideos(p, pageParam),
+    initialPageParam: 1,
+    getNextPageParam: nextPage,
+    staleTime: 2 * 60_000,
+  })
+}
+
+export function useModuleVideos(p: ModuleVideosParams) {
+  return useInfiniteQuery(moduleVideosQueryOptions(p))
+}

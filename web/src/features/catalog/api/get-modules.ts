@@ -1,0 +1,21 @@
+// GET /api/app/modules/list?moduleType=N: the modules of one screen with
+// their sub-modules, in display order.
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { api } from '../../../lib/api'
+import type { Module, ModuleType } from '../types'
+
+export function getModules(moduleType: ModuleType): Promise<Module[]> {
+  return api.get<Module[]>('/api/app/modules/list', { moduleType }, { silent: true })
+}
+
+export function modulesQueryOptions(moduleType: ModuleType) {
+  return queryOptions({
+    queryKey: ['catalog', 'modules', moduleType],
+    queryFn: () => getModules(moduleType),
+    staleTime: 5 * 60_000,
+  })
+}
+
+export function useModules(moduleType: ModuleType) {
+  return useQuery(modulesQueryOptions(moduleType))
+}

@@ -1,0 +1,58 @@
+// The home screen's tab row: a horizontally scrolling row of modules and
+// sub-modules, the current one bold with an indicator, kept in view as the
+// selection moves.
+import { useEffect, useRef } from 'react'
+import type { HomeTab } from '../tabs'
+import styles from './ModuleTabs.module.css'
+
+interface Props {
+  tabs: HomeTab[]
+  selected: string
+  onSelect: (tab: HomeTab) => void
+}
+
+export function ModuleTabs({ tabs, selected, onSelect }: Props) {
+  const row = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    const el = row.current
+    const tab = el?.querySelector<HTMLElement>('[aria-selected="true"]')
+    if (!el || !tab) return
+    // Centre the tab by scrolling the row only (scrollIntoView would move
+    // the page too).
+    const left = tab.offsetLeft - (el.clientWidth - tab.offsetWidth) / 2
+    el.scrollTo({ left: Math.max(0, left), behavior: 'smooth' })
+  }, [selected])
+
+  return (
+    <div className={styles.row} ref={row} role="tablist">
+      {tabs.map((tab) => {
+        const active = tab.key === selected
+        return (
+          <button
+            key={tab.key}
+            type="button"
+            role="tab"
+            aria-selected={active}
+            className={`${styles.tab} ${active ? styles.active : ''}`}
+            onClick={() => onSelect(tab)}
+            data-testid="home-module-tab"
+            data-tab={tab.key}
+          >
+            {tab.name}
+          </button>
+        )
+      })}
+    </div>
+  )
+}
+
+export function ModuleTabsSkeleton() {
+  return (
+    <div className={styles.row} aria-hidden="true">
+      {[44, 36, 52, 40, 36].map((w, i) => (
+        <span key={i} className={`${styles.skTab} prima-skeleton`} style={{ width: w }} />
+      ))}
+    </div>
+  )
+}

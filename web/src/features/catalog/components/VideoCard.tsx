@@ -1,0 +1,51 @@
+// One video in a grid: 16:9 cover (lazy, fades in, falls back on error),
+// the access badge (VIP, super VIP or price in coins), play count and
+// duration over the cover, the title under it in at most two lines.
+import { memo, type ReactNode } from 'react'
+import { Link } from 'react-router'
+import { t } from '../../../i18n'
+import { formatCount, formatDuration } from '../../../lib/time'
+import { LazyImage } from '../../../components/LazyImage'
+import { PlayIcon } from '../../../components/icons'
+import type { Video } from '../types'
+import styles from './VideoCard.module.css'
+
+function Badge({ video }: { video: Video }) {
+  if (video.vipLevel === 2) return <span className={`${styles.badge} ${styles.svip}`}>{t('video.svip')}</span>
+  if (video.vipLevel === 1) return <span className={`${styles.badge} ${styles.vip}`}>{t('video.vip')}</span>
+  if (video.coins > 0) return <span className={`${styles.badge} ${styles.coins}`}>{t('video.coins', { n: video.coins })}</span>
+  return null
+}
+
+export const VideoCard = memo(function VideoCard({ video, eager }: { video: Video; eager?: boolean }) {
+  return (
+    <Link to={`/detail/${video.id}`} className={styles.card} data-testid="video-card" data-video-id={video.id}>
+      <div className={styles.coverBox}>
+        <LazyImage src={video.cover} alt="" className={styles.cover} eager={eager} />
+        <Badge video={video} />
+        <div className={styles.shade}>
+          <span className={styles.plays}>
+            <PlayIcon active />
+            {formatCount(video.playCount)}
+          </span>
+          <span className={styles.duration}>{formatDuration(video.duration)}</span>
+        </div>
+      </div>
+      <p className={styles.title}>{video.title}</p>
+    </Link>
+  )
+})
+
+export function VideoCardSkeleton() {
+  return (
+    <div className={styles.card} aria-hidden="true">
+      <div className={`${styles.coverBox} prima-skeleton`} />
+      <span className={`${styles.skLine} prima-skeleton`} />
+      <span className={`${styles.skLine} ${styles.skShort} prima-skeleton`} />
+    </div>
+  )
+}
+
+export function VideoGrid({ children }: { children: ReactNode }) {
+  return <div className={styles.grid}>{children}</div>
+}

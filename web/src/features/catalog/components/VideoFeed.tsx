@@ -1,0 +1,81 @@
+// A sub-module's own view: every video of it in a two-column grid, sorted
+// by the chip the user picked, loading more as the user scrolls.
+import { t } from '../../../i18n'
+import { useAppStore } from '../../../stores/app'
+import { ApiError } from '../../../lib/api'
+import { LoadMore } from '../../../components/LoadMore'
+import { StateView } from '../../../components/StateView'
+import { useModuleVideos, type SortType } from '../api/get-module-videos'
+import { VideoCard, VideoCardSkeleton, VideoGrid } from './VideoCard'
+import styles from './Feed.module.css'
+
+const SORTS: { sort: SortType; key: string }[] = [
+  { sort: 0, key: 'home.sort.newest' },
+  { sort: 1, key: 'home.sort.hottest' },
+  { sort: 2, key: 'home.sort.liked' },
+]
+
+export function VideoFeed({ subModuleID }: { subModuleID: number }) {
+  // Remembered per sub-module, so coming back from a video keeps the order.
+  const sortKey = `homeSort.${subModuleID}`
+  const stored = useAppStore((s) => s.tabs[sortKey])
+  const setTab = useAppStore((s) => s.setTab)
+  const sortType: SortType = stored === 1 || stored === 2 ? stored : 0
+  const setSortType = (v: SortType) => setTab(sortKey, v)
+  const q = useModuleVideos({ subModuleID, sortType })
+
+  let body
+  if (q.isPending) {
+    body = (
+      <VideoGrid>
+        {Array.from({ length: 6 }, (_, i) => (
+          <VideoCardSkeleton key={i} />
+        ))}
+      </VideoGrid>
+    )
+  } else if (q.isError && !q.data) {
+    body = <StateView kind="error" message={q.error instanceof ApiError ? q.error.tip : undefined} onRetry={() => void q.refetch()} />
+  } else {
+    const videos = q.data.pages.flatMap((p) => p.list)
+    body =
+      videos.length === 0 ? (
+        <StateView kind="empty" title={t('home.noVideos')} />
+      ) : (
+        <>
+          <VideoGrid>
+            {videos.map((v, i) => (
+              <VideoCard key={v.id} video={v} eager={i < 2} />
+            ))}
+          </VideoGrid>
+          <LoadMore
+            hasMore={q.hasNextPage}
+            loading={q.isFetchingNextPage}
+            error={q.isFetchNextPageError}
+            onLoad={() => void q.fetchNextPage()}
+          />
+        </>
+      )
+  }
+
+  return (
+    <div data-testid="home-video-feed">
+      <div className={styles.sorts} role="radiogroup" aria-label={t('home.sort.label')}>
+        {SORTS.map((s) => (
+          <button
+            key={s.sort}
+            type="button"
+            role="radio"
+            aria-checked={sortType === s.sort}
+            className={`${styles.sort} ${sortType === s.sort ? styles.sortOn : ''}`}
+            onClick={() => setSortType(s.sort)}
+            data-testid="sort-chip"
+            data-sort={s.sort}
+          >
+            {t(s.key)}
+          </button>
+        ))}
+      </div>
+      {body}
+    </div>
+  )
+}

@@ -1,0 +1,21 @@
+// GET /api/app/vid/source: the remote configuration, which also carries the
+// platform gate.
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { api } from '../../../lib/api'
+import type { SourceConfig } from '../../../stores/config'
+
+export function getSource(): Promise<SourceConfig> {
+  return api.get<SourceConfig>('/api/app/vid/source', undefined, { silent: true })
+}
+
+export function sourceQueryOptions() {
+  return queryOptions({
+    queryKey: ['config', 'source'],
+    queryFn: getSource,
+    staleTime: 10 * 60_000,
+  })
+}
+
+export function useSource() {
+  return useQuery(sourceQueryOptions())
+}

@@ -1,0 +1,16 @@
+// GET /api/app/tag/conf/list: the tag catalogue.
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { api } from '../../../lib/api'
+import type { Tag } from '../../../stores/config'
+
+export function getTags(): Promise<Tag[]> {
+  return api.get<Tag[]>('/api/app/tag/conf/list', undefined, { silent: true })
+}
+
+export function tagsQueryOptions() {
+  return queryOptions({ queryKey: ['config', 'tags'], queryFn: getTags, staleTime: 30 * 60_000 })
+}
+
+export function useTags() {
+  return useQuery(tagsQueryOptions())
+}

@@ -1,0 +1,87 @@
+// Client configuration fetched from the server: the remote configuration
+// (/vid/source), the tag list and the delivery domains. Persisted so a
+// returning visitor gets the platform-gate decision without waiting.
+import { create } from 'zustand'
+import { persist } from 'zustand/middleware'
+import type { GateMode } from '../lib/platform'
+import { primaStorage } from './persist'
+
+export interface SourceEntry {
+  title: string
+  url: string
+  weight: number
+}
+
+export interface PreSale {
+  type: 1 | 2 | 3 // 1 cover, 2 float, 3 popup
+  status: 1 | 2 // 1 before sale, 2 after sale
+  url: string
+}
+
+export interface Gate {
+  mode: GateMode
+  redirectURL: string
+  publicURL: string
+}
+
+export interface Ad {
+  id: number
+  title: string
+  image: string
+  link: string
+  position: string
+}
+
+// SourceConfig is /api/app/vid/source: lists keyed by the spec's names plus
+// preSaleConfig, the platform gate and ads.
+export interface SourceConfig {
+  [key: string]: unknown
+  APPNAME?: SourceEntry[]
+  MODULESELECTINDEX?: SourceEntry[]
+  COMMUNITYLAYOUT?: SourceEntry[]
+  CUST?: SourceEntry[]
+  preSaleConfig?: PreSale[]
+  gate: Gate
+  ads?: Ad[]
+}
+
+export interface Tag {
+  id: number
+  name: string
+  sort: number
+}
+
+export interface Domains {
+  api: string[]
+  image: string[]
+  video: string[]
+}
+
+export interface ConfigState {
+  source: SourceConfig | null
+  tags: Tag[]
+  domains: Domains | null
+  setSource: (source: SourceConfig) => void
+  setTags: (tags: Tag[]) => void
+  setDomains: (domains: Domains) => void
+}
+
+type Persisted = Pick<ConfigState, 'source' | 'tags' | 'domains'>
+
+export const useConfigStore = create<ConfigState>()(
+  persist(
+    (set) => ({
+      source: null,
+      tags: [],
+      domains: null,
+      setSource: (source) => set({ source }),
+      setTags: (tags) => set({ tags }),
+      setDomains: (domains) => set({ domains }),
+    }),
+    {
+      name: 'config',
+      storage: primaStorage<Persisted>(),
+      partialize: (s) => ({ source: s.source, tags: s.tags, domains: s.domains }),
+    },
+  ),
+)
