@@ -38,7 +38,7 @@ e2e/node_modules/.package-lock.json: e2e/package.json e2e/package-lock.json
 	@touch $@
 
 e2e: build e2e-deps
-	cd e2e && node run.mjs
+	cd e2e && $(NPM) test
 
 bench: build
 	$(GO) run ./bench/cmd/bench

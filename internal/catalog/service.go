@@ -320,8 +320,13 @@ func (s *Service) SectionChange(ctx context.Context, subModuleID int64, pageSize
 	if err != nil {
 		return nil, err
 	}
-	batches := max(1, n/pageSize) // a short last batch is folded into the others
-	offset := s.intn(batches) * pageSize
+	// Any window but the first (which the section already shows), starting
+	// anywhere: page-aligned batches of a small section repeat too often for
+	// "换一批" to look like it did anything.
+	offset := 0
+	if n > pageSize {
+		offset = 1 + s.intn(n-pageSize)
+	}
 	vs, err := listVideosOffset(ctx, s.db, f, SortNewest, offset, pageSize)
 	if err != nil {
 		return nil, err

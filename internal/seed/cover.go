@@ -245,7 +245,7 @@ const golden = 0.6180339887498949
 type artwork struct {
 	W, H  int
 	Hue   float64 // in turns
-	Label string  // in the pixel font (uppercase, digits, "No."): bottom-left on a cover, centred on a banner
+	Label string  // in the pixel font (uppercase, digits, "No."): top-right on a cover, centred on a banner
 	Play  bool    // a play button in the middle: a cover rather than a banner
 }
 
@@ -283,7 +283,9 @@ func (a artwork) render() *image.RGBA {
 		scale := max(2, int(maxW/float64(textWidth(a.Label, 1))))
 		scale = min(scale, int(short/30)+1)
 		margin := int(short * 0.07)
-		c.text(a.Label, margin, a.H-margin-7*scale, scale, color.RGBA{255, 255, 255, 255})
+		// Top right: the app lays its price badge over the top-left corner
+		// and play count and duration along the bottom.
+		c.text(a.Label, a.W-margin-textWidth(a.Label, scale), margin, scale, color.RGBA{255, 255, 255, 255})
 	}
 	return c.img
 }

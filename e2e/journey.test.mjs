@@ -1,0 +1,179 @@
+// The first real journey, as a new visitor on an iPhone 13: splash, home
+// with the seeded catalogue, infinite scroll, tabs, the dark flag, register,
+// logout, login, and a wrong password that shows the server's tip.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { startServer, launchPhone, shot } from './harness.mjs'
+
+let server, phone, page
+const account = 'e2e_' + Date.now().toString(36).slice(-6)
+const password = 'journey123'
+const $ = (id) => page.locator(`[data-testid=${id}]`)
+
+before(async () => {
+  server = await startServer()
+  phone = await launchPhone()
+  page = phone.page
+})
+
+after(async () => {
+  await phone?.browser.close()
+  await server?.stop()
+})
+
+test('a new visitor lands on splash and reaches home, keeping the query', async () => {
+  await page.goto(server.base + '/?ch=e2e')
+  await page.waitForURL(/\/home\?ch=e2e$/, { timeout: 15000 })
+  assert.equal(await page.evaluate(() => !!localStorage.getItem('prima_token') || document.cookie.includes('prima_token')), true, 'guest token saved')
+})
+
+test('home shows the seeded modules and videos', async () => {
+  await $('video-card').first().waitFor()
+  assert.ok(await $('home-module-tab').count() > 3, 'module tabs from the API')
+  assert.ok(await $('home-section').count() >= 2, 'sections')
+  const title = await $('video-card').first().innerText()
+  assert.ok(title.trim().length > 0, 'a video card has a title')
+  await shot(page, '01-home')
+})
+
+test('scrolling loads more', async () => {
+  const before = await $('home-section').count()
+  for (let i = 0; i < 12 && (await $('home-section').count()) === before; i++) {
+    await page.mouse.wheel(0, 4000)
+    await page.waitForTimeout(400)
+  }
+  assert.ok(await $('home-section').count() > before, `more sections after scrolling (had ${before})`)
+  await shot(page, '02-home-scrolled')
+})
+
+test('a sub-module tab shows its video grid, sorted by the chosen chip', async () => {
+  await page.evaluate(() => window.scrollTo(0, 0))
+  const tab = $('home-module-tab').nth(2)
+  await tab.click()
+  await page.waitForSelector('[data-testid=home-module-tab][aria-selected=true] >> nth=0')
+  assert.equal(await tab.getAttribute('aria-selected'), 'true')
+  await $('home-video-feed').waitFor()
+  await $('video-card').first().waitFor()
+  await page.locator('[data-testid=sort-chip][data-sort="1"]').click()
+  await page.waitForTimeout(600)
+  await shot(page, '03-home-subtab-hot')
+})
+
+test('tab bar switches pages', async () => {
+  await $('tab-community').click()
+  await page.waitForURL(/\/community/)
+  assert.equal(await $('tab-community').getAttribute('aria-current'), 'page')
+  await shot(page, '04-community')
+  await $('tab-mine').click()
+  await page.waitForURL(/\/mine$/)
+  await $('mine-guest-card').waitFor()
+  await shot(page, '05-mine-guest')
+})
+
+test('the dark flag switches the whole app', async () => {
+  await $('dark-toggle').click()
+  await page.waitForFunction(() => document.documentElement.getAttribute('data-prefers-color-scheme') === 'dark')
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+  assert.notEqual(bg, 'rgb(255, 255, 255)', 'body is not white in dark mode')
+  await shot(page, '06-mine-dark')
+  await $('tab-home').click()
+  await $('video-card').first().waitFor()
+  await shot(page, '07-home-dark')
+  await $('tab-mine').click()
+  await $('dark-toggle').click()
+  await page.waitForFunction(() => document.documentElement.getAttribute('data-prefers-color-scheme') !== 'dark')
+})
+
+test('a guest registers and keeps their uid', async () => {
+  const guestUid = (await $('mine-uid').innerText()).replace(/\D/g, '')
+  await $('mine-register').click()
+  await page.waitForURL(/\/mine\/register/)
+  // The form checks the rules before the server does.
+  await $('register-account').fill('1bad')
+  await $('register-password').fill('short')
+  await $('register-confirm').fill('short')
+  await $('register-submit').click()
+  await $('register-account-error').waitFor()
+  await shot(page, '08-register-errors')
+  await $('register-account').fill(account)
+  await $('register-password').fill(password)
+  await $('register-confirm').fill(password)
+  await $('register-submit').click()
+  await page.waitForURL(/\/mine$/)
+  await $('mine-profile-card').waitFor()
+  assert.match(await $('mine-account').innerText(), new RegExp(account))
+  const uid = (await $('mine-profile-card').innerText()).match(/\d{1,}/g) ?? []
+  assert.ok(uid.includes(guestUid), `registered user keeps the guest uid ${guestUid}`)
+  await shot(page, '09-mine-registered')
+})
+
+async function logout() {
+  await $('mine-entry-setting').click()
+  await page.waitForURL(/\/mine\/setting/)
+  await shot(page, '10-setting')
+  await $('logout').click()
+  // A confirmation may come first; accept it if it does.
+  const confirm = page.locator('.adm-dialog-button, .adm-modal-button').filter({ hasText: /退出|确定|确认/ })
+  if (await confirm.count()) await confirm.last().click()
+  await page.waitForURL(/\/mine$/)
+  await $('mine-guest-card').waitFor()
+}
+
+test('logout returns to a guest', async () => {
+  await logout()
+  await shot(page, '11-mine-after-logout')
+})
+
+test('the account logs in again', async () => {
+  await $('mine-login').click()
+  await page.waitForURL(/\/mine\/login/)
+  await $('login-account').fill(account)
+  await $('login-password').fill(password)
+  await shot(page, '12-login')
+  await $('login-submit').click()
+  await page.waitForURL(/\/mine$/)
+  await $('mine-profile-card').waitFor()
+  assert.match(await $('mine-account').innerText(), new RegExp(account))
+})
+
+test('a wrong password shows the server tip', async () => {
+  await logout()
+  await $('mine-login').click()
+  await $('login-account').fill(account)
+  await $('login-password').fill('wrong1234')
+  await $('login-submit').click()
+  await $('login-error').waitFor()
+  assert.match(await $('login-error').innerText(), /账号或密码错误/)
+  await shot(page, '13-login-wrong-password')
+})
+
+test('an unbuilt route names what it will hold and links back', async () => {
+  await page.goto(server.base + '/mine/vipcenter')
+  await $('coming-soon').waitFor()
+  assert.equal(await $('coming-soon').getAttribute('data-route'), 'vipcenter')
+  await shot(page, '14-coming-soon')
+})
+
+test('no page errors on the way', () => {
+  assert.deepEqual(phone.errors.filter((e) => !/401|Unauthorized|status of 4\d\d/.test(e)), [])
+})
+
+// Home at the narrowest and widest phone widths, light and dark.
+test('home fits 320 and 430 px, light and dark', async () => {
+  for (const width of [320, 430]) {
+    for (const colorScheme of ['light', 'dark']) {
+      const p = await launchPhone({ width, colorScheme })
+      try {
+        await p.page.goto(server.base + '/')
+        await p.page.waitForURL(/\/home/, { timeout: 15000 })
+        await p.page.locator('[data-testid=video-card]').first().waitFor()
+        await p.page.waitForTimeout(500)
+        const overflow = await p.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+        assert.ok(overflow <= 0, `no sideways scroll at ${width}px (overflow ${overflow})`)
+        await shot(p.page, `15-home-${width}-${colorScheme}`)
+      } finally {
+        await p.browser.close()
+      }
+    }
+  }
+})
