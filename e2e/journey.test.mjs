@@ -50,8 +50,7 @@ test('a sub-module tab shows its video grid, sorted by the chosen chip', async (
   await page.evaluate(() => window.scrollTo(0, 0))
   const tab = $('home-module-tab').nth(2)
   await tab.click()
-  await page.waitForSelector('[data-testid=home-module-tab][aria-selected=true] >> nth=0')
-  assert.equal(await tab.getAttribute('aria-selected'), 'true')
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=home-module-tab]')[2]?.getAttribute('aria-selected') === 'true')
   await $('home-video-feed').waitFor()
   await $('video-card').first().waitFor()
   await page.locator('[data-testid=sort-chip][data-sort="1"]').click()
@@ -62,7 +61,7 @@ test('a sub-module tab shows its video grid, sorted by the chosen chip', async (
 test('tab bar switches pages', async () => {
   await $('tab-community').click()
   await page.waitForURL(/\/community/)
-  assert.equal(await $('tab-community').getAttribute('aria-current'), 'page')
+  await page.locator('[data-testid=tab-community][aria-current=page]').waitFor()
   await shot(page, '04-community')
   await $('tab-mine').click()
   await page.waitForURL(/\/mine$/)

@@ -1,5 +1,4 @@
 // POST /api/app/mine/login/h5: account and password login.
-import { useMutation } from '@tanstack/react-query'
 import { api } from '../../../lib/api'
 import { currentPlatform } from '../../../lib/platform'
 import type { UserInfo } from '../../../lib/user'
@@ -18,8 +17,4 @@ export interface SessionResult {
 // not be taken for an expired session.
 export function loginH5(input: LoginInput): Promise<SessionResult> {
   return api.post<SessionResult>('/api/app/mine/login/h5', { ...input, sysType: currentPlatform() }, { noToken: true })
-}
-
-export function useLoginH5() {
-  return useMutation({ mutationFn: loginH5 })
 }

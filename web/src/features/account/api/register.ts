@@ -1,6 +1,5 @@
 // POST /api/app/mine/register. Sent with the guest's token, the server
 // upgrades that guest in place (same uid); without one it creates a user.
-import { useMutation } from '@tanstack/react-query'
 import { api } from '../../../lib/api'
 import type { SessionResult } from './login-h5'
 
@@ -11,8 +10,4 @@ export interface RegisterInput {
 
 export function register(input: RegisterInput): Promise<SessionResult> {
   return api.post<SessionResult>('/api/app/mine/register', input)
-}
-
-export function useRegister() {
-  return useMutation({ mutationFn: register })
 }

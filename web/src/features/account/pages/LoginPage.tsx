@@ -1,58 +1,24 @@
 // minelogin (/mine/login): account and password. The server's tip on
 // failure (one tip for a wrong account or password) is toasted by the API
 // client and also shown under the form.
-import { useState, type FormEvent } from 'react'
-import { Link, useNavigate } from 'react-router'
-import { useQueryClient } from '@tanstack/react-query'
+import { Link } from 'react-router'
 import { t } from '../../../i18n'
-import { ApiError } from '../../../lib/api'
-import { toast } from '../../../lib/toast'
 import { NavBar } from '../../../components/NavBar'
 import { Spinner } from '../../../components/Spinner'
-import { useUserStore } from '../../../stores/user'
-import { useLoginH5 } from '../api/login-h5'
+import { loginH5 } from '../api/login-h5'
 import { Field } from '../components/Field'
-import { hasErrors, normalizeAccount, validateLogin, type FieldErrors, type LoginForm } from '../validation'
+import { useAuthForm } from '../useAuthForm'
+import { validateLogin } from '../validation'
 import styles from '../components/AuthForm.module.css'
 
 export default function LoginPage() {
-  const navigate = useNavigate()
-  const queryClient = useQueryClient()
-  const login = useUserStore((s) => s.login)
-  const m = useLoginH5()
-  const [form, setForm] = useState<LoginForm>({ account: '', password: '' })
-  const [errors, setErrors] = useState<FieldErrors<keyof LoginForm>>({})
-  const [submitted, setSubmitted] = useState(false)
-
-  const set = (k: keyof LoginForm) => (v: string) => {
-    const next = { ...form, [k]: v }
-    setForm(next)
-    // After the first submit, messages follow the typing.
-    if (submitted) setErrors(validateLogin(next))
-    if (m.isError) m.reset()
-  }
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault()
-    if (m.isPending) return
-    setSubmitted(true)
-    const errs = validateLogin(form)
-    setErrors(errs)
-    if (hasErrors(errs)) return
-    m.mutate(
-      { account: normalizeAccount(form.account), passWord: form.password },
-      {
-        onSuccess: (r) => {
-          login(r.token, r.user)
-          queryClient.removeQueries({ queryKey: ['mine'] })
-          toast.success(t('login.success'))
-          navigate('/mine', { replace: true })
-        },
-      },
-    )
-  }
-
-  const serverError = m.error instanceof ApiError ? m.error.tip : m.error ? t('login.failed') : null
+  const { form, set, onSubmit, fieldError, serverError, pending } = useAuthForm({
+    initial: { account: '', password: '' },
+    validate: validateLogin,
+    send: loginH5,
+    successKey: 'login.success',
+    failedKey: 'login.failed',
+  })
   return (
     <div className={styles.page}>
       <NavBar title={t('route.minelogin.title')} back="/mine" />
@@ -65,7 +31,7 @@ export default function LoginPage() {
             placeholder={t('form.account.placeholder')}
             value={form.account}
             onChange={set('account')}
-            error={errors.account ? t(errors.account) : null}
+            error={fieldError('account')}
             autoComplete="username"
             name="account"
             enterKeyHint="next"
@@ -77,7 +43,7 @@ export default function LoginPage() {
             type="password"
             value={form.password}
             onChange={set('password')}
-            error={errors.password ? t(errors.password) : null}
+            error={fieldError('password')}
             autoComplete="current-password"
             name="password"
             enterKeyHint="go"
@@ -89,8 +55,8 @@ export default function LoginPage() {
             {serverError}
           </p>
         )}
-        <button type="submit" className={styles.submit} disabled={m.isPending} data-testid="login-submit">
-          {m.isPending && <Spinner size={16} />}
+        <button type="submit" className={styles.submit} disabled={pending} data-testid="login-submit">
+          {pending && <Spinner size={16} />}
           {t('login.submit')}
         </button>
         <div className={styles.links}>
