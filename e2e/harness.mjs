@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import net from 'node:net'
+import http from 'node:http'
 import { chromium, devices } from 'playwright-core'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -71,7 +72,23 @@ export async function launchPhone({ width, colorScheme = 'light' } = {}) {
   return { browser, context, page, errors }
 }
 
+// launchDesktop opens a plain desktop Chromium context: the platform is pc.
+export async function launchDesktop() {
+  const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: chromeFlags })
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' })
+  return { browser, context, page: await context.newPage() }
+}
+
 export async function shot(page, name) {
   mkdirSync(artifacts, { recursive: true })
   await page.screenshot({ path: join(artifacts, name + '.png') })
+}
+
+// landingServer stands in for an operator's own site, the target of the
+// gate's redirect.
+export async function landingServer() {
+  const port = await freePort()
+  const srv = http.createServer((req, res) => { res.setHeader('Content-Type', 'text/html'); res.end('<title>landing</title><h1>landing</h1>') })
+  await new Promise((r) => srv.listen(port, '127.0.0.1', r))
+  return { url: `http://127.0.0.1:${port}/landing`, stop: () => new Promise((r) => srv.close(r)) }
 }
