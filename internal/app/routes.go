@@ -42,6 +42,7 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/vid/moduleSection/change", cat.SectionChange)
 	h("GET /api/app/vid/source", cat.Source)
 	h("GET /api/app/tag/conf/list", cat.Tags)
+	h("POST /api/app/ads/click", cat.AdClick)
 
 	// Media files (covers now; signed video URLs later).
 	mux.Handle("GET /media/", http.StripPrefix("/media", a.Media.Handler()))

@@ -149,6 +149,27 @@ func (h *Handler) Source(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, src)
 }
 
+// AdClick answers POST /api/app/ads/click {id}. The client ignores its
+// failures, but a wrong id still gets a clear answer.
+func (h *Handler) AdClick(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		ID *int64 `json:"id"`
+	}
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	if in.ID == nil || *in.ID < 1 || *in.ID > maxID {
+		return httpx.Invalid("缺少参数 id", "id must be a positive ad id")
+	}
+	if err := h.s.AdClick(r.Context(), *in.ID); err != nil {
+		if errors.Is(err, db.ErrNotFound) {
+			return httpx.NotFound("广告不存在", "no such ad")
+		}
+		return err
+	}
+	return httpx.OK(w, nil)
+}
+
 // Tags answers GET /api/app/tag/conf/list.
 func (h *Handler) Tags(w http.ResponseWriter, r *http.Request) error {
 	ts, err := h.s.Tags(r.Context())

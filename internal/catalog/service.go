@@ -135,6 +135,11 @@ func (s *Service) subModule(ctx context.Context, id int64) (SubModule, error) {
 	return m, err
 }
 
+// AdClick counts a click on an ad, for the operator's reports.
+func (s *Service) AdClick(ctx context.Context, id int64) error {
+	return countAdClick(ctx, s.db, id)
+}
+
 // Announcements are the announcements showing now.
 func (s *Service) Announcements(ctx context.Context) ([]Announcement, error) {
 	return currentAnnouncements(ctx, s.db, s.now().Unix())

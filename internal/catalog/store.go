@@ -422,6 +422,21 @@ func currentAds(ctx context.Context, q db.Querier, now int64) ([]Ad, error) {
 	return as, rows.Err()
 }
 
+// countAdClick adds one to an ad's clicks; it reports db.ErrNotFound for an
+// unknown ad. One UPDATE, so concurrent clicks are all counted.
+func countAdClick(ctx context.Context, q db.Querier, id int64) error {
+	res, err := q.Exec(ctx, "UPDATE ads SET clicks = clicks + 1 WHERE id = ?", id)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return db.ErrNotFound
+	}
+	return nil
+}
+
 // sourceEntries reads every remote-configuration entry grouped by key.
 func sourceEntries(ctx context.Context, q db.Querier) (map[string][]SourceEntry, error) {
 	rows, err := q.Query(ctx, "SELECT config_key, title, url, weight FROM source_entries ORDER BY config_key, sort, id")
