@@ -5,17 +5,16 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { BrowserRouter, useRoutes } from 'react-router'
 import { getLang, setLang } from '../i18n'
 import { setUnauthorizedHandler } from '../lib/api'
+import { prefetchHome } from '../features/catalog/prefetch'
+import { sourceQueryOptions } from '../features/config/api/get-source'
 import { useAppStore } from '../stores/app'
 import { isSwitchingSession, useUserStore } from '../stores/user'
 import { queryClient } from './query-client'
-import { buildRoutes, preloadRoute } from './routes'
+import { buildRoutes, preloadRoute, routeNameAt } from './routes'
 import RootLayout from './RootLayout'
 import { Gate } from './Gate'
 
 const routes = buildRoutes(RootLayout)
-
-// Download the page this URL shows while the gate's configuration loads.
-if (typeof location !== 'undefined') preloadRoute(location.pathname)
 
 // A 401 on a request that carried the token: the session is gone (expired
 // or revoked elsewhere). Forgetting it is enough: the shell then sends the
@@ -23,6 +22,15 @@ if (typeof location !== 'undefined') preloadRoute(location.pathname)
 setUnauthorizedHandler(() => {
   if (!isSwitchingSession()) useUserStore.getState().logout()
 })
+
+// Ask for the gate's configuration now rather than on the first render
+// (the gate's query finds it under way), download the page this URL shows
+// meanwhile, and for a signed-in visit to home its first data too.
+if (typeof location !== 'undefined') {
+  void queryClient.prefetchQuery(sourceQueryOptions())
+  preloadRoute(location.pathname)
+  if (routeNameAt(location.pathname) === 'home' && useUserStore.getState().token) void prefetchHome(queryClient)
+}
 
 const DARK_QUERY = '(prefers-color-scheme: dark)'
 

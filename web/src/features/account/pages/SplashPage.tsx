@@ -2,7 +2,9 @@
 // carrying the query string on (spec §2). A failed sign-in stays here with
 // the reason and a retry.
 import { useCallback, useEffect, useRef } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
 import { useLocation, useNavigate } from 'react-router'
+import { prefetchHome } from '../../catalog/prefetch'
 import { t } from '../../../i18n'
 import { ApiError, APP_VERSION } from '../../../lib/api'
 import { useUserStore } from '../../../stores/user'
@@ -11,13 +13,18 @@ import styles from './SplashPage.module.css'
 
 export default function SplashPage() {
   const navigate = useNavigate()
+  const queryClient = useQueryClient()
   const { search } = useLocation()
   const login = useUserStore((s) => s.login)
   const m = useGuestLogin()
   const started = useRef(false)
 
   const run = useCallback(() => {
-    const toHome = () => navigate({ pathname: '/home', search }, { replace: true })
+    const toHome = () => {
+      // Home's first data starts now, not once home has rendered.
+      void prefetchHome(queryClient)
+      navigate({ pathname: '/home', search }, { replace: true })
+    }
     if (useUserStore.getState().token) return toHome()
     m.mutateAsync().then(
       (r) => {
@@ -26,7 +33,7 @@ export default function SplashPage() {
       },
       () => undefined, // shown from m.error
     )
-  }, [m, login, navigate, search])
+  }, [m, login, navigate, queryClient, search])
 
   useEffect(() => {
     // Once per visit to splash, also under StrictMode's double effects.

@@ -1,8 +1,8 @@
 // Pull to refresh (antd-mobile's PullToRefresh). Its code, with the
-// gesture library under it, is about 8 kB gzip that the first paint does
-// not need, so it loads in its own chunk as soon as the home page runs
-// and wraps the content once it has arrived (normally while the first
-// data is still loading).
+// gesture and animation libraries under it, is about 25 kB gzip that the
+// first paint does not need, so it loads in its own chunks as soon as the
+// home page runs and wraps the content once it has arrived (normally while
+// the first data is still loading).
 import { lazy, Suspense, type ReactNode } from 'react'
 import { t } from '../../../i18n'
 
