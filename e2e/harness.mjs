@@ -79,8 +79,12 @@ export async function launchDesktop() {
   return { browser, context, page: await context.newPage() }
 }
 
+// shot saves a screenshot once the images in view have loaded and faded in
+// and the tab bar's colour transition is over, so it shows what a user sees.
 export async function shot(page, name) {
   mkdirSync(artifacts, { recursive: true })
+  await page.waitForFunction(() => [...document.images].every((i) => i.complete), null, { timeout: 5000 }).catch(() => {})
+  await page.waitForTimeout(500)
   await page.screenshot({ path: join(artifacts, name + '.png') })
 }
 
