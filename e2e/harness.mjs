@@ -12,7 +12,7 @@ import { chromium, devices } from 'playwright-core'
 const here = dirname(fileURLToPath(import.meta.url))
 export const root = join(here, '..')
 export const artifacts = join(here, 'artifacts')
-const bin = process.env.PRIMA_BIN || join(root, 'bin', 'prima')
+const defaultBin = process.env.PRIMA_BIN || join(root, 'bin', 'prima')
 
 export const chromeFlags = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -30,9 +30,9 @@ function freePort() {
   })
 }
 
-// startServer seeds a fresh data dir and serves it; stop() kills the server
-// and removes the data.
-export async function startServer(env = {}) {
+// startServer seeds a fresh data dir and serves it with bin (bin/prima by
+// default); stop() kills the server and removes the data.
+export async function startServer(env = {}, { bin = defaultBin } = {}) {
   const data = mkdtempSync(join(tmpdir(), 'prima-e2e-'))
   const port = await freePort()
   const e = { ...process.env, PRIMA_DATA_DIR: data, PRIMA_LISTEN: `127.0.0.1:${port}`, PRIMA_LOG_LEVEL: 'warn', ...env }
@@ -45,7 +45,7 @@ export async function startServer(env = {}) {
       const r = await fetch(base + '/api/app/ping/check')
       if (r.ok) break
     } catch { /* not up yet */ }
-    if (Date.now() > deadline) { proc.kill(); throw new Error('server did not start') }
+    if (Date.now() > deadline) { proc.kill(); throw new Error(`${bin} did not start`) }
     await new Promise((r) => setTimeout(r, 100))
   }
   return {

@@ -23,17 +23,14 @@
 //                    [--json out.json] [--reports dir]
 //
 // Exit status: 0, or 1 when the current build's initial JS is over budget.
-import { execFileSync, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import net from 'node:net'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { chromium, devices } from 'playwright-core'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
-import { chromeFlags, launchPhone } from '../../e2e/harness.mjs'
+import { chromeFlags, launchPhone, startServer } from '../../e2e/harness.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 
@@ -63,50 +60,6 @@ const median = (xs) => {
   if (!s.length) return null
   const m = s.length >> 1
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
-}
-
-function freePort() {
-  return new Promise((ok, fail) => {
-    const s = net.createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address()
-      s.close(() => ok(port))
-    })
-    s.on('error', fail)
-  })
-}
-
-// serve seeds a fresh data dir and serves it with the given binary, as
-// e2e/harness.mjs does (which always serves bin/prima); stop() kills the
-// server and removes the data.
-async function serve(bin) {
-  const data = mkdtempSync(join(tmpdir(), 'prima-webbench-'))
-  const port = await freePort()
-  const env = { ...process.env, PRIMA_DATA_DIR: data, PRIMA_LISTEN: `127.0.0.1:${port}`, PRIMA_LOG_LEVEL: 'warn' }
-  execFileSync(bin, ['seed'], { env, stdio: ['ignore', 'ignore', 'inherit'] })
-  const proc = spawn(bin, ['serve'], { env, stdio: ['ignore', 'inherit', 'inherit'] })
-  const base = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 15000
-  for (;;) {
-    try {
-      if ((await fetch(base + '/api/app/ping/check')).ok) break
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) {
-      proc.kill()
-      throw new Error(`${bin} did not start`)
-    }
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  return {
-    base,
-    async stop() {
-      proc.kill('SIGTERM')
-      await new Promise((r) => proc.once('exit', r))
-      rmSync(data, { recursive: true, force: true })
-    },
-  }
 }
 
 // waitHomeIdle waits for the home page's first content (a video card's
@@ -367,7 +320,7 @@ function printLighthouse(lh) {
 
 async function subject(name, bin, url) {
   if (url) return { name, base: url.replace(/\/$/, ''), stop: async () => {} }
-  const server = await serve(resolve(bin))
+  const server = await startServer({}, { bin: resolve(bin) })
   return { name, base: server.base, stop: server.stop }
 }
 
