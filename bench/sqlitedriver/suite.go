@@ -15,6 +15,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -78,6 +79,21 @@ type video struct {
 func scanVideo(s interface{ Scan(...any) error }, v *video) error {
 	return s.Scan(&v.ID, &v.Title, &v.Cover, &v.Duration, &v.PlayCount, &v.LikeCnt,
 		&v.VipLevel, &v.Coins, &v.ModuleID, &v.SubModuleID, &v.Create)
+}
+
+// PragmaDSN is the file DSN of prima's internal/platform/db, in the _pragma
+// and _txlock keys that modernc and ncruces both read.
+func PragmaDSN(path string, readOnly bool) string {
+	q := url.Values{}
+	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(ON)", "cache_size(-16000)"} {
+		q.Add("_pragma", p)
+	}
+	if readOnly {
+		q.Set("mode", "ro")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + path + "?" + q.Encode()
 }
 
 // Run builds a database of Rows videos with open and runs every benchmark on
