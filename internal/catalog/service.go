@@ -312,10 +312,10 @@ func (s *Service) ModuleSections(ctx context.Context, moduleID int64, pageNumber
 	return page, nil
 }
 
-// SectionChange returns another batch of a section's videos ("换一批"): one
-// of the section's pageSize-wide pages (newest Window videos), picked at
-// random, so consecutive calls show different videos without the server
-// remembering what a client saw.
+// SectionChange returns another batch of a section's videos ("换一批"):
+// pageSize consecutive videos (newest first, within the newest Window) from
+// a random start after the first video, so consecutive calls show different
+// videos without the server remembering what a client saw.
 func (s *Service) SectionChange(ctx context.Context, subModuleID int64, pageSize int) ([]Video, error) {
 	if _, err := s.subModule(ctx, subModuleID); err != nil {
 		return nil, err
