@@ -167,6 +167,12 @@ test('home fits 320 and 430 px, light and dark', async () => {
         await p.page.waitForURL(/\/home/, { timeout: 15000 })
         await p.page.locator('[data-testid=video-card]').first().waitFor()
         await p.page.waitForTimeout(500)
+        // The covers above the fold come in from the prefetch cache, often
+        // before the page's effects run: they must still end up shown.
+        await p.page.waitForFunction(() => {
+          const boxes = [...document.querySelectorAll('[data-testid=video-card] [data-phase]')].slice(0, 4)
+          return boxes.length === 4 && boxes.every((b) => b.getAttribute('data-phase') === 'loaded')
+        }, null, { timeout: 10000 })
         const overflow = await p.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
         assert.ok(overflow <= 0, `no sideways scroll at ${width}px (overflow ${overflow})`)
         await shot(p.page, `15-home-${width}-${colorScheme}`)

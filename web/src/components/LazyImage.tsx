@@ -20,11 +20,16 @@ interface Props {
 export function LazyImage({ src, alt, className, eager }: Props) {
   const [phase, setPhase] = useState<Phase>(src ? 'loading' : 'error')
   const [attempt, setAttempt] = useState(1)
+  const [shownSrc, setShownSrc] = useState(src)
 
-  useEffect(() => {
+  // A new src starts over. This happens during render, not in an effect: an
+  // image already in the cache can fire its load event before effects run,
+  // and an effect resetting to 'loading' then would hide it for good.
+  if (src !== shownSrc) {
+    setShownSrc(src)
     setPhase(src ? 'loading' : 'error')
     setAttempt(1)
-  }, [src])
+  }
 
   useEffect(() => {
     if (phase !== 'error' || !src || attempt >= MAX_ATTEMPTS) return
