@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
 )
 
@@ -584,7 +585,7 @@ func checkSysType(t string, required bool) error {
 			return nil
 		}
 	}
-	return invalid("sysType", "设备类型无效", fmt.Sprintf("sysType %q is not one of ios, android, pc, h5", t))
+	return invalid("sysType", "设备类型无效", "sysType "+httpx.Echo(t)+" is not one of ios, android, pc, h5")
 }
 
 // checkAccount: 4-20 letters, digits or underscores, starting with a letter.

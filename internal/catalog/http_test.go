@@ -352,16 +352,26 @@ func TestDomainsAndGateUsePublicURL(t *testing.T) {
 	if got := s.Domains("http://ignored"); !slices.Equal(got.API, []string{"https://Video.Example.org:8443"}) {
 		t.Errorf("domains %+v", got)
 	}
-	// Without a public URL, a TLS-terminating proxy on loopback sets the scheme.
-	req := httptest.NewRequest("GET", "/api/app/ping/domain/h5", nil)
-	req.Host = "m.prima.test"
-	req.Header.Set("X-Forwarded-Proto", "https")
-	if got := requestOrigin(req); got != "http://m.prima.test" {
+	// Without a public URL, a TLS-terminating proxy sets the scheme, but
+	// only a trusted one: loopback alone is not enough.
+	trusted, _ := httpx.ParseTrustedProxies("10.0.0.0/8")
+	origin := func(remote string) string {
+		req := httptest.NewRequest("GET", "/api/app/ping/domain/h5", nil)
+		req.Host = "m.prima.test"
+		req.RemoteAddr = remote
+		req.Header.Set("X-Forwarded-Proto", "https")
+		var got string
+		httpx.RealIP(trusted)(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { got = requestOrigin(r) })).ServeHTTP(httptest.NewRecorder(), req)
+		return got
+	}
+	if got := origin("203.0.113.9:5555"); got != "http://m.prima.test" {
 		t.Errorf("X-Forwarded-Proto trusted from a remote peer: %s", got)
 	}
-	req.RemoteAddr = "127.0.0.1:5555"
-	if got := requestOrigin(req); got != "https://m.prima.test" {
-		t.Errorf("X-Forwarded-Proto from loopback ignored: %s", got)
+	if got := origin("127.0.0.1:5555"); got != "http://m.prima.test" {
+		t.Errorf("X-Forwarded-Proto trusted from an untrusted loopback peer: %s", got)
+	}
+	if got := origin("10.1.2.3:5555"); got != "https://m.prima.test" {
+		t.Errorf("X-Forwarded-Proto from a trusted proxy ignored: %s", got)
 	}
 }
 

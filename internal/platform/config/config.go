@@ -12,9 +12,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"prima/internal/platform/httpx"
 )
 
 // Config is the resolved configuration of one process.
@@ -28,6 +31,9 @@ type Config struct {
 	PublicURL   string // the URL phones use, shown on the QR hand-off page; empty means the request's host
 	Secret      string // signs media URLs; generated when empty
 	RedisURL    string // redis:// URL for shared counters across nodes; empty keeps them in-process
+
+	TrustedProxies string // CIDRs whose X-Forwarded-For / X-Real-IP are believed; empty: none
+	MetricsListen  string // address of the Prometheus /metrics listener; empty: off
 }
 
 type option struct {
@@ -46,6 +52,8 @@ var options = []option{
 	{"public-url", "PRIMA_PUBLIC_URL", "", "the address phones open, for the QR hand-off page (empty: the request's host)", func(c *Config) *string { return &c.PublicURL }, httpURL},
 	{"secret", "PRIMA_SECRET", "", "signing secret (generated in the data dir when empty)", func(c *Config) *string { return &c.Secret }, nil},
 	{"redis-url", "PRIMA_REDIS_URL", "", "Redis for rate limits shared by several nodes, e.g. redis://127.0.0.1:6379/0 (empty: in-process)", func(c *Config) *string { return &c.RedisURL }, redisURL},
+	{"trusted-proxies", "PRIMA_TRUSTED_PROXIES", "", "comma-separated CIDRs of your reverse proxies; only their X-Forwarded-For and X-Real-IP are believed (empty: none, the peer address is the client)", func(c *Config) *string { return &c.TrustedProxies }, cidrList},
+	{"metrics-listen", "PRIMA_METRICS_LISTEN", "", "address for Prometheus /metrics, kept off the public listener, e.g. 127.0.0.1:9090 (empty: off)", func(c *Config) *string { return &c.MetricsListen }, listenAddr},
 }
 
 // Load parses args (flags win over the environment, which wins over defaults)
@@ -129,6 +137,21 @@ func redisURL(s string) error {
 		return nil
 	}
 	return fmt.Errorf("%q is not a redis://, rediss:// or unix:// URL", s)
+}
+
+func cidrList(s string) error {
+	_, err := httpx.ParseTrustedProxies(s)
+	return err
+}
+
+func listenAddr(s string) error {
+	if s == "" {
+		return nil
+	}
+	if _, _, err := net.SplitHostPort(s); err != nil {
+		return fmt.Errorf("%q is not host:port", s)
+	}
+	return nil
 }
 
 func httpURL(s string) error {

@@ -50,9 +50,28 @@ func TestInvalidSettingsAreRefused(t *testing.T) {
 		{"-gate-redirect-url", "ftp://x"},
 		{"-log-level", "loud"},
 		{"-redis-url", "localhost:6379"},
+		{"-trusted-proxies", "10.0.0.0/8,proxy.local"},
+		{"-trusted-proxies", "10.0.0.0/33"},
+		{"-metrics-listen", "9090"},
 	} {
 		if _, err := Load("serve", args); err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(args[0], "-")) {
 			t.Errorf("%v: want an error naming the option, got %v", args, err)
 		}
+	}
+}
+
+func TestTrustedProxiesAndMetricsListen(t *testing.T) {
+	t.Setenv("PRIMA_DATA_DIR", t.TempDir())
+	t.Setenv("PRIMA_TRUSTED_PROXIES", "10.0.0.0/8, 127.0.0.1 ,::1")
+	c, err := Load("serve", []string{"-metrics-listen", "127.0.0.1:9090"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.TrustedProxies != "10.0.0.0/8, 127.0.0.1 ,::1" || c.MetricsListen != "127.0.0.1:9090" {
+		t.Fatalf("got %+v", c)
+	}
+	d, err := Load("serve", nil)
+	if err != nil || d.MetricsListen != "" {
+		t.Fatalf("metrics must be off by default: %q %v", d.MetricsListen, err)
 	}
 }

@@ -142,21 +142,6 @@ func SecurityHeaders(next http.Handler) http.Handler {
 	})
 }
 
-// ClientIP is the peer address. Behind a proxy the operator's proxy should
-// overwrite X-Real-Ip; we trust it only from loopback.
-func ClientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		if x := strings.TrimSpace(r.Header.Get("X-Real-Ip")); x != "" {
-			return x
-		}
-	}
-	return host
-}
-
 var gzipPool = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed); return w }}
 
 // compressible lists the content types worth compressing.

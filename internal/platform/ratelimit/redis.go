@@ -41,6 +41,9 @@ func DialRedis(ctx context.Context, url string) (*Redis, error) {
 // Close closes the underlying client.
 func (r *Redis) Close() error { return r.rdb.Close() }
 
+// Ping checks that the server answers, for the readiness check.
+func (r *Redis) Ping(ctx context.Context) error { return r.rdb.Ping(ctx).Err() }
+
 // allowScript counts and reads the window's remaining time in one atomic
 // step. The first INCR of a window sets its expiry; a key that somehow lost
 // its expiry (PTTL -1) gets one again, so no counter can block forever.
