@@ -104,9 +104,9 @@ func (a *App) Handler() (http.Handler, error) {
 	}
 	mux := a.routes(wa)
 	return httpx.Chain(httpx.NotePattern(mux),
+		httpx.RealIP(a.trusted), // first: what follows asks who the client is
 		httpx.WithRequestID,
 		httpx.Observe(a.Metrics.Begin),
-		httpx.RealIP(a.trusted),
 		httpx.AccessLog(a.Log),
 		httpx.Recover,
 		httpx.SecurityHeaders,

@@ -25,7 +25,7 @@ func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
 			continue
 		}
 		a, err := netip.ParseAddr(f)
-		if err != nil {
+		if err != nil || a.Zone() != "" {
 			return nil, fmt.Errorf("%q is not a CIDR or an IP address", f)
 		}
 		a = a.Unmap()

@@ -48,12 +48,13 @@ func Chain(h http.Handler, mw ...func(http.Handler) http.Handler) http.Handler {
 	return h
 }
 
-// WithRequestID takes X-Request-Id from a trusted proxy when it looks sane or
-// makes one, and echoes it on the response.
+// WithRequestID takes X-Request-Id from a trusted proxy (RealIP runs
+// first) when it looks sane, or makes one, and echoes it on the response.
+// A client's own id is not taken: it would land in our logs unchecked.
 func WithRequestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get("X-Request-Id")
-		if id == "" || len(id) > 64 {
+		if !FromTrustedProxy(r) || !saneID(id) {
 			b := make([]byte, 8)
 			_, _ = rand.Read(b)
 			id = hex.EncodeToString(b)
@@ -61,6 +62,20 @@ func WithRequestID(next http.Handler) http.Handler {
 		w.Header().Set("X-Request-Id", id)
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey, id)))
 	})
+}
+
+// saneID: 1 to 64 letters, digits, '.', '_' or '-' (UUIDs, hex, ULIDs).
+func saneID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // statusWriter remembers the status and size for the access log.
@@ -98,6 +113,7 @@ func AccessLog(log *slog.Logger) func(http.Handler) http.Handler {
 			log.LogAttrs(r.Context(), slog.LevelInfo, "http",
 				slog.String("method", r.Method),
 				slog.String("path", r.URL.Path),
+				slog.String("route", RoutePattern(r.Context())),
 				slog.Int("status", sw.status),
 				slog.Int("bytes", sw.size),
 				slog.Duration("took", time.Since(start)),

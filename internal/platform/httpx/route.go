@@ -128,15 +128,15 @@ func checkBodyType(r *http.Request, types []string) error {
 	default:
 		return nil
 	}
+	if slices.Contains(types, "*/*") {
+		return nil
+	}
 	ct := r.Header.Get("Content-Type")
 	if ct == "" {
 		if r.ContentLength == 0 {
 			return nil
 		}
 		return unsupported(types, "no Content-Type")
-	}
-	if slices.Contains(types, "*/*") {
-		return nil
 	}
 	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil {

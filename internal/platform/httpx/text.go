@@ -97,9 +97,11 @@ func stripText(s string, m textMode) string {
 }
 
 // TextError is the 422 for a string that breaks the text rule; field is the
-// JSON path or query parameter.
+// JSON path or query parameter, whose client-chosen parts (map keys) are
+// already escaped by Echo, so it is only bounded here.
 func TextError(field, problem string) *Error {
-	return Invalid("参数 "+clip(field)+" 含有不允许的控制字符或无效字符", "field "+clip(field)+": "+problem)
+	field = truncate(field, 2*EchoLimit)
+	return Invalid("参数 "+field+" 含有不允许的控制字符或无效字符", "field "+field+": "+problem)
 }
 
 // CheckText applies the single-line rule to s, for text that arrives by
@@ -120,12 +122,14 @@ func checkValue(v reflect.Value, path string, m textMode) error {
 	switch v.Kind() {
 	case reflect.String:
 		s := v.String()
-		if m.strip {
-			if clean := stripText(s, m); clean != s && v.CanSet() {
+		if m.strip && v.CanSet() {
+			if clean := stripText(s, m); clean != s {
 				v.SetString(clean)
 			}
 			return nil
 		}
+		// A strip string that cannot be written is refused rather than let
+		// through unstripped.
 		if p := textProblem(s, m); p != "" {
 			return TextError(path, p)
 		}
@@ -134,9 +138,9 @@ func checkValue(v reflect.Value, path string, m textMode) error {
 			return nil
 		}
 		elem := v.Elem()
-		if v.Kind() == reflect.Interface && elem.Kind() == reflect.String && m.strip {
+		if v.Kind() == reflect.Interface && elem.Kind() == reflect.String && m.strip && v.CanSet() {
 			// A string inside an interface cannot be set in place.
-			if clean := stripText(elem.String(), m); clean != elem.String() && v.CanSet() {
+			if clean := stripText(elem.String(), m); clean != elem.String() {
 				v.Set(reflect.ValueOf(clean).Convert(elem.Type()))
 			}
 			return nil
@@ -146,8 +150,8 @@ func checkValue(v reflect.Value, path string, m textMode) error {
 		t := v.Type()
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
-			if !f.IsExported() {
-				continue
+			if !f.IsExported() && !(f.Anonymous && f.Type.Kind() == reflect.Struct) {
+				continue // encoding/json fills neither, except an embedded struct's fields
 			}
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			if name == "-" {
@@ -181,14 +185,22 @@ func checkValue(v reflect.Value, path string, m textMode) error {
 		iter := v.MapRange()
 		for iter.Next() {
 			k := iter.Key()
-			kp := path + "[" + Echo(fmt.Sprint(k.Interface())) + "]"
+			ks := k.Type().String()
+			switch {
+			case k.Kind() == reflect.String:
+				ks = k.String()
+			case k.CanInterface():
+				ks = fmt.Sprint(k.Interface())
+			}
+			kp := path + "[" + Echo(ks) + "]"
 			if k.Kind() == reflect.String {
 				if p := textProblem(k.String(), textMode{}); p != "" {
 					return TextError(kp, "key: "+p)
 				}
 			}
 			val := iter.Value()
-			if m.strip && val.Kind() != reflect.Pointer {
+			// A map reflect will not let us write is only checked.
+			if m.strip && val.Kind() != reflect.Pointer && v.CanInterface() {
 				// Map values are not addressable: check a copy, store it back.
 				cp := reflect.New(val.Type()).Elem()
 				cp.Set(val)
