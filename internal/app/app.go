@@ -141,7 +141,9 @@ func (a *App) Serve(ctx context.Context) error {
 			Addr:              a.Config.MetricsListen,
 			Handler:           m,
 			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       10 * time.Second,
 			WriteTimeout:      30 * time.Second,
+			IdleTimeout:       120 * time.Second,
 		})
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)

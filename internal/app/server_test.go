@@ -241,6 +241,12 @@ func TestHealthAndReadiness(t *testing.T) {
 	})
 }
 
+// With Redis configured, readiness asks it too.
+func TestReadinessAsksRedis(t *testing.T) {
+	s := apptest.New(t, "sqlite", "-redis-url", "redis://127.0.0.1:6379/0")
+	apitest.Scenario{URL: "/readyz", ExpectedStatus: 200, ExpectedContent: []string{`"redis":"ok"`, `"database":"ok"`}}.Run(t, s.Handler)
+}
+
 func TestReadinessTimesOut(t *testing.T) {
 	s := apptest.New(t, "sqlite")
 	s.App.Checks = append(s.App.Checks, httpx.Check{Name: "stuck", Fn: func(context.Context) error { select {} }})
