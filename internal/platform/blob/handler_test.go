@@ -244,7 +244,7 @@ func TestHandler(t *testing.T) {
 			for name, path := range cases {
 				r := f.do(t, "GET", path)
 				if r.status != 403 || r.body != "forbidden\n" || r.header.Get("Cache-Control") != "no-store" {
-					t.Errorf("%s (%s): %d %q", name, path, r.status, r.body)
+					t.Errorf("%s (%s): %d %.40q", name, path, r.status, r.body)
 				}
 			}
 			// Another secret signs URLs this server does not accept.
