@@ -54,7 +54,11 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		d.Close()
 		return nil, err
 	}
-	signer, err := blob.NewSigner(cfg.Secret)
+	var previous []string
+	if cfg.SecretPrevious != "" {
+		previous = append(previous, cfg.SecretPrevious)
+	}
+	signer, err := blob.NewSigner(cfg.Secret, previous...)
 	if err != nil {
 		d.Close()
 		return nil, err

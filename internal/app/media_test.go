@@ -93,3 +93,44 @@ func TestMediaS3MisconfiguredFailsStart(t *testing.T) {
 		t.Fatal("started with a wrong S3 secret")
 	}
 }
+
+// After a rotation (PRIMA_SECRET_PREVIOUS holds the old secret) URLs signed
+// before it keep working; without it they stop.
+func TestMediaSecretRotation(t *testing.T) {
+	dir, dbURL := t.TempDir(), dbtest.URL(t, db.SQLite)
+	open := func(args ...string) *App {
+		cfg, err := config.Load("test", append([]string{"-data-dir", dir, "-database-url", dbURL}, args...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Close() })
+		return a
+	}
+	const oldSecret, newSecret = "old-secret-0123456789abcdef0123", "new-secret-0123456789abcdef0123"
+	before := open("-secret", oldSecret)
+	if err := before.Media.Put(context.Background(), "videos/1/a.mp4", strings.NewReader("video"), ""); err != nil {
+		t.Fatal(err)
+	}
+	u, _ := before.Signer.URL("videos/1/a.mp4", time.Hour)
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"-secret", newSecret, "-secret-previous", oldSecret}, 200},
+		{[]string{"-secret", newSecret}, 403},
+	} {
+		h, err := open(tc.args...).Handler()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", u, nil))
+		if rec.Code != tc.want {
+			t.Errorf("%v: %d, want %d", tc.args, rec.Code, tc.want)
+		}
+	}
+}

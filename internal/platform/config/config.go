@@ -29,6 +29,10 @@ type Config struct {
 	Secret      string // signs media URLs; generated when empty
 	RedisURL    string // redis:// URL for shared counters across nodes; empty keeps them in-process
 
+	// SecretPrevious is the secret before a rotation: media URLs it signed
+	// keep working until they expire.
+	SecretPrevious string
+
 	// S3-compatible media storage; with endpoint and bucket set it replaces
 	// the media folder in the data dir. TLS follows the endpoint's scheme.
 	S3Endpoint, S3Bucket, S3AccessKey, S3SecretKey, S3Region, S3Prefix string
@@ -55,12 +59,13 @@ var options = []option{
 	{"s3-secret-key", "PRIMA_S3_SECRET_KEY", "", "S3 secret access key", func(c *Config) *string { return &c.S3SecretKey }, nil},
 	{"s3-region", "PRIMA_S3_REGION", "", "S3 region (empty: asked of the service)", func(c *Config) *string { return &c.S3Region }, nil},
 	{"s3-prefix", "PRIMA_S3_PREFIX", "", "folder in the bucket that holds this installation's media, e.g. prima/", func(c *Config) *string { return &c.S3Prefix }, nil},
+	{"secret-previous", "PRIMA_SECRET_PREVIOUS", "", "the signing secret before the last rotation, still accepted for media URLs it signed", func(c *Config) *string { return &c.SecretPrevious }, nil},
 	{"redis-url", "PRIMA_REDIS_URL", "", "Redis for rate limits shared by several nodes, e.g. redis://127.0.0.1:6379/0 (empty: in-process)", func(c *Config) *string { return &c.RedisURL }, redisURL},
 }
 
 // secretOptions name the options whose values are credentials: help output
 // never shows them as defaults, even when the environment sets them.
-var secretOptions = map[string]bool{"PRIMA_SECRET": true, "PRIMA_S3_SECRET_KEY": true}
+var secretOptions = map[string]bool{"PRIMA_SECRET": true, "PRIMA_SECRET_PREVIOUS": true, "PRIMA_S3_SECRET_KEY": true}
 
 // Load parses args (flags win over the environment, which wins over defaults)
 // and fills in derived values.

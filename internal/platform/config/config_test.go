@@ -66,6 +66,7 @@ func TestSecretsStayOutOfHelp(t *testing.T) {
 	t.Setenv("PRIMA_DATA_DIR", t.TempDir())
 	t.Setenv("PRIMA_S3_SECRET_KEY", "s3-very-secret-value")
 	t.Setenv("PRIMA_SECRET", "server-very-secret-value-0123456789")
+	t.Setenv("PRIMA_SECRET_PREVIOUS", "previous-very-secret-value-0123456789")
 	t.Setenv("PRIMA_S3_ACCESS_KEY", "visible-access-key")
 	c, err := Load("serve", nil)
 	if err != nil {
