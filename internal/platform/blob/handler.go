@@ -160,7 +160,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer body.Close()
 	w.WriteHeader(status)
-	if _, err := io.CopyN(w, body, length); err != nil && r.Context().Err() == nil {
+	// A ranged body is already bounded; copying it directly lets the local
+	// store's section hand net/http a file to sendfile. A whole file is
+	// bounded here by the size we announced.
+	if status == http.StatusOK {
+		_, err = io.CopyN(w, body, length)
+	} else {
+		_, err = io.Copy(w, body)
+	}
+	if err != nil && r.Context().Err() == nil {
 		// Headers are gone; the short body tells the client. Log it, since a
 		// store that fails mid-stream is an operator's problem.
 		slog.WarnContext(r.Context(), "media copy", "key", key, "err", err)
