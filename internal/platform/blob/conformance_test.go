@@ -202,6 +202,23 @@ func TestConformance(t *testing.T) {
 			}
 		})
 
+		t.Run("large put of unknown length", func(t *testing.T) {
+			// Past the S3 store's single-request size: a multipart upload.
+			body := bytes.Repeat([]byte("prima large body"), 6<<20/16)
+			if err := s.Put(ctx, "big/a.mp4", struct{ io.Reader }{bytes.NewReader(body)}, "video/mp4"); err != nil {
+				t.Fatal(err)
+			}
+			if got := read(t)(s.Open(ctx, "big/a.mp4")); got != string(body) {
+				t.Fatalf("read %d bytes back, want %d", len(got), len(body))
+			}
+			if err := s.Put(ctx, "big/a.mp4", &failReader{n: 5 << 20}, ""); err == nil {
+				t.Fatal("failed reader: no error")
+			}
+			if info, err := s.Stat(ctx, "big/a.mp4"); err != nil || info.Size != int64(len(body)) {
+				t.Fatalf("after a failed large put: %+v %v", info, err)
+			}
+		})
+
 		t.Run("put file", func(t *testing.T) {
 			src := filepath.Join(t.TempDir(), "out.mp4")
 			body := bytes.Repeat([]byte("0123456789abcdef"), 64<<10) // 1 MiB

@@ -1,6 +1,7 @@
 package blob
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -119,9 +120,25 @@ func (s *S3) Put(ctx context.Context, key string, r io.Reader, contentType strin
 	if contentType == "" {
 		contentType = ContentType(key)
 	}
-	_, err = s.core.Client.PutObject(ctx, s.bucket, obj, ctxReader{ctx, r}, -1, minio.PutObjectOptions{ContentType: contentType, PartSize: partSize})
+	opts := minio.PutObjectOptions{ContentType: contentType, PartSize: partSize}
+	// Most puts are pictures: read up to smallPut first, and when that is
+	// all, send one PUT with a known length instead of the three requests
+	// of a multipart upload of unknown length.
+	head := make([]byte, smallPut)
+	n, err := io.ReadFull(ctxReader{ctx, r}, head)
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		_, err = s.core.Client.PutObject(ctx, s.bucket, obj, bytes.NewReader(head[:n]), int64(n), opts)
+	case err != nil:
+		return fmt.Errorf("blob put %s: %w", key, err)
+	default:
+		_, err = s.core.Client.PutObject(ctx, s.bucket, obj, io.MultiReader(bytes.NewReader(head), ctxReader{ctx, r}), -1, opts)
+	}
 	return mapErr("put", key, err)
 }
+
+// smallPut is the size up to which Put sends a single request.
+const smallPut = 4 << 20
 
 // PutFile uploads the file with its size known, so large files go up in
 // parts read straight from the disk.
