@@ -31,7 +31,7 @@ test: test-go test-web e2e
 VERSITYGW_VERSION := v1.8.0
 VERSITYGW := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/prima/versitygw-$(VERSITYGW_VERSION)/versitygw
 .PHONY: versitygw
-versitygw: $(VERSITYGW)
+versitygw: $(if $(PRIMA_VERSITYGW),,$(VERSITYGW))
 $(VERSITYGW):
 	GOBIN=$(abspath $(dir $@)) $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
 
