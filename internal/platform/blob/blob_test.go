@@ -179,3 +179,43 @@ func TestConcurrentPutsAreAtomic(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// DeletePrefix moves the folder away in one rename, then removes it: no
+// hidden leftovers, and a stray hidden file in the store never lists.
+func TestLocalDeletePrefixLeavesNothing(t *testing.T) {
+	ctx := context.Background()
+	l, dir := newStore(t)
+	for _, k := range []string{"videos/1/hls/a.m4s", "videos/1/hls/720p/b.m4s", "videos/1/cover.jpg"} {
+		if err := l.Put(ctx, k, strings.NewReader(k), ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "videos", "1", ".tmp-stray"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for info, err := range l.List(ctx, "videos/") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed = append(listed, info.Key)
+	}
+	if len(listed) != 3 {
+		t.Fatalf("listed %v", listed)
+	}
+	if err := l.DeletePrefix(ctx, "videos/1/hls/"); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".del-") {
+			t.Fatalf("left %s behind", e.Name())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "videos", "1", "hls")); !os.IsNotExist(err) {
+		t.Fatalf("folder still there: %v", err)
+	}
+	if ok, _ := l.Exists(ctx, "videos/1/cover.jpg"); !ok {
+		t.Fatal("a neighbour of the folder went too")
+	}
+}
