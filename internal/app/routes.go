@@ -7,6 +7,7 @@ import (
 
 	"prima/internal/account"
 	"prima/internal/catalog"
+	"prima/internal/platform/blob"
 	"prima/internal/platform/httpx"
 )
 
@@ -53,8 +54,9 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/tag/conf/list", cat.Tags)
 	h("POST /api/app/ads/click", cat.AdClick)
 
-	// Media files (covers now; signed video URLs later).
-	mux.Handle("GET /media/", http.StripPrefix("/media", a.Media.Handler()))
+	// Media files: public pictures unsigned, everything else through signed
+	// URLs (/media/s/<token>/<key>); see docs/architecture.md.
+	mux.Handle("GET /media/", http.StripPrefix("/media", blob.NewHandler(a.Media, a.Signer, nil)))
 
 	// Everything under /api is the API table; everything outside it is the
 	// web app, which routes on the client.
