@@ -30,8 +30,8 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("POST /api/app/mine/login", acct.GuestLogin)
 	h("POST /api/app/mine/login/h5", acct.PasswordLogin)
 	h("POST /api/app/mine/register", acct.Register)
-	h("POST /api/app/mine/logout", acct.Require(acct.Logout))
-	h("GET /api/app/mine/info", acct.Require(acct.Info))
+	h("POST /api/app/mine/logout", acct.RequireUser(acct.Logout))
+	h("GET /api/app/mine/info", acct.RequireUser(acct.Info))
 
 	// Catalog.
 	h("GET /api/app/modules/list", cat.Modules)
