@@ -256,6 +256,8 @@ func toHTTP(w http.ResponseWriter, err error) error {
 	case errors.As(err, &rl):
 		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(rl.RetryAfter.Seconds())))))
 		return httpx.TooMany("操作过于频繁，请稍后再试", rl.Error())
+	case errors.Is(err, ErrGuestRegistered):
+		return httpx.Conflict("该游客已注册，请直接登录", "the guest of this token has already registered")
 	case errors.Is(err, ErrDuplicateAccount):
 		return httpx.Conflict("账号已被注册", "account already registered")
 	case errors.Is(err, ErrBadCredentials):

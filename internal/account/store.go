@@ -67,6 +67,21 @@ func userByID(ctx context.Context, q db.Querier, id int64) (User, error) {
 	return scanUser(q.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
 }
 
+// lockUser reads user id and holds its row until tx ends, so that rules
+// checked on the row stay true until the transaction's writes land.
+func lockUser(ctx context.Context, tx *db.Tx, id int64) (User, error) {
+	return scanUser(tx.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`+forUpdate(tx), id))
+}
+
+// forUpdate is the row-lock clause: FOR UPDATE on PostgreSQL; nothing on
+// SQLite, whose write transactions (BEGIN IMMEDIATE) already run one at a time.
+func forUpdate(tx *db.Tx) string {
+	if tx.Engine() == db.Postgres {
+		return " FOR UPDATE"
+	}
+	return ""
+}
+
 // userByAccount matches case-insensitively, as the unique index does.
 func userByAccount(ctx context.Context, q db.Querier, account string) (User, error) {
 	return scanUser(q.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE lower(account) = lower(?)`, account))
@@ -95,12 +110,12 @@ func insertUser(ctx context.Context, tx *db.Tx, u *User) (int64, error) {
 	return id, err
 }
 
-// setCredentials turns a guest into a registered user in place. It only
-// touches a row that is still a guest, and reports whether it did, so two
-// racing registrations cannot both claim the same guest.
-func setCredentials(ctx context.Context, q db.Querier, uid int64, account, hash string, now int64) (bool, error) {
-	res, err := q.Exec(ctx, `UPDATE users SET account = ?, password_hash = ?, updated_at = ? WHERE id = ? AND account IS NULL`,
-		account, hash, now, uid)
+// setCredentials turns a guest into a registered user in place, named
+// name. It only touches a row that is still a guest, and reports whether it
+// did, so two racing registrations cannot both claim the same guest.
+func setCredentials(ctx context.Context, q db.Querier, uid int64, account, name, hash string, now int64) (bool, error) {
+	res, err := q.Exec(ctx, `UPDATE users SET account = ?, name = ?, password_hash = ?, updated_at = ? WHERE id = ? AND account IS NULL`,
+		account, name, hash, now, uid)
 	if err != nil {
 		return false, err
 	}
