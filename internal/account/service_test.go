@@ -537,7 +537,7 @@ func (brokenLimiter) Peek(context.Context, ...string) ([]ratelimit.Count, error)
 	return nil, errDown
 }
 func (brokenLimiter) Set(context.Context, string, int64, time.Duration) error { return errDown }
-func (brokenLimiter) Delete(context.Context, ...string) error                { return errDown }
+func (brokenLimiter) Delete(context.Context, ...string) error                 { return errDown }
 
 // Login and registration fail open: an outage of the limiter must not lock
 // everyone out. (Limits on money and codes use ratelimit.FailClosed; see
