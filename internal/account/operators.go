@@ -55,7 +55,7 @@ func (s *Service) CreateOperator(ctx context.Context, actor audit.Actor, account
 		return User{}, false, err
 	}
 	now := s.now()
-	err = s.db.Tx(ctx, func(tx *db.Tx) error {
+	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		id, err := insertUser(ctx, tx, &User{Name: account, Account: account, PasswordHash: hash, Role: httpx.RoleOperator,
 			CreatedAt: now.Unix(), UpdatedAt: now.Unix()})
 		if err != nil {
@@ -86,7 +86,7 @@ func (s *Service) SetRole(ctx context.Context, actor audit.Actor, uid int64, rol
 	}
 	now := s.now()
 	var u User
-	err := s.db.Tx(ctx, func(tx *db.Tx) error {
+	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		if role == httpx.RoleUser {
 			// Lock every operator row first, in one order: two operators
 			// demoting each other at once then take turns, and the second
@@ -130,7 +130,7 @@ func (s *Service) SetRole(ctx context.Context, actor audit.Actor, uid int64, rol
 func (s *Service) RevokeSessions(ctx context.Context, actor audit.Actor, uid int64) (int64, error) {
 	now := s.now()
 	var n int64
-	err := s.db.Tx(ctx, func(tx *db.Tx) error {
+	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		if _, err := lockUser(ctx, tx, uid); err != nil {
 			return err
 		}
@@ -161,18 +161,8 @@ func (s *Service) LiveSessions(ctx context.Context, uid int64) (int, error) {
 
 // operatorIDs locks and returns the operators' ids in id order.
 func operatorIDs(ctx context.Context, tx *db.Tx) ([]int64, error) {
-	rows, err := tx.Query(ctx, `SELECT id FROM users WHERE role = 'operator' ORDER BY id`+forUpdate(tx))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
+	return db.All(ctx, tx, func(r db.Scanner) (int64, error) {
 		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+		return id, r.Scan(&id)
+	}, `SELECT id FROM users WHERE role = 'operator' ORDER BY id`+tx.ForUpdate())
 }

@@ -70,16 +70,7 @@ func userByID(ctx context.Context, q db.Querier, id int64) (User, error) {
 // lockUser reads user id and holds its row until tx ends, so that rules
 // checked on the row stay true until the transaction's writes land.
 func lockUser(ctx context.Context, tx *db.Tx, id int64) (User, error) {
-	return scanUser(tx.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`+forUpdate(tx), id))
-}
-
-// forUpdate is the row-lock clause: FOR UPDATE on PostgreSQL; nothing on
-// SQLite, whose write transactions (BEGIN IMMEDIATE) already run one at a time.
-func forUpdate(tx *db.Tx) string {
-	if tx.Engine() == db.Postgres {
-		return " FOR UPDATE"
-	}
-	return ""
+	return scanUser(tx.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`+tx.ForUpdate(), id))
 }
 
 // userByAccount matches case-insensitively, as the unique index does.

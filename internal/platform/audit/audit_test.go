@@ -16,7 +16,7 @@ import (
 
 func record(t *testing.T, d *db.DB, e Entry) {
 	t.Helper()
-	err := d.Tx(context.Background(), func(tx *db.Tx) error { return Record(context.Background(), tx, e) })
+	err := d.Tx(context.Background(), func(ctx context.Context, tx *db.Tx) error { return Record(context.Background(), tx, e) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestRecordRollsBackWithTheAction(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		boom := errors.New("action failed")
-		err := d.Tx(ctx, func(tx *db.Tx) error {
+		err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 			if err := Record(ctx, tx, Entry{Action: "user.role", TargetType: "user", TargetID: "1"}); err != nil {
 				return err
 			}
@@ -124,7 +124,7 @@ func TestRecordRefusesBadEntries(t *testing.T) {
 		{Action: "x", TargetID: strings.Repeat("9", 129)},
 		{Action: "x", After: func() {}}, // cannot be JSON
 	} {
-		err := d.Tx(ctx, func(tx *db.Tx) error { return RecordAt(ctx, tx, e, time.Now()) })
+		err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error { return RecordAt(ctx, tx, e, time.Now()) })
 		if err == nil {
 			t.Errorf("entry %+v recorded", e.Action)
 		}
