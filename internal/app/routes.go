@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"prima/internal/account"
+	"prima/internal/admin"
 	"prima/internal/catalog"
 	"prima/internal/platform/httpx"
 )
@@ -43,6 +44,17 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/vid/source", cat.Source)
 	h("GET /api/app/tag/conf/list", cat.Tags)
 	h("POST /api/app/ads/click", cat.AdClick)
+
+	// Operators: every /api/admin path, known or not, is behind
+	// RequireOperator (no token 401, a user's token 403); each action
+	// writes the audit log in its own transaction.
+	adm := admin.NewHandler(a.Account, a.DB)
+	op := func(pattern string, fn httpx.Handler) { h(pattern, acct.RequireOperator(fn)) }
+	op("GET /api/admin/users", adm.User)
+	op("POST /api/admin/users/role", adm.SetRole)
+	op("POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
+	op("GET /api/admin/audit", adm.Audit)
+	op("/api/admin/", admin.NotFound)
 
 	// Media files (covers now; signed video URLs later).
 	mux.Handle("GET /media/", http.StripPrefix("/media", a.Media.Handler()))
