@@ -107,6 +107,16 @@ func TestServerWiring(t *testing.T) {
 			if rec, env := do(t, h, "GET", "/api/app/modules/list?moduleType=9", "", ""); rec.Code != 422 || !strings.Contains(env.Tip, "moduleType") {
 				t.Fatalf("unknown moduleType: %d %+v", rec.Code, env)
 			}
+			// The operator API: no token 401, a user's token 403, for known
+			// and unknown admin paths alike.
+			for _, path := range []string{"/api/admin/audit", "/api/admin/users?account=demo", "/api/admin/nope"} {
+				if rec, env := do(t, h, "GET", path, "", ""); rec.Code != 401 || env.Tip == "" {
+					t.Fatalf("%s without a token: %d %+v", path, rec.Code, env)
+				}
+				if rec, env := do(t, h, "GET", path, "", login.Token); rec.Code != 403 || env.Tip == "" {
+					t.Fatalf("%s as a guest: %d %+v", path, rec.Code, env)
+				}
+			}
 		})
 	}
 }
