@@ -3,6 +3,7 @@ package httpx
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -196,6 +197,26 @@ func TestAccessLogLine(t *testing.T) {
 	for _, want := range []string{"path=/tea", "status=418", "request_id="} {
 		if !strings.Contains(line, want) {
 			t.Errorf("log line %q lacks %q", line, want)
+		}
+	}
+}
+
+func TestPrincipal(t *testing.T) {
+	ctx := context.Background()
+	if _, ok := PrincipalFrom(ctx); ok || UserID(ctx) != 0 {
+		t.Fatal("an empty context has a principal")
+	}
+	op := WithPrincipal(ctx, Principal{UID: 7, Role: RoleOperator})
+	if p, ok := PrincipalFrom(op); !ok || p.UID != 7 || !p.IsOperator() || UserID(op) != 7 {
+		t.Fatalf("operator principal = %+v, %v", p, ok)
+	}
+	u := WithUserID(ctx, 9)
+	if p, ok := PrincipalFrom(u); !ok || p.UID != 9 || p.IsOperator() || p.Role != RoleUser {
+		t.Fatalf("WithUserID principal = %+v, %v", p, ok)
+	}
+	for r, want := range map[Role]bool{RoleUser: true, RoleOperator: true, "admin": false, "": false} {
+		if r.Valid() != want {
+			t.Errorf("Role(%q).Valid() = %v", r, !want)
 		}
 	}
 }

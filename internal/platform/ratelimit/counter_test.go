@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // counterConformance is the behaviour every Counter must have.
@@ -116,5 +118,26 @@ func TestEnforcePolicies(t *testing.T) {
 	}
 	if err := Enforce(ctx, m, "k", 0, time.Minute, FailOpen); !errors.Is(err, ErrBadLimit) {
 		t.Fatalf("a bad limit under FailOpen = %v, want ErrBadLimit", err)
+	}
+}
+
+// A Redis that does not answer: FailOpen lets the call through, FailClosed
+// refuses it with ErrUnavailable, and the counters report the error.
+func TestRedisDownPolicies(t *testing.T) {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", DialTimeout: 200 * time.Millisecond, MaxRetries: -1})
+	defer rdb.Close()
+	l := NewRedis(rdb, "down:")
+	ctx := context.Background()
+	if err := Enforce(ctx, l, "k", 5, time.Minute, FailOpen); err != nil {
+		t.Fatalf("FailOpen with Redis down = %v", err)
+	}
+	if err := Enforce(ctx, l, "k", 5, time.Minute, FailClosed); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("FailClosed with Redis down = %v", err)
+	}
+	if _, err := l.Incr(ctx, "k", time.Minute); err == nil {
+		t.Fatal("Incr with Redis down succeeded")
+	}
+	if _, err := l.Peek(ctx, "k"); err == nil {
+		t.Fatal("Peek with Redis down succeeded")
 	}
 }
