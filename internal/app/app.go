@@ -29,6 +29,7 @@ type App struct {
 	Config  *config.Config
 	DB      *db.DB
 	Media   blob.Store
+	Signer  *blob.Signer // signs /media/ URLs of protected keys (videos, uploads)
 	Account *account.Service
 	Catalog *catalog.Service
 	Log     *slog.Logger
@@ -48,7 +49,16 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	if len(applied) > 0 {
 		log.Info("migrated", "engine", d.Engine, "versions", applied)
 	}
-	media, err := blob.NewLocal(filepath.Join(cfg.DataDir, "media"))
+	media, err := openMedia(ctx, cfg)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	var previous []string
+	if cfg.SecretPrevious != "" {
+		previous = append(previous, cfg.SecretPrevious)
+	}
+	signer, err := blob.NewSigner(cfg.Secret, previous...)
 	if err != nil {
 		d.Close()
 		return nil, err
@@ -68,10 +78,33 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		Config:  cfg,
 		DB:      d,
 		Media:   media,
+		Signer:  signer,
 		Account: account.NewService(d, limiter),
 		Catalog: catalog.NewService(d, catalog.Options{Gate: cfg.Gate, GateURL: cfg.GateURL, PublicURL: cfg.PublicURL}),
 		Log:     log,
 	}, nil
+}
+
+// openMedia is the S3 bucket when one is configured, else the media folder
+// in the data dir. The bucket is checked now, so a wrong endpoint or key
+// stops the start instead of failing the first upload.
+func openMedia(ctx context.Context, cfg *config.Config) (blob.Store, error) {
+	if cfg.S3Endpoint == "" {
+		return blob.NewLocal(filepath.Join(cfg.DataDir, "media"))
+	}
+	s3, err := blob.NewS3(blob.S3Config{
+		Endpoint: cfg.S3Endpoint, Bucket: cfg.S3Bucket, AccessKey: cfg.S3AccessKey,
+		SecretKey: cfg.S3SecretKey, Region: cfg.S3Region, Prefix: cfg.S3Prefix,
+	})
+	if err != nil {
+		return nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := s3.Check(cctx); err != nil {
+		return nil, err
+	}
+	return s3, nil
 }
 
 // Close releases the database.

@@ -8,6 +8,7 @@ import (
 	"prima/internal/account"
 	"prima/internal/admin"
 	"prima/internal/catalog"
+	"prima/internal/platform/blob"
 	"prima/internal/platform/httpx"
 )
 
@@ -56,8 +57,9 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("GET /api/admin/audit", adm.Audit)
 	op("/api/admin/", admin.NotFound)
 
-	// Media files (covers now; signed video URLs later).
-	mux.Handle("GET /media/", http.StripPrefix("/media", a.Media.Handler()))
+	// Media files: public pictures unsigned, everything else through signed
+	// URLs (/media/s/<token>/<key>); see docs/architecture.md.
+	mux.Handle("GET /media/", http.StripPrefix("/media", blob.NewHandler(a.Media, a.Signer, nil)))
 
 	// Anything else under /api is an unknown call; everything outside it is
 	// the web app, which routes on the client.

@@ -157,6 +157,11 @@ func TestGzip(t *testing.T) {
 		case "/png":
 			w.Header().Set("Content-Type", "image/png")
 			_, _ = w.Write([]byte("\x89PNG...."))
+		case "/range":
+			w.Header().Set("Content-Type", "text/vtt")
+			w.Header().Set("Content-Range", "bytes 0-9/100")
+			w.WriteHeader(http.StatusPartialContent)
+			_, _ = io.WriteString(w, "WEBVTT\n\n0")
 		}
 	}))
 	get := func(path, accept string) *httptest.ResponseRecorder {
@@ -185,6 +190,9 @@ func TestGzip(t *testing.T) {
 	}
 	if rec := get("/png", "gzip"); rec.Header().Get("Content-Encoding") != "" {
 		t.Fatal("images are not worth compressing")
+	}
+	if rec := get("/range", "gzip"); rec.Header().Get("Content-Encoding") != "" || rec.Body.String() != "WEBVTT\n\n0" {
+		t.Fatal("a partial response was compressed")
 	}
 }
 

@@ -196,7 +196,9 @@ func (g *gzipWriter) decide() {
 	}
 	g.decided = true
 	h := g.Header()
-	if h.Get("Content-Encoding") != "" || !compressible(h.Get("Content-Type")) {
+	// A partial response's Content-Range counts bytes of the uncompressed
+	// file; compressing it would break the range (a text/vtt seek).
+	if h.Get("Content-Encoding") != "" || h.Get("Content-Range") != "" || !compressible(h.Get("Content-Type")) {
 		return
 	}
 	h.Del("Content-Length")
