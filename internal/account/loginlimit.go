@@ -47,17 +47,21 @@ func (s *Service) loginGate(ctx context.Context, k loginKeys) error {
 		slog.WarnContext(ctx, "rate limiter unavailable, allowing login", "err", err)
 		return nil
 	}
-	if cs[0].N >= int64(s.Limits.LoginFailPerIP.N) {
+	// An address over its failure limit is refused, except on an account
+	// it signed in to recently: the owner behind the same carrier address
+	// as a credential stuffer still gets in (its own lock still applies).
+	known := k.acct != "" && cs[3].N > 0
+	if cs[0].N >= int64(s.Limits.LoginFailPerIP.N) && !known {
 		return &RateLimitError{What: "login", RetryAfter: cs[0].TTL}
 	}
 	if k.acct == "" {
 		return nil
 	}
-	lock, acctFail, known := cs[1], cs[2], cs[3]
+	lock, acctFail := cs[1], cs[2]
 	if lock.N > 0 {
 		return &RateLimitError{What: "login", RetryAfter: lock.TTL}
 	}
-	if acctFail.N >= int64(s.Limits.LoginFailPerAccount.N) && known.N == 0 {
+	if acctFail.N >= int64(s.Limits.LoginFailPerAccount.N) && !known {
 		return &RateLimitError{What: "login", RetryAfter: acctFail.TTL}
 	}
 	return nil

@@ -409,6 +409,20 @@ func TestRateLimits(t *testing.T) {
 		if _, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "erin", Password: "pass123", IP: "10.2.0.2"}); err != nil {
 			t.Fatalf("erin from another address: %v", err)
 		}
+		// An account that signed in from the blocked address before (the
+		// owner behind the same carrier address) still gets in from it.
+		if _, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "erin", Password: "pass123", IP: "10.2.0.3"}); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 20; i++ {
+			s.PasswordLogin(ctx, PasswordLoginInput{Account: fmt.Sprintf("other%d", i), Password: "x1", IP: "10.2.0.3"})
+		}
+		if _, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "nobody", Password: "pass123", IP: "10.2.0.3"}); !errors.Is(err, ErrRateLimited) {
+			t.Fatalf("a stranger account from the blocked address: %v", err)
+		}
+		if _, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "erin", Password: "pass123", IP: "10.2.0.3"}); err != nil {
+			t.Fatalf("erin from her known, now blocked address: %v", err)
+		}
 
 		// Registration per address: ten in ten minutes.
 		for i := 0; i < 10; i++ {
