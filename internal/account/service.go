@@ -57,7 +57,8 @@ type Limits struct {
 	// not: it bounds the argon2 work one address can ask for.
 	LoginPerIP Rate
 	// LoginFailPerIP counts failed logins from one address on any accounts:
-	// one address trying many accounts.
+	// one address trying many accounts. Past it the address waits, except
+	// on accounts it is known for (LoginKnownFor).
 	LoginFailPerIP Rate
 	// LoginFailPerAccount counts failed logins on one account from every
 	// address. Past it, addresses without a success on the account within
@@ -72,7 +73,8 @@ type Limits struct {
 	LoginPairMaxWait time.Duration
 	LoginPairMemory  time.Duration
 	// LoginKnownFor is how long a success marks its address as the
-	// account's own, exempt from the per-account ceiling.
+	// account's own: on that account the address is exempt from the
+	// per-account ceiling and from its own LoginFailPerIP limit.
 	LoginKnownFor      time.Duration
 	RegisterPerIP      Rate // registrations from one address
 	RegisterPerAccount Rate // registrations naming one account
