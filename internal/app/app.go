@@ -78,7 +78,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		return nil, fmt.Errorf("trusted proxies: %w", err)
 	}
 	checks := []httpx.Check{{Name: "database", Fn: d.Ping}}
-	var limiter ratelimit.Limiter = ratelimit.NewMemory()
+	var limiter ratelimit.Store = ratelimit.NewMemory()
 	if cfg.RedisURL != "" {
 		// Several nodes behind a load balancer must share their counters,
 		// or each would allow the full limit.
