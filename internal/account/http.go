@@ -196,8 +196,15 @@ func (h *Handler) Register(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	// A token that could not be checked because the database failed must
 	// not quietly turn an upgrade into a brand-new user.
-	if err, ok := ctx.Value(authErrKey).(error); ok && !errors.Is(err, ErrSessionInvalid) {
-		return httpx.Internal(err)
+	if err, ok := ctx.Value(authErrKey).(error); ok {
+		if !errors.Is(err, ErrSessionInvalid) {
+			return httpx.Internal(err)
+		}
+		// Nor must a refused one: the caller meant to upgrade the guest the
+		// token names. The usual cause is a second tap whose request was
+		// authenticated after the first one's upgrade revoked the token.
+		token, _ := bearer(r)
+		return toHTTP(w, h.s.RefusedRegistration(ctx, token))
 	}
 	res, err := h.s.Register(ctx, RegisterInput{
 		Account: req.Account, Password: req.Password,

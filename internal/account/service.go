@@ -438,6 +438,31 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error)
 
 // Authenticate resolves a bearer token to its live session and slides its
 // expiry. A refused token gives an error matching ErrSessionInvalid.
+// RefusedRegistration says why a registration that came with a refused
+// token is refused: ErrGuestRegistered when the token's guest has since
+// registered (another request upgraded it), else ErrSessionInvalid.
+func (s *Service) RefusedRegistration(ctx context.Context, token string) error {
+	hash, ok := tokenHash(token)
+	if !ok {
+		return &sessionError{"token malformed"}
+	}
+	sess, err := sessionByHash(ctx, s.db, hash)
+	if errors.Is(err, db.ErrNotFound) {
+		return &sessionError{"token unknown"}
+	}
+	if err != nil {
+		return err
+	}
+	u, err := userByID(ctx, s.db, sess.UserID)
+	if err != nil {
+		return err
+	}
+	if !u.IsGuest() && sess.RevokedAt != 0 {
+		return ErrGuestRegistered
+	}
+	return &sessionError{"refused"}
+}
+
 func (s *Service) Authenticate(ctx context.Context, token string) (Session, error) {
 	hash, ok := tokenHash(token)
 	if !ok {
