@@ -221,7 +221,11 @@ func TestAccountAPI(t *testing.T) {
 						t.Fatalf("info %s", data)
 					}
 				}},
-			{name: "register with a garbage token makes a new user", method: post, path: "/api/app/mine/register", body: `{"account":"bob_2","passWord":"bob12345"}`, token: "garbage", wantStatus: 200, save: "bob",
+			// A refused token means the caller meant to upgrade a guest it no
+			// longer holds: no second account is made behind its back.
+			{name: "register with a garbage token is refused", method: post, path: "/api/app/mine/register", body: `{"account":"bob_2","passWord":"bob12345"}`, token: "garbage", wantStatus: 401, wantTip: "登录已失效，请重新登录",
+				check: wantUsers(2)},
+			{name: "register without a token makes a new user", method: post, path: "/api/app/mine/register", body: `{"account":"bob_2","passWord":"bob12345"}`, wantStatus: 200, save: "bob",
 				check: func(t *testing.T, env *scenarioEnv, rec *httptest.ResponseRecorder, data json.RawMessage) {
 					wantUser("bob", false, "bob_2")(t, env, rec, data)
 					wantUsers(3)(t, env, rec, data)
