@@ -23,6 +23,7 @@ import (
 
 	"prima/internal/platform/db"
 	"prima/internal/platform/ratelimit"
+	"prima/internal/platform/realtime"
 )
 
 const (
@@ -110,6 +111,9 @@ type Service struct {
 	limiter ratelimit.Limiter
 	// Limits may be changed before the service is used.
 	Limits Limits
+	// Events tells a user's open connections about changes made elsewhere
+	// (realtime.UserTopic). Nil sends nothing; set it before use.
+	Events realtime.Publisher
 	now    func() time.Time
 }
 
@@ -319,13 +323,17 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error)
 	}
 	token, th := newToken()
 	now := s.now().Unix()
-	var out Login
+	var (
+		out      Login
+		upgraded bool
+	)
 	err = s.db.Tx(ctx, func(tx *db.Tx) error {
-		out = Login{Token: token}
+		out, upgraded = Login{Token: token}, false
 		var uid int64
 		devID := in.DevID
 		if in.Current != nil {
-			upgraded, err := setCredentials(ctx, tx, in.Current.UserID, in.Account, hash, now)
+			var err error
+			upgraded, err = setCredentials(ctx, tx, in.Current.UserID, in.Account, hash, now)
 			if err != nil {
 				return err
 			}
@@ -356,6 +364,13 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error)
 	}
 	if err != nil {
 		return Login{}, fmt.Errorf("register: %w", err)
+	}
+	if upgraded {
+		// Published only now that the upgrade has committed: the guest's
+		// other tabs refetch and see the account; the guest token is gone.
+		topic := realtime.UserTopic(out.User.ID)
+		realtime.Notify(ctx, s.Events, topic, "profile.changed", map[string]int64{"uid": out.User.ID})
+		realtime.Notify(ctx, s.Events, topic, realtime.SessionRevokedType, map[string]string{"sid": in.Current.ID()})
 	}
 	return out, nil
 }
@@ -394,9 +409,14 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Session, erro
 	return sess, nil
 }
 
-// Logout revokes the session.
+// Logout revokes the session and tells the user's other connections, so
+// the one using this session closes and the others can react.
 func (s *Service) Logout(ctx context.Context, sess Session) error {
-	return revokeSession(ctx, s.db, sess.TokenHash, s.now().Unix())
+	if err := revokeSession(ctx, s.db, sess.TokenHash, s.now().Unix()); err != nil {
+		return err
+	}
+	realtime.Notify(ctx, s.Events, realtime.UserTopic(sess.UserID), realtime.SessionRevokedType, map[string]string{"sid": sess.ID()})
+	return nil
 }
 
 // User returns the user with id uid, or db.ErrNotFound.

@@ -27,7 +27,8 @@ type Config struct {
 	GateURL     string // where a gated device is sent; empty shows the QR hand-off page
 	PublicURL   string // the URL phones use, shown on the QR hand-off page; empty means the request's host
 	Secret      string // signs media URLs; generated when empty
-	RedisURL    string // redis:// URL for shared counters across nodes; empty keeps them in-process
+	RedisURL    string // redis:// URL for shared counters and realtime events across nodes; empty keeps them in-process
+	RedisPrefix string // prefix of every Redis key and pub/sub channel, so installs can share a Redis
 }
 
 type option struct {
@@ -45,7 +46,8 @@ var options = []option{
 	{"gate-redirect-url", "PRIMA_GATE_REDIRECT_URL", "", "where a gated device is sent (empty: a QR hand-off page)", func(c *Config) *string { return &c.GateURL }, httpURL},
 	{"public-url", "PRIMA_PUBLIC_URL", "", "the address phones open, for the QR hand-off page (empty: the request's host)", func(c *Config) *string { return &c.PublicURL }, httpURL},
 	{"secret", "PRIMA_SECRET", "", "signing secret (generated in the data dir when empty)", func(c *Config) *string { return &c.Secret }, nil},
-	{"redis-url", "PRIMA_REDIS_URL", "", "Redis for rate limits shared by several nodes, e.g. redis://127.0.0.1:6379/0 (empty: in-process)", func(c *Config) *string { return &c.RedisURL }, redisURL},
+	{"redis-url", "PRIMA_REDIS_URL", "", "Redis for rate limits and realtime events shared by several nodes, e.g. redis://127.0.0.1:6379/0 (empty: in-process)", func(c *Config) *string { return &c.RedisURL }, redisURL},
+	{"redis-prefix", "PRIMA_REDIS_PREFIX", "prima:", "prefix of Prima's Redis keys and pub/sub channels (installs sharing one Redis need different ones)", func(c *Config) *string { return &c.RedisPrefix }, redisPrefix},
 }
 
 // Load parses args (flags win over the environment, which wins over defaults)
@@ -129,6 +131,20 @@ func redisURL(s string) error {
 		return nil
 	}
 	return fmt.Errorf("%q is not a redis://, rediss:// or unix:// URL", s)
+}
+
+// redisPrefix keeps to characters that read well in redis-cli; an empty
+// prefix would mix Prima's keys with whatever else the server holds.
+func redisPrefix(s string) error {
+	if s == "" || len(s) > 64 {
+		return fmt.Errorf("%q must be 1-64 characters", s)
+	}
+	for _, r := range s {
+		if r <= ' ' || r > '~' {
+			return fmt.Errorf("%q may hold only printable ASCII without spaces", s)
+		}
+	}
+	return nil
 }
 
 func httpURL(s string) error {

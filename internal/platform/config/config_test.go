@@ -50,6 +50,8 @@ func TestInvalidSettingsAreRefused(t *testing.T) {
 		{"-gate-redirect-url", "ftp://x"},
 		{"-log-level", "loud"},
 		{"-redis-url", "localhost:6379"},
+		{"-redis-prefix", ""},
+		{"-redis-prefix", "has space:"},
 	} {
 		if _, err := Load("serve", args); err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(args[0], "-")) {
 			t.Errorf("%v: want an error naming the option, got %v", args, err)
