@@ -154,9 +154,19 @@ func (h *WS) Serve(w http.ResponseWriter, r *http.Request) error {
 // run forwards events until the connection, the subscription or the
 // session ends.
 func (h *WS) run(ctx context.Context, conn *websocket.Conn, sub *Subscription, sess Session, token string) {
-	// Clients send nothing; CloseRead answers pings and the close
-	// handshake, and fails the connection if a data message arrives.
-	ctx = conn.CloseRead(ctx)
+	// Clients send nothing, but someone must read for pongs and the close
+	// handshake to be seen. A data message is refused. (conn.CloseRead
+	// would do this, but it keeps the read lock on the refused message,
+	// stalling its own close handshake for 5 s.)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	conn.SetReadLimit(4096)
+	go func() {
+		defer cancel()
+		if _, _, err := conn.Read(ctx); err == nil {
+			h.close(conn, websocket.StatusPolicyViolation, "clients send no messages")
+		}
+	}()
 	tick := time.NewTicker(h.opt.PingEvery)
 	defer tick.Stop()
 	for {
