@@ -170,14 +170,21 @@ describe('RealtimeClient', () => {
 
   it('stops after 4001 until the token changes', () => {
     const h = harness()
+    let ended = 0
+    h.client.onSessionEnded(() => ended++)
     h.client.setToken('old')
     h.last().open()
+    h.last().drop(1006)
+    expect(ended).toBe(0)
+    h.advance(1000)
+    h.last().open()
     h.last().drop(CLOSE_SESSION_INVALID)
+    expect(ended).toBe(1)
     h.advance(5 * 60_000)
-    expect(h.sockets).toHaveLength(1)
+    expect(h.sockets).toHaveLength(2)
     expect(h.pending()).toBe(0)
     h.client.setToken('new')
-    expect(h.sockets).toHaveLength(2)
+    expect(h.sockets).toHaveLength(3)
     expect(h.last().protocols[1]).toBe('bearer.new')
   })
 

@@ -99,6 +99,7 @@ export class RealtimeClient {
   private everOpened = false
   private listeners = new Map<string, Set<Listener>>()
   private reconnectListeners = new Set<() => void>()
+  private endedListeners = new Set<() => void>()
 
   constructor(private deps: RealtimeDeps) {}
 
@@ -115,6 +116,14 @@ export class RealtimeClient {
   onReconnect(fn: () => void): () => void {
     this.reconnectListeners.add(fn)
     return () => this.reconnectListeners.delete(fn)
+  }
+
+  // onSessionEnded runs when the server closes with 4001: this token is
+  // dead. Another tab may already hold its successor (registration swaps
+  // the guest token), so the caller can pass a new one to setToken.
+  onSessionEnded(fn: () => void): () => void {
+    this.endedListeners.add(fn)
+    return () => this.endedListeners.delete(fn)
   }
 
   // setToken connects for token, or disconnects for null. The same token
@@ -187,6 +196,7 @@ export class RealtimeClient {
       if (this.stableTimer !== null) this.deps.clearTimeout(this.stableTimer)
       this.stableTimer = null
       if (shouldReconnect(c.code)) this.schedule()
+      else this.endedListeners.forEach((fn) => fn())
     }
   }
 
