@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
 )
@@ -160,7 +161,7 @@ func (s *Service) GuestLogin(ctx context.Context, in GuestLoginInput) (Login, er
 	// create a user, and the second device insert fails on the primary key,
 	// rolling its user back. The retry then finds and resumes the winner's.
 	for attempt := 0; attempt < 3; attempt++ {
-		err = s.db.Tx(ctx, func(tx *db.Tx) error {
+		err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 			out = Login{Token: token}
 			uid, guest, err := deviceUser(ctx, tx, in.DevID)
 			switch {
@@ -323,17 +324,13 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error)
 	}
 	token, th := newToken()
 	now := s.now().Unix()
-	var (
-		out      Login
-		upgraded bool
-	)
-	err = s.db.Tx(ctx, func(tx *db.Tx) error {
-		out, upgraded = Login{Token: token}, false
+	var out Login
+	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		out = Login{Token: token}
 		var uid int64
 		devID := in.DevID
 		if in.Current != nil {
-			var err error
-			upgraded, err = setCredentials(ctx, tx, in.Current.UserID, in.Account, hash, now)
+			upgraded, err := setCredentials(ctx, tx, in.Current.UserID, in.Account, hash, now)
 			if err != nil {
 				return err
 			}
@@ -345,6 +342,14 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error)
 				if err := revokeSession(ctx, tx, in.Current.TokenHash, now); err != nil {
 					return err
 				}
+				// Told only once the upgrade has committed: the guest's
+				// other tabs refetch and see the account; the guest token
+				// is gone. A client hanging up must not cancel the news.
+				tx.AfterCommit(func() {
+					pctx, topic := context.WithoutCancel(ctx), realtime.UserTopic(uid)
+					realtime.Notify(pctx, s.Events, topic, "profile.changed", map[string]int64{"uid": uid})
+					realtime.Notify(pctx, s.Events, topic, realtime.SessionRevokedType, map[string]string{"sid": in.Current.ID()})
+				})
 			}
 		}
 		if uid == 0 {
@@ -364,13 +369,6 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error)
 	}
 	if err != nil {
 		return Login{}, fmt.Errorf("register: %w", err)
-	}
-	if upgraded {
-		// Published only now that the upgrade has committed: the guest's
-		// other tabs refetch and see the account; the guest token is gone.
-		topic := realtime.UserTopic(out.User.ID)
-		realtime.Notify(ctx, s.Events, topic, "profile.changed", map[string]int64{"uid": out.User.ID})
-		realtime.Notify(ctx, s.Events, topic, realtime.SessionRevokedType, map[string]string{"sid": in.Current.ID()})
 	}
 	return out, nil
 }
@@ -415,7 +413,7 @@ func (s *Service) Logout(ctx context.Context, sess Session) error {
 	if err := revokeSession(ctx, s.db, sess.TokenHash, s.now().Unix()); err != nil {
 		return err
 	}
-	realtime.Notify(ctx, s.Events, realtime.UserTopic(sess.UserID), realtime.SessionRevokedType, map[string]string{"sid": sess.ID()})
+	realtime.Notify(context.WithoutCancel(ctx), s.Events, realtime.UserTopic(sess.UserID), realtime.SessionRevokedType, map[string]string{"sid": sess.ID()})
 	return nil
 }
 
@@ -604,7 +602,7 @@ func checkSysType(t string, required bool) error {
 			return nil
 		}
 	}
-	return invalid("sysType", "设备类型无效", fmt.Sprintf("sysType %q is not one of ios, android, pc, h5", t))
+	return invalid("sysType", "设备类型无效", "sysType "+httpx.Echo(t)+" is not one of ios, android, pc, h5")
 }
 
 // checkAccount: 4-20 letters, digits or underscores, starting with a letter.

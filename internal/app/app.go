@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"os/signal"
@@ -24,6 +26,7 @@ import (
 	"prima/internal/platform/config"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
+	"prima/internal/platform/metrics"
 	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
 	"prima/internal/platform/redisx"
@@ -35,9 +38,15 @@ type App struct {
 	Config  *config.Config
 	DB      *db.DB
 	Media   blob.Store
+	Signer  *blob.Signer // signs /media/ URLs of protected keys (videos, uploads)
 	Account *account.Service
 	Catalog *catalog.Service
 	Log     *slog.Logger
+	Metrics *metrics.Metrics
+	// Checks are what /readyz asks; a seam with a dependency of its own
+	// (Redis, object storage) appends its check in New.
+	Checks  []httpx.Check
+	trusted []netip.Prefix
 	// Redis is the one client this process shares (nil without
 	// PRIMA_REDIS_URL): rate-limit counters and realtime pub/sub.
 	Redis *redis.Client
@@ -60,11 +69,26 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	if len(applied) > 0 {
 		log.Info("migrated", "engine", d.Engine, "versions", applied)
 	}
-	media, err := blob.NewLocal(filepath.Join(cfg.DataDir, "media"))
+	media, err := openMedia(ctx, cfg)
 	if err != nil {
 		d.Close()
 		return nil, err
 	}
+	var previous []string
+	if cfg.SecretPrevious != "" {
+		previous = append(previous, cfg.SecretPrevious)
+	}
+	signer, err := blob.NewSigner(cfg.Secret, previous...)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	trusted, err := httpx.ParseTrustedProxies(cfg.TrustedProxies)
+	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("trusted proxies: %w", err)
+	}
+	checks := []httpx.Check{{Name: "database", Fn: d.Ping}}
 	var (
 		limiter ratelimit.Limiter = ratelimit.NewMemory()
 		events  realtime.Broker   = realtime.NewMemory(0)
@@ -79,7 +103,9 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 			d.Close()
 			return nil, fmt.Errorf("redis: %w", err)
 		}
-		limiter = ratelimit.NewRedis(rdb, cfg.RedisPrefix+"rl:")
+		rl := ratelimit.NewRedis(rdb, cfg.RedisPrefix+"rl:")
+		limiter = rl
+		checks = append(checks, httpx.Check{Name: "redis", Fn: rl.Ping})
 		events = realtime.NewRedis(rdb, cfg.RedisPrefix+"rt:", 0, log)
 	}
 	acct := account.NewService(d, limiter)
@@ -94,9 +120,13 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		Config:  cfg,
 		DB:      d,
 		Media:   media,
+		Signer:  signer,
 		Account: acct,
 		Catalog: catalog.NewService(d, catalog.Options{Gate: cfg.Gate, GateURL: cfg.GateURL, PublicURL: cfg.PublicURL}),
 		Log:     log,
+		Metrics: metrics.New(d),
+		Checks:  checks,
+		trusted: trusted,
 		Redis:   rdb,
 		Events:  events,
 		WS:      realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, Log: log}),
@@ -117,6 +147,28 @@ func wsAuth(s *account.Service) realtime.Authenticator {
 	}
 }
 
+// openMedia is the S3 bucket when one is configured, else the media folder
+// in the data dir. The bucket is checked now, so a wrong endpoint or key
+// stops the start instead of failing the first upload.
+func openMedia(ctx context.Context, cfg *config.Config) (blob.Store, error) {
+	if cfg.S3Endpoint == "" {
+		return blob.NewLocal(filepath.Join(cfg.DataDir, "media"))
+	}
+	s3, err := blob.NewS3(blob.S3Config{
+		Endpoint: cfg.S3Endpoint, Bucket: cfg.S3Bucket, AccessKey: cfg.S3AccessKey,
+		SecretKey: cfg.S3SecretKey, Region: cfg.S3Region, Prefix: cfg.S3Prefix,
+	})
+	if err != nil {
+		return nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := s3.Check(cctx); err != nil {
+		return nil, err
+	}
+	return s3, nil
+}
+
 // Close ends realtime connections (they see "going away"), then releases
 // Redis and the database.
 func (a *App) Close() error {
@@ -135,8 +187,10 @@ func (a *App) Handler() (http.Handler, error) {
 		return nil, fmt.Errorf("web app: %w", err)
 	}
 	mux := a.routes(wa)
-	return httpx.Chain(mux,
+	return httpx.Chain(httpx.NotePattern(mux),
+		httpx.RealIP(a.trusted), // first: what follows asks who the client is
 		httpx.WithRequestID,
+		httpx.Observe(a.Metrics.Begin),
 		httpx.AccessLog(a.Log),
 		httpx.Recover,
 		httpx.SecurityHeaders,
@@ -145,7 +199,8 @@ func (a *App) Handler() (http.Handler, error) {
 	), nil
 }
 
-// Serve listens on cfg.Listen until SIGINT or SIGTERM, then drains requests.
+// Serve listens on cfg.Listen (and on cfg.MetricsListen for /metrics, when
+// set) until SIGINT or SIGTERM, then drains requests on both.
 func (a *App) Serve(ctx context.Context) error {
 	h, err := a.Handler()
 	if err != nil {
@@ -160,17 +215,43 @@ func (a *App) Serve(ctx context.Context) error {
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 	}
+	servers := []*http.Server{srv}
+	if a.Config.MetricsListen != "" {
+		// Its own listener, so the public one never exposes metrics; the
+		// operator keeps this address on a private network.
+		m := http.NewServeMux()
+		m.Handle("GET /metrics", a.Metrics.Handler())
+		servers = append(servers, &http.Server{
+			Addr:              a.Config.MetricsListen,
+			Handler:           m,
+			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       10 * time.Second,
+			WriteTimeout:      30 * time.Second,
+			IdleTimeout:       120 * time.Second,
+		})
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	a.Log.Info("serving", "listen", a.Config.Listen, "database", a.DB.Engine, "gate", a.Config.Gate)
+	errc := make(chan error, len(servers))
+	for _, s := range servers {
+		ln, err := net.Listen("tcp", s.Addr)
+		if err != nil {
+			for _, started := range servers {
+				_ = started.Close()
+			}
+			return err
+		}
+		go func() { errc <- s.Serve(ln) }()
+	}
+	a.Log.Info("serving", "listen", a.Config.Listen, "metrics", a.Config.MetricsListen, "database", a.DB.Engine, "gate", a.Config.Gate)
 	select {
-	case err := <-errc:
-		return err
+	case err = <-errc: // one listener failed: stop the other too
 	case <-ctx.Done():
 	}
 	shut, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	return srv.Shutdown(shut)
+	for _, s := range servers {
+		err = errors.Join(err, s.Shutdown(shut))
+	}
+	return err
 }

@@ -1,38 +1,84 @@
-package app
+package app_test
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"prima/internal/apitest"
+	"prima/internal/app/apptest"
 	"prima/internal/platform/db"
 	"prima/internal/platform/realtime"
 )
 
-// The realtime endpoint through the whole stack (middleware included, so
-// the upgrade survives the gzip and logging wrappers): a guest's open
-// connection hears its own upgrade, then that its guest session ended.
-func TestRealtimeWiring(t *testing.T) {
-	srv := httptest.NewServer(newTestApp(t, db.SQLite))
-	defer srv.Close()
-	h := srv.Config.Handler
-	wsURL := "ws" + strings.TrimPrefix(srv.URL, "http") + "/api/app/ws"
+func testRedisURL() string {
+	if u := os.Getenv("PRIMA_TEST_REDIS"); u != "" {
+		return u
+	}
+	return "redis://127.0.0.1:6379/0"
+}
 
-	_, env := do(t, h, "POST", "/api/app/mine/login", `{"devID":"AbCdEfGhIjKlMnOp1763700000000","sysType":"ios"}`, "")
+// The realtime endpoint through the whole stack (middleware included, so
+// the upgrade survives the wrappers around the ResponseWriter), with the
+// in-process broker and with Redis: a guest's open connection hears its
+// own upgrade, then that its guest session ended.
+func TestRealtimeWiring(t *testing.T) {
+	raw := make([]byte, 6)
+	_, _ = rand.Read(raw)
+	t.Run("memory", func(t *testing.T) { realtimeJourney(t, apptest.New(t, db.SQLite)) })
+	t.Run("redis", func(t *testing.T) {
+		s := apptest.New(t, db.Postgres, "-redis-url", testRedisURL(), "-redis-prefix", "prima_test_"+hex.EncodeToString(raw)+":")
+		if _, ok := s.App.Events.(*realtime.Redis); !ok {
+			t.Fatalf("with PRIMA_REDIS_URL the broker is %T", s.App.Events)
+		}
+		realtimeJourney(t, s)
+	})
+}
+
+func realtimeJourney(t *testing.T, s *apptest.Server) {
+	srv := httptest.NewServer(s.Handler)
+	defer srv.Close()
+	wsURL := "ws" + strings.TrimPrefix(srv.URL, "http") + "/api/app/ws"
+	call := func(path, body, token string) json.RawMessage {
+		t.Helper()
+		req, _ := http.NewRequest("POST", srv.URL+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		var env struct {
+			Code int             `json:"code"`
+			Data json.RawMessage `json:"data"`
+		}
+		if json.Unmarshal(b, &env) != nil || env.Code != 200 {
+			t.Fatalf("POST %s: %d %s", path, resp.StatusCode, b)
+		}
+		return env.Data
+	}
 	var guest struct {
 		Token string `json:"token"`
 		User  struct {
 			UID int64 `json:"uid"`
 		} `json:"user"`
 	}
-	if err := json.Unmarshal(env.Data, &guest); err != nil || guest.Token == "" {
-		t.Fatalf("guest login: %+v %v", env, err)
-	}
+	_ = json.Unmarshal(call("/api/app/mine/login", `{"devID":"`+apitest.DevID(1)+`","sysType":"ios"}`, ""), &guest)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -41,19 +87,16 @@ func TestRealtimeWiring(t *testing.T) {
 		t.Fatalf("no token: %v %v", resp, err)
 	}
 	conn, _, err := websocket.Dial(ctx, wsURL, &websocket.DialOptions{
-		Subprotocols:    []string{realtime.Protocol, "bearer." + guest.Token},
-		HTTPHeader:      map[string][]string{"Accept-Encoding": {"gzip"}},
-		CompressionMode: websocket.CompressionDisabled,
+		Subprotocols: []string{realtime.Protocol, "bearer." + guest.Token},
+		// Gzip must leave the upgrade alone.
+		HTTPHeader: http.Header{"Accept-Encoding": {"gzip"}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.CloseNow()
 
-	rec, env := do(t, h, "POST", "/api/app/mine/register", `{"account":"wired_01","passWord":"pass123"}`, guest.Token)
-	if rec.Code != 200 {
-		t.Fatalf("register: %d %+v", rec.Code, env)
-	}
+	call("/api/app/mine/register", `{"account":"wired_01","passWord":"pass123"}`, guest.Token)
 	var got []realtime.Event
 	for range 2 {
 		_, raw, err := conn.Read(ctx)
@@ -64,7 +107,7 @@ func TestRealtimeWiring(t *testing.T) {
 		_ = json.Unmarshal(raw, &ev)
 		got = append(got, ev)
 	}
-	if got[0].Type != "profile.changed" || string(got[0].Data) != `{"uid":`+jsonInt(guest.User.UID)+`}` || got[1].Type != realtime.SessionRevokedType {
+	if got[0].Type != "profile.changed" || string(got[0].Data) != fmt.Sprintf(`{"uid":%d}`, guest.User.UID) || got[1].Type != realtime.SessionRevokedType {
 		t.Fatalf("events %+v", got)
 	}
 	_, _, err = conn.Read(ctx)
@@ -72,5 +115,3 @@ func TestRealtimeWiring(t *testing.T) {
 		t.Fatalf("after the guest session ended: %v", err)
 	}
 }
-
-func jsonInt(n int64) string { b, _ := json.Marshal(n); return string(b) }

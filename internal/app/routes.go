@@ -7,16 +7,26 @@ import (
 
 	"prima/internal/account"
 	"prima/internal/catalog"
+	"prima/internal/platform/blob"
 	"prima/internal/platform/httpx"
 )
 
 // routes is Prima's one route table. Paths and parameter names are the
-// spec's (§7); GET takes query parameters, POST a JSON object.
+// spec's (§7); GET takes query parameters, POST a JSON object. API routes
+// (h) live in their own table, which answers unknown paths and wrong
+// methods with envelopes and refuses bodies that are not JSON (upload
+// routes opt in with httpx.Multipart, callbacks with httpx.Accepts).
 func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	acct := account.NewHandler(a.Account)
 	cat := catalog.NewHandler(a.Catalog)
 	mux := http.NewServeMux()
-	h := func(pattern string, fn httpx.Handler) { mux.Handle(pattern, fn) }
+	api := httpx.NewAPIMux()
+	h := func(pattern string, fn httpx.Handler) { api.Handle(pattern, fn) }
+
+	// Process health for orchestrators and load balancers: liveness says
+	// the process answers, readiness that its dependencies do.
+	mux.HandleFunc("GET /healthz", httpx.Healthz)
+	mux.Handle("GET /readyz", httpx.Readyz(func() []httpx.Check { return a.Checks }))
 
 	// Line health: the client pings every API line and media line.
 	h("GET /api/app/ping/check", a.pingCheck)
@@ -47,12 +57,13 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/tag/conf/list", cat.Tags)
 	h("POST /api/app/ads/click", cat.AdClick)
 
-	// Media files (covers now; signed video URLs later).
-	mux.Handle("GET /media/", http.StripPrefix("/media", a.Media.Handler()))
+	// Media files: public pictures unsigned, everything else through signed
+	// URLs (/media/s/<token>/<key>); see docs/architecture.md.
+	mux.Handle("GET /media/", http.StripPrefix("/media", blob.NewHandler(a.Media, a.Signer, nil)))
 
-	// Anything else under /api is an unknown call; everything outside it is
-	// the web app, which routes on the client.
-	mux.HandleFunc("/api/", httpx.NotFoundAPI)
+	// Everything under /api is the API table; everything outside it is the
+	// web app, which routes on the client.
+	mux.Handle("/api/", api)
 	mux.Handle("/", webApp)
 	return mux
 }

@@ -12,9 +12,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"prima/internal/platform/httpx"
 )
 
 // Config is the resolved configuration of one process.
@@ -29,6 +32,17 @@ type Config struct {
 	Secret      string // signs media URLs; generated when empty
 	RedisURL    string // redis:// URL for shared counters and realtime events across nodes; empty keeps them in-process
 	RedisPrefix string // prefix of every Redis key and pub/sub channel, so installs can share a Redis
+
+	TrustedProxies string // CIDRs whose X-Forwarded-For / X-Real-IP are believed; empty: none
+	MetricsListen  string // address of the Prometheus /metrics listener; empty: off
+
+	// SecretPrevious is the secret before a rotation: media URLs it signed
+	// keep working until they expire.
+	SecretPrevious string
+
+	// S3-compatible media storage; with endpoint and bucket set it replaces
+	// the media folder in the data dir. TLS follows the endpoint's scheme.
+	S3Endpoint, S3Bucket, S3AccessKey, S3SecretKey, S3Region, S3Prefix string
 }
 
 type option struct {
@@ -48,7 +62,20 @@ var options = []option{
 	{"secret", "PRIMA_SECRET", "", "signing secret (generated in the data dir when empty)", func(c *Config) *string { return &c.Secret }, nil},
 	{"redis-url", "PRIMA_REDIS_URL", "", "Redis for rate limits and realtime events shared by several nodes, e.g. redis://127.0.0.1:6379/0 (empty: in-process)", func(c *Config) *string { return &c.RedisURL }, redisURL},
 	{"redis-prefix", "PRIMA_REDIS_PREFIX", "prima:", "prefix of Prima's Redis keys and pub/sub channels (installs sharing one Redis need different ones)", func(c *Config) *string { return &c.RedisPrefix }, redisPrefix},
+	{"s3-endpoint", "PRIMA_S3_ENDPOINT", "", "S3-compatible media storage URL, e.g. https://s3.eu-central-1.amazonaws.com (empty: the media folder in the data dir)", func(c *Config) *string { return &c.S3Endpoint }, httpURL},
+	{"s3-bucket", "PRIMA_S3_BUCKET", "", "S3 bucket for media (set with s3-endpoint)", func(c *Config) *string { return &c.S3Bucket }, nil},
+	{"s3-access-key", "PRIMA_S3_ACCESS_KEY", "", "S3 access key id", func(c *Config) *string { return &c.S3AccessKey }, nil},
+	{"s3-secret-key", "PRIMA_S3_SECRET_KEY", "", "S3 secret access key", func(c *Config) *string { return &c.S3SecretKey }, nil},
+	{"s3-region", "PRIMA_S3_REGION", "", "S3 region (empty: asked of the service)", func(c *Config) *string { return &c.S3Region }, nil},
+	{"s3-prefix", "PRIMA_S3_PREFIX", "", "folder in the bucket that holds this installation's media, e.g. prima/", func(c *Config) *string { return &c.S3Prefix }, nil},
+	{"secret-previous", "PRIMA_SECRET_PREVIOUS", "", "the signing secret before the last rotation, still accepted for media URLs it signed", func(c *Config) *string { return &c.SecretPrevious }, nil},
+	{"trusted-proxies", "PRIMA_TRUSTED_PROXIES", "", "comma-separated CIDRs of your reverse proxies; only their X-Forwarded-For and X-Real-IP are believed (empty: none, the peer address is the client)", func(c *Config) *string { return &c.TrustedProxies }, cidrList},
+	{"metrics-listen", "PRIMA_METRICS_LISTEN", "", "address for Prometheus /metrics, kept off the public listener, e.g. 127.0.0.1:9090 (empty: off)", func(c *Config) *string { return &c.MetricsListen }, listenAddr},
 }
+
+// secretOptions name the options whose values are credentials: help output
+// never shows them as defaults, even when the environment sets them.
+var secretOptions = map[string]bool{"PRIMA_SECRET": true, "PRIMA_SECRET_PREVIOUS": true, "PRIMA_S3_SECRET_KEY": true}
 
 // Load parses args (flags win over the environment, which wins over defaults)
 // and fills in derived values.
@@ -59,6 +86,11 @@ func Load(name string, args []string) (*Config, error) {
 		def := o.def
 		if v, ok := os.LookupEnv(o.env); ok {
 			def = v
+		}
+		if secretOptions[o.env] {
+			fs.StringVar(o.field(c), o.name, "", o.usage+" ($"+o.env+")")
+			*o.field(c) = def // after registering, so -h prints no default
+			continue
 		}
 		fs.StringVar(o.field(c), o.name, def, o.usage+" ($"+o.env+")")
 	}
@@ -72,6 +104,9 @@ func Load(name string, args []string) (*Config, error) {
 		if err := o.valid(*o.field(c)); err != nil {
 			return nil, fmt.Errorf("%s: %w", o.name, err)
 		}
+	}
+	if (c.S3Endpoint == "") != (c.S3Bucket == "") {
+		return nil, errors.New("s3-endpoint and s3-bucket: set both to store media in S3, or neither")
 	}
 	if c.DatabaseURL == "" {
 		c.DatabaseURL = filepath.Join(c.DataDir, "prima.db")
@@ -143,6 +178,21 @@ func redisPrefix(s string) error {
 		if r <= ' ' || r > '~' {
 			return fmt.Errorf("%q may hold only printable ASCII without spaces", s)
 		}
+	}
+	return nil
+}
+
+func cidrList(s string) error {
+	_, err := httpx.ParseTrustedProxies(s)
+	return err
+}
+
+func listenAddr(s string) error {
+	if s == "" {
+		return nil
+	}
+	if _, _, err := net.SplitHostPort(s); err != nil {
+		return fmt.Errorf("%q is not host:port", s)
 	}
 	return nil
 }

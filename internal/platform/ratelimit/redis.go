@@ -22,6 +22,9 @@ func NewRedis(rdb redis.UniversalClient, prefix string) *Redis {
 	return &Redis{rdb: rdb, prefix: prefix}
 }
 
+// Ping checks that the server answers, for the readiness check.
+func (r *Redis) Ping(ctx context.Context) error { return r.rdb.Ping(ctx).Err() }
+
 // allowScript counts and reads the window's remaining time in one atomic
 // step. The first INCR of a window sets its expiry; a key that somehow lost
 // its expiry (PTTL -1) gets one again, so no counter can block forever.
