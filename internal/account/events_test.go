@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
 	"prima/internal/platform/realtime"
@@ -124,5 +125,34 @@ func TestPublishFailureDoesNotFailTheRequest(t *testing.T) {
 		if err := s.Logout(ctx, ns); err != nil {
 			t.Fatal(err)
 		}
+	})
+}
+
+// An operator's sign-out everywhere tells every connection of the user at
+// once; an unknown user (rolled back) tells nobody.
+func TestRevokeSessionsPublishesAll(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		s, _ := newTestService(t, d)
+		broker := realtime.NewMemory(0)
+		defer broker.Close()
+		s.Events = broker
+		ctx := context.Background()
+		reg, err := s.Register(ctx, RegisterInput{Account: "judy", Password: "pass123", IP: "10.0.0.1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub, _ := broker.Subscribe(ctx, realtime.UserTopic(reg.User.ID))
+		if _, err := s.RevokeSessions(ctx, audit.Actor{UID: 42}, reg.User.ID); err != nil {
+			t.Fatal(err)
+		}
+		ev := recv(t, sub)
+		if ev.Type != realtime.SessionRevokedType || dataOf(t, ev)["all"] != true {
+			t.Fatalf("event %s %s", ev.Type, ev.Data)
+		}
+		ghost, _ := broker.Subscribe(ctx, realtime.UserTopic(999999))
+		if _, err := s.RevokeSessions(ctx, audit.Actor{UID: 42}, 999999); !errors.Is(err, db.ErrNotFound) {
+			t.Fatalf("unknown uid: %v", err)
+		}
+		silent(t, ghost)
 	})
 }

@@ -90,8 +90,8 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	}
 	checks := []httpx.Check{{Name: "database", Fn: d.Ping}}
 	var (
-		limiter ratelimit.Limiter = ratelimit.NewMemory()
-		events  realtime.Broker   = realtime.NewMemory(0)
+		limiter ratelimit.Store = ratelimit.NewMemory()
+		events  realtime.Broker = realtime.NewMemory(0)
 		rdb     *redis.Client
 	)
 	if cfg.RedisURL != "" {

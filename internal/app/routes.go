@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"prima/internal/account"
+	"prima/internal/admin"
 	"prima/internal/catalog"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/httpx"
@@ -40,8 +41,8 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("POST /api/app/mine/login", acct.GuestLogin)
 	h("POST /api/app/mine/login/h5", acct.PasswordLogin)
 	h("POST /api/app/mine/register", acct.Register)
-	h("POST /api/app/mine/logout", acct.Require(acct.Logout))
-	h("GET /api/app/mine/info", acct.Require(acct.Info))
+	h("POST /api/app/mine/logout", acct.RequireUser(acct.Logout))
+	h("GET /api/app/mine/info", acct.RequireUser(acct.Info))
 
 	// Realtime: the signed-in user's events over a WebSocket.
 	h("GET /api/app/ws", a.WS.Serve)
@@ -56,6 +57,17 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/vid/source", cat.Source)
 	h("GET /api/app/tag/conf/list", cat.Tags)
 	h("POST /api/app/ads/click", cat.AdClick)
+
+	// Operators: every /api/admin path, known or not, is behind
+	// RequireOperator (no token 401, a user's token 403); each action
+	// writes the audit log in its own transaction.
+	adm := admin.NewHandler(a.Account, a.DB)
+	op := func(pattern string, fn httpx.Handler) { h(pattern, acct.RequireOperator(fn)) }
+	op("GET /api/admin/users", adm.User)
+	op("POST /api/admin/users/role", adm.SetRole)
+	op("POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
+	op("GET /api/admin/audit", adm.Audit)
+	op("/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed
 	// URLs (/media/s/<token>/<key>); see docs/architecture.md.

@@ -68,6 +68,14 @@ func TestServerWiring(t *testing.T) {
 			apitest.Scenario{Name: "public route with garbage token", URL: "/api/app/modules/list", Token: "garbage", ExpectedStatus: 200},
 			apitest.Scenario{Name: "unknown moduleType", URL: "/api/app/modules/list?moduleType=9", ExpectedStatus: 422, ExpectedTip: "moduleType"},
 		)
+		// The operator API: no token 401, a guest's token 403, for known
+		// and unknown admin paths alike.
+		for _, path := range []string{"/api/admin/audit", "/api/admin/users?account=demo", "/api/admin/nope"} {
+			apitest.Run(t, h,
+				apitest.Scenario{Name: path + " without a token", URL: path, ExpectedStatus: 401},
+				apitest.Scenario{Name: path + " as a guest", URL: path, Token: token, ExpectedStatus: 403},
+			)
+		}
 	})
 }
 
@@ -187,11 +195,12 @@ func TestAPIMethodAndPath(t *testing.T) {
 }
 
 // Per-IP limits cannot be slipped with forwarded headers unless the peer is
-// a configured proxy. login/h5 allows 10 attempts a minute per address.
+// a configured proxy. login/h5 allows one address 20 failed logins in ten
+// minutes (account.DefaultLimits.LoginFailPerIP); the 21st is refused.
 func TestClientIPAndRateLimit(t *testing.T) {
 	attempts := func(t *testing.T, h http.Handler, peer string, header func(i int) (string, string)) []int {
 		var codes []int
-		for i := range 12 {
+		for i := range 22 {
 			k, v := header(i)
 			res := apitest.Scenario{Method: post, URL: "/api/app/mine/login/h5", RemoteAddr: peer,
 				Body: fmt.Sprintf(`{"account":"nobody%d","passWord":"wrong123","sysType":"h5"}`, i), Headers: map[string]string{k: v}}.Send(t, h)
@@ -205,7 +214,7 @@ func TestClientIPAndRateLimit(t *testing.T) {
 	t.Run("spoofed from an untrusted loopback peer", func(t *testing.T) {
 		s := apptest.New(t, "sqlite")
 		codes := attempts(t, s.Handler, "127.0.0.1:5000", xRealIP)
-		if codes[9] != 401 || codes[10] != 429 {
+		if codes[19] != 401 || codes[20] != 429 {
 			t.Fatalf("X-Real-IP from an untrusted peer slipped the limit: %v", codes)
 		}
 	})
@@ -218,7 +227,7 @@ func TestClientIPAndRateLimit(t *testing.T) {
 		}
 		// The same headers from outside the proxy range count as one client.
 		codes := attempts(t, s.Handler, "203.0.113.5:5000", xff)
-		if codes[10] != 429 {
+		if codes[19] != 401 || codes[20] != 429 {
 			t.Fatalf("X-Forwarded-For from an untrusted peer believed: %v", codes)
 		}
 	})

@@ -79,9 +79,17 @@ var secretOptions = map[string]bool{"PRIMA_SECRET": true, "PRIMA_SECRET_PREVIOUS
 
 // Load parses args (flags win over the environment, which wins over defaults)
 // and fills in derived values.
-func Load(name string, args []string) (*Config, error) {
+func Load(name string, args []string) (*Config, error) { return LoadCommand(name, args, nil) }
+
+// LoadCommand is Load for a command with flags of its own (prima admin
+// create -account ...): extra registers them on the same flag set, so they
+// mix freely with the configuration flags and show in -h.
+func LoadCommand(name string, args []string, extra func(*flag.FlagSet)) (*Config, error) {
 	c := &Config{}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	if extra != nil {
+		extra(fs)
+	}
 	for _, o := range options {
 		def := o.def
 		if v, ok := os.LookupEnv(o.env); ok {

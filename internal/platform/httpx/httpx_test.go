@@ -3,6 +3,7 @@ package httpx
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -200,6 +201,26 @@ func TestRequestIDFromTrustedProxyOnly(t *testing.T) {
 		got := rec.Header().Get("X-Request-Id")
 		if (got == c.id) != c.kept || got == "" {
 			t.Errorf("peer %s id %q: answered %q", c.peer, c.id, got)
+		}
+	}
+}
+
+func TestPrincipal(t *testing.T) {
+	ctx := context.Background()
+	if _, ok := PrincipalFrom(ctx); ok || UserID(ctx) != 0 {
+		t.Fatal("an empty context has a principal")
+	}
+	op := WithPrincipal(ctx, Principal{UID: 7, Role: RoleOperator})
+	if p, ok := PrincipalFrom(op); !ok || p.UID != 7 || !p.IsOperator() || UserID(op) != 7 {
+		t.Fatalf("operator principal = %+v, %v", p, ok)
+	}
+	u := WithUserID(ctx, 9)
+	if p, ok := PrincipalFrom(u); !ok || p.UID != 9 || p.IsOperator() || p.Role != RoleUser {
+		t.Fatalf("WithUserID principal = %+v, %v", p, ok)
+	}
+	for r, want := range map[Role]bool{RoleUser: true, RoleOperator: true, "admin": false, "": false} {
+		if r.Valid() != want {
+			t.Errorf("Role(%q).Valid() = %v", r, !want)
 		}
 	}
 }

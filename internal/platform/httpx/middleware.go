@@ -20,7 +20,6 @@ type ctxKey int
 
 const (
 	requestIDKey ctxKey = iota
-	userIDKey
 )
 
 // RequestID is the id of the request ctx belongs to.
@@ -29,15 +28,16 @@ func RequestID(ctx context.Context) string {
 	return s
 }
 
-// WithUserID records the signed-in user on ctx; the account middleware calls it.
+// WithUserID records a signed-in user with no role beyond RoleUser; tests of
+// other packages use it. The account middleware sets a full Principal.
 func WithUserID(ctx context.Context, uid int64) context.Context {
-	return context.WithValue(ctx, userIDKey, uid)
+	return WithPrincipal(ctx, Principal{UID: uid, Role: RoleUser})
 }
 
 // UserID is the signed-in user of ctx, or 0 for an anonymous request.
 func UserID(ctx context.Context) int64 {
-	n, _ := ctx.Value(userIDKey).(int64)
-	return n
+	p, _ := PrincipalFrom(ctx)
+	return p.UID
 }
 
 // Chain wraps h in middleware, the first listed outermost.

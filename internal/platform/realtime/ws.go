@@ -35,8 +35,10 @@ const (
 )
 
 // SessionRevokedType is the event sent to a user when one of their sessions
-// is logged out; its data is {"sid": ...}. The connection whose own session
-// it names closes with CloseSessionInvalid right after delivering it.
+// is logged out; its data is {"sid": ...}, or {"all": true} when every
+// session of the user ended (an operator's sign-out everywhere). The
+// connections whose session it ends close with CloseSessionInvalid right
+// after delivering it.
 const SessionRevokedType = "session.revoked"
 
 // Session is what the WebSocket handler needs of a signed-in session.
@@ -234,11 +236,17 @@ func (h *WS) close(conn *websocket.Conn, code websocket.StatusCode, reason strin
 	}
 }
 
+// revokes reports whether a session.revoked event ends session sid: it
+// names sid, or says all of the user's sessions ended ({"all": true}).
 func revokes(ev Event, sid string) bool {
 	var d struct {
 		SID string `json:"sid"`
+		All bool   `json:"all"`
 	}
-	return json.Unmarshal(ev.Data, &d) == nil && d.SID != "" && d.SID == sid
+	if json.Unmarshal(ev.Data, &d) != nil {
+		return false
+	}
+	return d.All || (d.SID != "" && d.SID == sid)
 }
 
 func (h *WS) acquire(uid int64) bool {

@@ -321,6 +321,18 @@ func TestWSSessionRevokedEvent(t *testing.T) {
 	if got := readEvent(t, other); got.Type != "after" {
 		t.Fatalf("other got %+v", got)
 	}
+	// Signed out everywhere: every connection of the user closes, and no
+	// other user's.
+	bob := mustDial(t, e, "tok-bob")
+	_ = e.broker.Publish(context.Background(), UserTopic(1), mustEvent(t, SessionRevokedType, map[string]bool{"all": true}))
+	readEvent(t, other)
+	if got := closeStatus(t, other); got != CloseSessionInvalid {
+		t.Fatalf("close status %v", got)
+	}
+	_ = e.broker.Publish(context.Background(), UserTopic(2), mustEvent(t, "still.bob", nil))
+	if got := readEvent(t, bob); got.Type != "still.bob" {
+		t.Fatalf("bob got %+v", got)
+	}
 }
 
 // A client that never reads cannot hold up publishers or the user's other
