@@ -9,6 +9,7 @@ import (
 	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
+	"prima/internal/platform/realtime"
 )
 
 var (
@@ -141,6 +142,11 @@ func (s *Service) RevokeSessions(ctx context.Context, actor audit.Actor, uid int
 		if n, err = res.RowsAffected(); err != nil {
 			return err
 		}
+		// Every open connection of the user closes at once, not at its
+		// next session re-check.
+		tx.AfterCommit(func() {
+			realtime.Notify(context.WithoutCancel(ctx), s.Events, realtime.UserTopic(uid), realtime.SessionRevokedType, map[string]bool{"all": true})
+		})
 		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: ActionSessionsRevoke, TargetType: "user", TargetID: strconv.FormatInt(uid, 10),
 			After: map[string]any{"revoked": n}}, now)
 	})

@@ -24,6 +24,7 @@ import (
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
+	"prima/internal/platform/realtime"
 )
 
 const (
@@ -150,6 +151,9 @@ type Service struct {
 	limiter ratelimit.Store
 	// Limits may be changed before the service is used.
 	Limits Limits
+	// Events tells a user's open connections about changes made elsewhere
+	// (realtime.UserTopic). Nil sends nothing; set it before use.
+	Events realtime.Publisher
 	now    func() time.Time
 }
 
@@ -401,6 +405,14 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error)
 				if err := revokeSession(ctx, tx, in.Current.TokenHash, now); err != nil {
 					return err
 				}
+				// Told only once the upgrade has committed: the guest's
+				// other tabs refetch and see the account; the guest token
+				// is gone. A client hanging up must not cancel the news.
+				tx.AfterCommit(func() {
+					pctx, topic := context.WithoutCancel(ctx), realtime.UserTopic(uid)
+					realtime.Notify(pctx, s.Events, topic, "profile.changed", map[string]int64{"uid": uid})
+					realtime.Notify(pctx, s.Events, topic, realtime.SessionRevokedType, map[string]string{"sid": in.Current.ID()})
+				})
 			} else {
 				cur, err := sessionByHash(ctx, tx, in.Current.TokenHash)
 				if err != nil {
@@ -495,9 +507,14 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Session, erro
 	return sess, nil
 }
 
-// Logout revokes the session.
+// Logout revokes the session and tells the user's other connections, so
+// the one using this session closes and the others can react.
 func (s *Service) Logout(ctx context.Context, sess Session) error {
-	return revokeSession(ctx, s.db, sess.TokenHash, s.now().Unix())
+	if err := revokeSession(ctx, s.db, sess.TokenHash, s.now().Unix()); err != nil {
+		return err
+	}
+	realtime.Notify(context.WithoutCancel(ctx), s.Events, realtime.UserTopic(sess.UserID), realtime.SessionRevokedType, map[string]string{"sid": sess.ID()})
+	return nil
 }
 
 // User returns the user with id uid, or db.ErrNotFound.

@@ -43,6 +43,16 @@ type Session struct {
 	RevokedAt  int64
 }
 
+// ID names the session to its user (in session.revoked events) without
+// giving out its token hash whole: 16 hex characters of it are enough to
+// tell one user's sessions apart and reveal nothing usable.
+func (s Session) ID() string {
+	if len(s.TokenHash) < 16 {
+		return s.TokenHash
+	}
+	return s.TokenHash[:16]
+}
+
 const userColumns = `id, name, portrait, account, password_hash, role, points, vip_level, vip_expire_at, tx_discount, gold_video_free_until, video_free_until, created_at, updated_at`
 
 func scanUser(row interface{ Scan(...any) error }) (User, error) {

@@ -10,11 +10,14 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"prima/internal/account"
 	"prima/internal/catalog"
@@ -25,6 +28,8 @@ import (
 	"prima/internal/platform/httpx"
 	"prima/internal/platform/metrics"
 	"prima/internal/platform/ratelimit"
+	"prima/internal/platform/realtime"
+	"prima/internal/platform/redisx"
 	"prima/web"
 )
 
@@ -42,6 +47,12 @@ type App struct {
 	// (Redis, object storage) appends its check in New.
 	Checks  []httpx.Check
 	trusted []netip.Prefix
+	// Redis is the one client this process shares (nil without
+	// PRIMA_REDIS_URL): rate-limit counters and realtime pub/sub.
+	Redis *redis.Client
+	// Events carries realtime events to users' open connections.
+	Events realtime.Broker
+	WS     *realtime.WS
 }
 
 // New opens the database, applies migrations and builds the services.
@@ -78,30 +89,62 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		return nil, fmt.Errorf("trusted proxies: %w", err)
 	}
 	checks := []httpx.Check{{Name: "database", Fn: d.Ping}}
-	var limiter ratelimit.Store = ratelimit.NewMemory()
+	var (
+		limiter ratelimit.Store = ratelimit.NewMemory()
+		events  realtime.Broker = realtime.NewMemory(0)
+		rdb     *redis.Client
+	)
 	if cfg.RedisURL != "" {
 		// Several nodes behind a load balancer must share their counters,
-		// or each would allow the full limit.
-		rl, err := ratelimit.DialRedis(ctx, cfg.RedisURL)
+		// or each would allow the full limit, and their events, or a user
+		// connected to one node would not hear what another did.
+		rdb, err = redisx.Dial(ctx, cfg.RedisURL)
 		if err != nil {
 			d.Close()
 			return nil, fmt.Errorf("redis: %w", err)
 		}
+		rl := ratelimit.NewRedis(rdb, cfg.RedisPrefix+"rl:")
 		limiter = rl
 		checks = append(checks, httpx.Check{Name: "redis", Fn: rl.Ping})
+		events = realtime.NewRedis(rdb, cfg.RedisPrefix+"rt:", 0, log)
+	}
+	acct := account.NewService(d, limiter)
+	acct.Events = events
+	var origins []string
+	if cfg.PublicURL != "" {
+		if u, err := url.Parse(cfg.PublicURL); err == nil && u.Host != "" {
+			origins = append(origins, u.Host)
+		}
 	}
 	return &App{
 		Config:  cfg,
 		DB:      d,
 		Media:   media,
 		Signer:  signer,
-		Account: account.NewService(d, limiter),
+		Account: acct,
 		Catalog: catalog.NewService(d, catalog.Options{Gate: cfg.Gate, GateURL: cfg.GateURL, PublicURL: cfg.PublicURL}),
 		Log:     log,
 		Metrics: metrics.New(d),
 		Checks:  checks,
 		trusted: trusted,
+		Redis:   rdb,
+		Events:  events,
+		WS:      realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, Log: log}),
 	}, nil
+}
+
+// wsAuth lets the WebSocket endpoint check tokens with the account rules.
+func wsAuth(s *account.Service) realtime.Authenticator {
+	return func(ctx context.Context, token string) (realtime.Session, error) {
+		sess, err := s.Authenticate(ctx, token)
+		if errors.Is(err, account.ErrSessionInvalid) {
+			return realtime.Session{}, fmt.Errorf("%w: %v", realtime.ErrUnauthorized, err)
+		}
+		if err != nil {
+			return realtime.Session{}, err
+		}
+		return realtime.Session{UserID: sess.UserID, ID: sess.ID()}, nil
+	}
 }
 
 // openMedia is the S3 bucket when one is configured, else the media folder
@@ -126,8 +169,16 @@ func openMedia(ctx context.Context, cfg *config.Config) (blob.Store, error) {
 	return s3, nil
 }
 
-// Close releases the database.
-func (a *App) Close() error { return a.DB.Close() }
+// Close ends realtime connections (they see "going away"), then releases
+// Redis and the database.
+func (a *App) Close() error {
+	errs := []error{a.Events.Close()}
+	if a.Redis != nil {
+		errs = append(errs, a.Redis.Close())
+	}
+	errs = append(errs, a.DB.Close())
+	return errors.Join(errs...)
+}
 
 // Handler is the whole HTTP surface: routes plus middleware.
 func (a *App) Handler() (http.Handler, error) {

@@ -44,6 +44,9 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("POST /api/app/mine/logout", acct.RequireUser(acct.Logout))
 	h("GET /api/app/mine/info", acct.RequireUser(acct.Info))
 
+	// Realtime: the signed-in user's events over a WebSocket.
+	h("GET /api/app/ws", a.WS.Serve)
+
 	// Catalog.
 	h("GET /api/app/modules/list", cat.Modules)
 	h("GET /api/app/modules/clist", cat.ChildModules)

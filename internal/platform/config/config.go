@@ -30,7 +30,8 @@ type Config struct {
 	GateURL     string // where a gated device is sent; empty shows the QR hand-off page
 	PublicURL   string // the URL phones use, shown on the QR hand-off page; empty means the request's host
 	Secret      string // signs media URLs; generated when empty
-	RedisURL    string // redis:// URL for shared counters across nodes; empty keeps them in-process
+	RedisURL    string // redis:// URL for shared counters and realtime events across nodes; empty keeps them in-process
+	RedisPrefix string // prefix of every Redis key and pub/sub channel, so installs can share a Redis
 
 	TrustedProxies string // CIDRs whose X-Forwarded-For / X-Real-IP are believed; empty: none
 	MetricsListen  string // address of the Prometheus /metrics listener; empty: off
@@ -59,6 +60,8 @@ var options = []option{
 	{"gate-redirect-url", "PRIMA_GATE_REDIRECT_URL", "", "where a gated device is sent (empty: a QR hand-off page)", func(c *Config) *string { return &c.GateURL }, httpURL},
 	{"public-url", "PRIMA_PUBLIC_URL", "", "the address phones open, for the QR hand-off page (empty: the request's host)", func(c *Config) *string { return &c.PublicURL }, httpURL},
 	{"secret", "PRIMA_SECRET", "", "signing secret (generated in the data dir when empty)", func(c *Config) *string { return &c.Secret }, nil},
+	{"redis-url", "PRIMA_REDIS_URL", "", "Redis for rate limits and realtime events shared by several nodes, e.g. redis://127.0.0.1:6379/0 (empty: in-process)", func(c *Config) *string { return &c.RedisURL }, redisURL},
+	{"redis-prefix", "PRIMA_REDIS_PREFIX", "prima:", "prefix of Prima's Redis keys and pub/sub channels (installs sharing one Redis need different ones)", func(c *Config) *string { return &c.RedisPrefix }, redisPrefix},
 	{"s3-endpoint", "PRIMA_S3_ENDPOINT", "", "S3-compatible media storage URL, e.g. https://s3.eu-central-1.amazonaws.com (empty: the media folder in the data dir)", func(c *Config) *string { return &c.S3Endpoint }, httpURL},
 	{"s3-bucket", "PRIMA_S3_BUCKET", "", "S3 bucket for media (set with s3-endpoint)", func(c *Config) *string { return &c.S3Bucket }, nil},
 	{"s3-access-key", "PRIMA_S3_ACCESS_KEY", "", "S3 access key id", func(c *Config) *string { return &c.S3AccessKey }, nil},
@@ -66,7 +69,6 @@ var options = []option{
 	{"s3-region", "PRIMA_S3_REGION", "", "S3 region (empty: asked of the service)", func(c *Config) *string { return &c.S3Region }, nil},
 	{"s3-prefix", "PRIMA_S3_PREFIX", "", "folder in the bucket that holds this installation's media, e.g. prima/", func(c *Config) *string { return &c.S3Prefix }, nil},
 	{"secret-previous", "PRIMA_SECRET_PREVIOUS", "", "the signing secret before the last rotation, still accepted for media URLs it signed", func(c *Config) *string { return &c.SecretPrevious }, nil},
-	{"redis-url", "PRIMA_REDIS_URL", "", "Redis for rate limits shared by several nodes, e.g. redis://127.0.0.1:6379/0 (empty: in-process)", func(c *Config) *string { return &c.RedisURL }, redisURL},
 	{"trusted-proxies", "PRIMA_TRUSTED_PROXIES", "", "comma-separated CIDRs of your reverse proxies; only their X-Forwarded-For and X-Real-IP are believed (empty: none, the peer address is the client)", func(c *Config) *string { return &c.TrustedProxies }, cidrList},
 	{"metrics-listen", "PRIMA_METRICS_LISTEN", "", "address for Prometheus /metrics, kept off the public listener, e.g. 127.0.0.1:9090 (empty: off)", func(c *Config) *string { return &c.MetricsListen }, listenAddr},
 }
@@ -172,6 +174,20 @@ func redisURL(s string) error {
 		return nil
 	}
 	return fmt.Errorf("%q is not a redis://, rediss:// or unix:// URL", s)
+}
+
+// redisPrefix keeps to characters that read well in redis-cli; an empty
+// prefix would mix Prima's keys with whatever else the server holds.
+func redisPrefix(s string) error {
+	if s == "" || len(s) > 64 {
+		return fmt.Errorf("%q must be 1-64 characters", s)
+	}
+	for _, r := range s {
+		if r <= ' ' || r > '~' {
+			return fmt.Errorf("%q may hold only printable ASCII without spaces", s)
+		}
+	}
+	return nil
 }
 
 func cidrList(s string) error {

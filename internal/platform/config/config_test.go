@@ -51,6 +51,8 @@ func TestInvalidSettingsAreRefused(t *testing.T) {
 		{"-gate-redirect-url", "ftp://x"},
 		{"-log-level", "loud"},
 		{"-redis-url", "localhost:6379"},
+		{"-redis-prefix", ""},
+		{"-redis-prefix", "has space:"},
 		{"-trusted-proxies", "10.0.0.0/8,proxy.local"},
 		{"-trusted-proxies", "10.0.0.0/33"},
 		{"-metrics-listen", "9090"},

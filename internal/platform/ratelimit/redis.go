@@ -16,30 +16,11 @@ type Redis struct {
 }
 
 // NewRedis counts in rdb under keys that start with prefix (so several
-// installs or tests can share one Redis).
+// installs or tests can share one Redis). The caller owns rdb, which the
+// rest of the process shares (redisx.Dial), and closes it.
 func NewRedis(rdb redis.UniversalClient, prefix string) *Redis {
 	return &Redis{rdb: rdb, prefix: prefix}
 }
-
-// DialRedis connects to a redis:// (or rediss://, unix://) URL, checks that
-// the server answers and returns a limiter with the prefix "prima:rl:".
-func DialRedis(ctx context.Context, url string) (*Redis, error) {
-	opt, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, err
-	}
-	rdb := redis.NewClient(opt)
-	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	if err := rdb.Ping(pctx).Err(); err != nil {
-		rdb.Close()
-		return nil, fmt.Errorf("redis ping: %w", err)
-	}
-	return NewRedis(rdb, "prima:rl:"), nil
-}
-
-// Close closes the underlying client.
-func (r *Redis) Close() error { return r.rdb.Close() }
 
 // Ping checks that the server answers, for the readiness check.
 func (r *Redis) Ping(ctx context.Context) error { return r.rdb.Ping(ctx).Err() }

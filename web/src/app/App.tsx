@@ -11,6 +11,7 @@ import { useAppStore } from '../stores/app'
 import { isSwitchingSession, useUserStore } from '../stores/user'
 import { queryClient } from './query-client'
 import { buildRoutes, preloadRoute, routeNameAt } from './routes'
+import { startRealtime } from './realtime'
 import RootLayout from './RootLayout'
 import { Gate } from './Gate'
 
@@ -22,6 +23,9 @@ const routes = buildRoutes(RootLayout)
 setUnauthorizedHandler(() => {
   if (!isSwitchingSession()) useUserStore.getState().logout()
 })
+
+// Server events for the signed-in user (profile changes made elsewhere).
+startRealtime(queryClient)
 
 // Ask for the gate's configuration now rather than on the first render
 // (the gate's query finds it under way), download the page this URL shows
