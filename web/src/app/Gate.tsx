@@ -3,14 +3,14 @@
 // to the operator's URL. A cached configuration decides at once on a return
 // visit while a fresh copy loads behind it.
 import { lazy, Suspense, useEffect, type ReactNode } from 'react'
-import { useSource } from '../features/config/api/get-source'
-import { currentPlatform, gateDecision } from '../lib/platform'
-import { useConfigStore } from '../stores/config'
-import { StateView } from '../components/StateView'
-import { ApiError } from '../lib/api'
-import { t } from '../i18n'
+import { useSource } from '@/features/config/api/get-source'
+import { currentPlatform, gateDecision } from '@/lib/platform'
+import { useConfigStore } from '@/stores/config'
+import { StateView } from '@/components/StateView'
+import { ApiError } from '@/lib/api'
+import { t } from '@/i18n'
 
-const HandOffPage = lazy(() => import('../features/gate/HandOffPage'))
+const HandOffPage = lazy(() => import('@/features/gate/HandOffPage'))
 
 function Boot() {
   return <div className="prima-boot" aria-hidden="true" />

@@ -3,9 +3,9 @@
 // and shows a quiet placeholder while a page's code downloads.
 import { Suspense, useEffect, useLayoutEffect, useRef } from 'react'
 import { Navigate, Outlet, useLocation, useNavigationType } from 'react-router'
-import { applyCurrentOp } from '../lib/nav'
-import { useUserStore } from '../stores/user'
-import { ConfigSync } from '../features/config/ConfigSync'
+import { applyCurrentOp } from '@/lib/nav'
+import { useUserStore } from '@/stores/user'
+import { ConfigSync } from '@/features/config/ConfigSync'
 import { routeNameAt } from './routes'
 import { RouteErrorBoundary } from './RouteErrorBoundary'
 import { PageFallback } from './PageFallback'

@@ -2,8 +2,8 @@
 // deploy replaced the chunk, the network dropped): a reload fixes both.
 // Moving to another page (a new resetKey) clears the error.
 import { Component, type ReactNode } from 'react'
-import { StateView } from '../components/StateView'
-import { t } from '../i18n'
+import { StateView } from '@/components/StateView'
+import { t } from '@/i18n'
 
 interface Props {
   resetKey: string

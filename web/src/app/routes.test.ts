@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { isValidElement } from 'react'
 import { matchRoutes, type RouteObject } from 'react-router'
 import { appRoutes, buildRoutes, flatRoutes, RedirectTo, routeNameAt, type RouteHandle } from './routes'
-import { zhCN } from '../i18n/zh-CN'
-import { en } from '../i18n/en'
+import { zhCN as zhCNTyped } from '@/i18n/zh-CN'
+import { en as enTyped } from '@/i18n/en'
+
+const zhCN: Record<string, string> = zhCNTyped
+const en: Record<string, string> = enTyped
 
 // Spec §2, copied by hand: the table must hold every one of these with this
 // exact name and path (params written the router's way).

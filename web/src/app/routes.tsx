@@ -4,7 +4,7 @@
 // route's first download holds only the shell and the home page.
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react'
 import { matchRoutes, Navigate, useLocation, type RouteObject } from 'react-router'
-import { RouteNameContext } from '../components/routeName'
+import { RouteNameContext } from '@/components/routeName'
 import TabLayout from './TabLayout'
 
 type PageModule = { default: ComponentType }
@@ -28,15 +28,15 @@ export interface RouteHandle {
   name: string
 }
 
-const splash: PageLoader = () => import('../features/account/pages/SplashPage')
-const home: PageLoader = () => import('../features/catalog/pages/HomePage')
-const mine: PageLoader = () => import('../features/account/pages/MinePage')
-const login: PageLoader = () => import('../features/account/pages/LoginPage')
-const register: PageLoader = () => import('../features/account/pages/RegisterPage')
-const setting: PageLoader = () => import('../features/account/pages/SettingPage')
+const splash: PageLoader = () => import('@/features/account/pages/SplashPage')
+const home: PageLoader = () => import('@/features/catalog/pages/HomePage')
+const mine: PageLoader = () => import('@/features/account/pages/MinePage')
+const login: PageLoader = () => import('@/features/account/pages/LoginPage')
+const register: PageLoader = () => import('@/features/account/pages/RegisterPage')
+const setting: PageLoader = () => import('@/features/account/pages/SettingPage')
 // One shared page for screens not built yet; it names the screen from the
 // route handle and says what it will hold.
-const soon: PageLoader = () => import('../components/ComingSoon')
+const soon: PageLoader = () => import('@/components/ComingSoon')
 
 export const appRoutes: AppRoute[] = [
   { name: 'splash', path: '/', page: splash },

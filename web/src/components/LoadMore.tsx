@@ -2,7 +2,7 @@
 // for the next page a little before the user reaches the end, plus the
 // loading, error (tap to retry) and end-of-list lines.
 import { useEffect, useRef } from 'react'
-import { t } from '../i18n'
+import { t } from '@/i18n'
 import { Spinner } from './Spinner'
 import styles from './LoadMore.module.css'
 

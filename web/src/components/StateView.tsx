@@ -1,7 +1,7 @@
 // The loading, empty and error states every page shows (DESIGN: "every page
 // has loading, empty and error states"), with a retry action for errors.
 import type { ReactNode } from 'react'
-import { t } from '../i18n'
+import { t } from '@/i18n'
 import { Spinner } from './Spinner'
 import styles from './StateView.module.css'
 

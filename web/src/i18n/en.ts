@@ -1,5 +1,8 @@
-// English catalogue: the same keys as zh-CN.ts (a test keeps them equal).
-export const en: Record<string, string> = {
+// English catalogue: exactly the keys of zh-CN.ts. The type says so: a
+// missing key and an extra key are both compile errors.
+import type { PageKey } from './zh-CN'
+
+export const en: Record<PageKey, string> = {
   'app.name': 'Prima',
 
   'nav.back': 'Back',

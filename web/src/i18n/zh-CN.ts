@@ -1,7 +1,8 @@
 // Strings of the pages and shell. Keys are dotted by area: tab.*, home.*,
 // mine.* ...; route.<name>.title / .desc name every screen of the route
-// table (the coming-soon page shows them).
-export const zhCN: Record<string, string> = {
+// table (the coming-soon page shows them). t() accepts only keys defined
+// here (or in lib.ts), so a typo fails to type-check.
+export const zhCN = {
   'app.name': '精品',
 
   'nav.back': '返回',
@@ -254,4 +255,8 @@ export const zhCN: Record<string, string> = {
   'route.mineregister.desc': '创建账号，保留当前游客的全部记录。',
   'route.notfound.title': '页面不存在',
   'route.notfound.desc': '这个链接指向的页面不存在或已下线。',
-}
+} satisfies Record<string, string>
+
+// PageKey is every key of the pages' catalogue; en.ts must define exactly
+// these (its type is Record<PageKey, string>).
+export type PageKey = keyof typeof zhCN

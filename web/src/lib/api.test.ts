@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { setLang } from '../i18n'
+import { setLang } from '@/i18n'
 import { isDeviceId } from './device'
 import { setToken } from './storage'
 import { MemoryStorage } from './testing'

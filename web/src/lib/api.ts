@@ -19,7 +19,7 @@
 //   handler registered with setUnauthorizedHandler runs (the app logs out).
 //   A 401 without a token (wrong password on login/h5, which callers send
 //   with noToken) is just an error.
-import { t } from '../i18n'
+import { t } from '@/i18n'
 import { deviceId } from './device'
 import { statusMessage } from './http'
 import { currentPlatform } from './platform'

@@ -3,7 +3,7 @@
 // returning visitor gets the platform-gate decision without waiting.
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
-import type { GateMode } from '../lib/platform'
+import type { GateMode } from '@/lib/platform'
 import { primaStorage } from './persist'
 
 export interface SourceEntry {

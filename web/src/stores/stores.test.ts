@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { CookieJar, MemoryStorage } from '../lib/testing'
-import type { UserInfo } from '../lib/user'
+import { CookieJar, MemoryStorage } from '@/lib/testing'
+import type { UserInfo } from '@/lib/user'
 
 const mem = new MemoryStorage()
 const jar = new CookieJar()

@@ -2,9 +2,10 @@
 // and signing out (which ends in a fresh guest session, so the app always
 // has a user to show).
 import type { QueryClient } from '@tanstack/react-query'
-import { setSwitchingSession, useUserStore } from '../../stores/user'
+import { setSwitchingSession, useUserStore } from '@/stores/user'
 import { guestLogin } from './api/guest-login'
 import { logout } from './api/logout'
+import { accountKeys } from '@/features/account/keys'
 
 export async function startGuestSession() {
   const r = await guestLogin()
@@ -21,7 +22,7 @@ export async function signOut(queryClient: QueryClient): Promise<void> {
     // A failed revoke (network, already revoked) does not keep the user in:
     // the token is forgotten here either way.
     await logout().catch(() => undefined)
-    queryClient.removeQueries({ queryKey: ['mine'] })
+    queryClient.removeQueries({ queryKey: accountKeys.all })
     try {
       await startGuestSession()
     } catch (e) {

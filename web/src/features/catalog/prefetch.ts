@@ -8,8 +8,8 @@
 // finds these queries running or done; should the two ever disagree, the
 // page simply asks for its own, as it always did.
 import type { QueryClient } from '@tanstack/react-query'
-import { useAppStore } from '../../stores/app'
-import { useConfigStore } from '../../stores/config'
+import { useAppStore } from '@/stores/app'
+import { useConfigStore } from '@/stores/config'
 import { announcementsQueryOptions } from './api/get-announcements'
 import { modulesQueryOptions } from './api/get-modules'
 import { moduleSectionsQueryOptions } from './api/get-module-sections'

@@ -3,8 +3,8 @@
 // This module and the QR encoder load only when the gate says so.
 import { useEffect, useState } from 'react'
 import QRCode from 'qrcode'
-import { t } from '../../i18n'
-import { qrLevel } from '../../lib/qr'
+import { t } from '@/i18n'
+import { qrLevel } from '@/lib/qr'
 import styles from './HandOffPage.module.css'
 
 export default function HandOffPage({ url }: { url: string }) {

@@ -1,7 +1,7 @@
 // POST /api/app/mine/login/h5: account and password login.
-import { api } from '../../../lib/api'
-import { currentPlatform } from '../../../lib/platform'
-import type { UserInfo } from '../../../lib/user'
+import { api } from '@/lib/api'
+import { currentPlatform } from '@/lib/platform'
+import type { UserInfo } from '@/lib/user'
 
 export interface LoginInput {
   account: string

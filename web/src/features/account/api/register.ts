@@ -1,6 +1,6 @@
 // POST /api/app/mine/register. Sent with the guest's token, the server
 // upgrades that guest in place (same uid); without one it creates a user.
-import { api } from '../../../lib/api'
+import { api } from '@/lib/api'
 import type { SessionResult } from './login-h5'
 
 export interface RegisterInput {

@@ -2,7 +2,7 @@
 // glyph, a title, a value or control, and a chevron when it leads somewhere.
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import { ChevronRightIcon } from '../../../components/icons'
+import { ChevronRightIcon } from '@/components/icons'
 import styles from './Cells.module.css'
 
 export function CellGroup({ title, children }: { title?: ReactNode; children: ReactNode }) {

@@ -2,14 +2,14 @@
 // failure (one tip for a wrong account or password) is toasted by the API
 // client and also shown under the form.
 import { Link } from 'react-router'
-import { t } from '../../../i18n'
-import { NavBar } from '../../../components/NavBar'
-import { Spinner } from '../../../components/Spinner'
-import { loginH5 } from '../api/login-h5'
-import { Field } from '../components/Field'
-import { useAuthForm } from '../useAuthForm'
-import { validateLogin } from '../validation'
-import styles from '../components/AuthForm.module.css'
+import { t } from '@/i18n'
+import { NavBar } from '@/components/NavBar'
+import { Spinner } from '@/components/Spinner'
+import { loginH5 } from '@/features/account/api/login-h5'
+import { Field } from '@/features/account/components/Field'
+import { useAuthForm } from '@/features/account/useAuthForm'
+import { validateLogin } from '@/features/account/validation'
+import styles from '@/features/account/components/AuthForm.module.css'
 
 export default function LoginPage() {
   const { form, set, onSubmit, fieldError, serverError, pending } = useAuthForm({

@@ -3,16 +3,16 @@
 // settings. The user info is refreshed from the server on each visit.
 import { useEffect } from 'react'
 import { Link } from 'react-router'
-import { t } from '../../../i18n'
-import { couponTotal, isSuperVip, isVip, type UserInfo } from '../../../lib/user'
-import { formatCount } from '../../../lib/time'
-import { DarkSwitch } from '../../../components/DarkSwitch'
-import { GearIcon } from '../../../components/icons'
-import { useUserStore } from '../../../stores/user'
-import { useMe } from '../api/get-me'
-import { Avatar } from '../components/Avatar'
-import { Cell, CellGroup } from '../components/Cells'
-import { Glyph, type GlyphName } from '../components/MineIcons'
+import { routeTitle, t } from '@/i18n'
+import { couponTotal, isSuperVip, isVip, type UserInfo } from '@/lib/user'
+import { formatCount } from '@/lib/time'
+import { DarkSwitch } from '@/components/DarkSwitch'
+import { GearIcon } from '@/components/icons'
+import { useUserStore } from '@/stores/user'
+import { useMe } from '@/features/account/api/get-me'
+import { Avatar } from '@/features/account/components/Avatar'
+import { Cell, CellGroup } from '@/features/account/components/Cells'
+import { Glyph, type GlyphName } from '@/features/account/components/MineIcons'
 import styles from './MinePage.module.css'
 
 interface Entry {
@@ -160,7 +160,7 @@ export default function MinePage() {
             <Cell
               key={e.route}
               icon={<Glyph name={e.glyph} color={e.color} />}
-              title={t(`route.${e.route}.title`)}
+              title={routeTitle(e.route)}
               to={e.path}
               testid={`mine-entry-${e.route}`}
             />

@@ -2,14 +2,14 @@
 // here by the server's rules first; sent with the guest's token, so the
 // guest account is upgraded in place (same uid) and lands on /mine.
 import { Link } from 'react-router'
-import { t } from '../../../i18n'
-import { NavBar } from '../../../components/NavBar'
-import { Spinner } from '../../../components/Spinner'
-import { register } from '../api/register'
-import { Field } from '../components/Field'
-import { useAuthForm } from '../useAuthForm'
-import { validateRegister } from '../validation'
-import styles from '../components/AuthForm.module.css'
+import { t } from '@/i18n'
+import { NavBar } from '@/components/NavBar'
+import { Spinner } from '@/components/Spinner'
+import { register } from '@/features/account/api/register'
+import { Field } from '@/features/account/components/Field'
+import { useAuthForm } from '@/features/account/useAuthForm'
+import { validateRegister } from '@/features/account/validation'
+import styles from '@/features/account/components/AuthForm.module.css'
 
 export default function RegisterPage() {
   const { form, set, onSubmit, fieldError, serverError, pending } = useAuthForm({

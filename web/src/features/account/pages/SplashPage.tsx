@@ -4,11 +4,11 @@
 import { useCallback, useEffect, useRef } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { useLocation, useNavigate } from 'react-router'
-import { prefetchHome } from '../../catalog/prefetch'
-import { t } from '../../../i18n'
-import { ApiError, APP_VERSION } from '../../../lib/api'
-import { useUserStore } from '../../../stores/user'
-import { useGuestLogin } from '../api/guest-login'
+import { prefetchHome } from '@/features/catalog/prefetch'
+import { t } from '@/i18n'
+import { ApiError, APP_VERSION } from '@/lib/api'
+import { useUserStore } from '@/stores/user'
+import { useGuestLogin } from '@/features/account/api/guest-login'
 import styles from './SplashPage.module.css'
 
 export default function SplashPage() {

@@ -3,11 +3,11 @@
 // dialog's code loads on the first tap.
 import { useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { t } from '../../../i18n'
-import { linkOf, openLink } from '../../../lib/links'
-import { SpeakerIcon } from '../../../components/icons'
-import { useAnnouncements } from '../api/get-announcements'
-import type { Announcement } from '../types'
+import { t } from '@/i18n'
+import { linkOf, openLink } from '@/lib/links'
+import { SpeakerIcon } from '@/components/icons'
+import { useAnnouncements } from '@/features/catalog/api/get-announcements'
+import type { Announcement } from '@/features/catalog/types'
 import styles from './AnnounceBar.module.css'
 
 const ROTATE_MS = 4000

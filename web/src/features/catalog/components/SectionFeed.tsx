@@ -2,14 +2,14 @@
 // grid with "more" and "换一批", loading further sections as the user
 // scrolls.
 import { useState } from 'react'
-import { t } from '../../../i18n'
-import { ApiError } from '../../../lib/api'
-import { LoadMore } from '../../../components/LoadMore'
-import { RefreshIcon, ChevronRightIcon } from '../../../components/icons'
-import { StateView } from '../../../components/StateView'
-import { SECTION_VIDEOS, useModuleSections } from '../api/get-module-sections'
-import { useChangeSection } from '../api/change-section'
-import type { Section, Video } from '../types'
+import { t } from '@/i18n'
+import { ApiError } from '@/lib/api'
+import { LoadMore } from '@/components/LoadMore'
+import { RefreshIcon, ChevronRightIcon } from '@/components/icons'
+import { StateView } from '@/components/StateView'
+import { SECTION_VIDEOS, useModuleSections } from '@/features/catalog/api/get-module-sections'
+import { useChangeSection } from '@/features/catalog/api/change-section'
+import type { Section, Video } from '@/features/catalog/types'
 import { VideoCard, VideoCardSkeleton, VideoGrid } from './VideoCard'
 import styles from './Feed.module.css'
 

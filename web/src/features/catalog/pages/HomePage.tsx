@@ -3,19 +3,20 @@
 // reload; scroll down for more.
 import { useQueryClient } from '@tanstack/react-query'
 import { Link } from 'react-router'
-import { t } from '../../../i18n'
-import { ApiError } from '../../../lib/api'
-import { StateView } from '../../../components/StateView'
-import { useAppStore } from '../../../stores/app'
-import { useConfigStore } from '../../../stores/config'
-import { useModules } from '../api/get-modules'
-import { AnnounceBar } from '../components/AnnounceBar'
-import { ModuleTabs, ModuleTabsSkeleton } from '../components/ModuleTabs'
-import { preloadPullRefresh, PullRefresh } from '../components/PullRefresh'
-import { SectionFeed, SectionsSkeleton } from '../components/SectionFeed'
-import { VideoFeed } from '../components/VideoFeed'
-import { defaultTabIndex, homeTabs, pickTab, type HomeTab } from '../tabs'
+import { t } from '@/i18n'
+import { ApiError } from '@/lib/api'
+import { StateView } from '@/components/StateView'
+import { useAppStore } from '@/stores/app'
+import { useConfigStore } from '@/stores/config'
+import { useModules } from '@/features/catalog/api/get-modules'
+import { AnnounceBar } from '@/features/catalog/components/AnnounceBar'
+import { ModuleTabs, ModuleTabsSkeleton } from '@/features/catalog/components/ModuleTabs'
+import { preloadPullRefresh, PullRefresh } from '@/features/catalog/components/PullRefresh'
+import { SectionFeed, SectionsSkeleton } from '@/features/catalog/components/SectionFeed'
+import { VideoFeed } from '@/features/catalog/components/VideoFeed'
+import { defaultTabIndex, homeTabs, pickTab, type HomeTab } from '@/features/catalog/tabs'
 import styles from './HomePage.module.css'
+import { catalogKeys } from '@/features/catalog/keys'
 
 preloadPullRefresh()
 
@@ -30,11 +31,11 @@ export default function HomePage() {
 
   const refresh = () =>
     Promise.all([
-      queryClient.refetchQueries({ queryKey: ['catalog', 'modules'], type: 'active' }),
-      queryClient.refetchQueries({ queryKey: ['catalog', 'announce'], type: 'active' }),
+      queryClient.refetchQueries({ queryKey: catalogKeys.modulesAll(), type: 'active' }),
+      queryClient.refetchQueries({ queryKey: catalogKeys.announcements(), type: 'active' }),
       // Lists start again from their first page.
-      queryClient.resetQueries({ queryKey: ['catalog', 'sections'] }),
-      queryClient.resetQueries({ queryKey: ['catalog', 'videos'] }),
+      queryClient.resetQueries({ queryKey: catalogKeys.sectionsAll() }),
+      queryClient.resetQueries({ queryKey: catalogKeys.videosAll() }),
     ])
 
   const select = (tab: HomeTab) => {
