@@ -21,7 +21,10 @@ await page.route('**/api/**', async (route) => {
 })
 page.on('request', (r) => {
   const u = new URL(r.url())
-  if (u.pathname.startsWith('/api/') || u.pathname.startsWith('/media/') || u.pathname.endsWith('.svg') || u.pathname.endsWith('.png'))
+  // Image requests of the page itself; the tab's favicon (type 'other') is
+  // the browser's own.
+  const img = r.resourceType() === 'image' && (u.pathname.endsWith('.svg') || u.pathname.endsWith('.png'))
+  if (u.pathname.startsWith('/api/') || u.pathname.startsWith('/media/') || img)
     calls.push({ req: r, path: u.pathname, start: Date.now() - t0, end: Infinity })
 })
 page.on('requestfinished', (r) => {

@@ -7,7 +7,6 @@ import { useSource } from '@/features/config/api/get-source'
 import { currentPlatform, gateDecision } from '@/lib/platform'
 import { useConfigStore } from '@/stores/config'
 import { StateView } from '@/components/StateView'
-import { ApiError } from '@/lib/api'
 import { t } from '@/i18n'
 
 const HandOffPage = lazy(() => import('@/features/gate/HandOffPage'))
@@ -35,14 +34,14 @@ export function Gate({ children }: { children: ReactNode }) {
   if (!source) {
     if (q.isError) {
       return (
-        <div style={{ paddingTop: '20dvh' }}>
+        <main style={{ paddingTop: '20dvh' }}>
           <StateView
             kind="error"
             title={t('boot.failed')}
-            message={q.error instanceof ApiError ? q.error.tip : undefined}
+            error={q.error}
             onRetry={() => void q.refetch()}
           />
-        </div>
+        </main>
       )
     }
     return <Boot />

@@ -5,6 +5,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react'
 import { matchRoutes, Navigate, useLocation, type RouteObject } from 'react-router'
 import { RouteNameContext } from '@/components/routeName'
+import { RouteBoundary } from './RouteErrorBoundary'
 import TabLayout from './TabLayout'
 
 type PageModule = { default: ComponentType }
@@ -28,7 +29,9 @@ export interface RouteHandle {
   name: string
 }
 
-const splash: PageLoader = () => import('@/features/account/pages/SplashPage')
+// Splash composes two features (the guest sign-in and home's first data),
+// so it belongs to the app rather than to either.
+const splash: PageLoader = () => import('./SplashPage')
 const home: PageLoader = () => import('@/features/catalog/pages/HomePage')
 const mine: PageLoader = () => import('@/features/account/pages/MinePage')
 const login: PageLoader = () => import('@/features/account/pages/LoginPage')
@@ -162,9 +165,13 @@ export function RedirectTo({ to }: { to: string }) {
 function element(r: AppRoute): ReactElement {
   if (r.redirectTo) return <RedirectTo to={r.redirectTo} />
   const Page = lazyOf(r.page!)
+  // Each page has its own error boundary, inside whatever layout holds it
+  // (the tab bar stays when a tab's page fails).
   return (
     <RouteNameContext.Provider value={r.name}>
-      <Page />
+      <RouteBoundary>
+        <Page />
+      </RouteBoundary>
     </RouteNameContext.Provider>
   )
 }

@@ -27,6 +27,8 @@ export const en: Record<PageKey, string> = {
   'error.page': 'Something went wrong',
   'error.pageHint': 'The network may have dropped or the app was updated. Please reload.',
   'boot.failed': 'Cannot reach the server',
+  'offline.title': 'You are offline',
+  'offline.hint': 'Check your connection. The page reloads by itself once you are back online.',
 
   'gate.title': 'Open on your phone',
   'gate.desc': 'Prima is made for phones. Scan the QR code with your phone to continue.',

@@ -27,6 +27,8 @@ export const zhCN = {
   'error.page': '页面出错了',
   'error.pageHint': '可能是网络中断或应用已更新，请重新加载',
   'boot.failed': '无法连接服务器',
+  'offline.title': '网络已断开',
+  'offline.hint': '请检查网络连接，恢复后会自动重新加载',
 
   'gate.title': '请在手机上打开',
   'gate.desc': '精品为手机设计，用手机扫描二维码即可继续',

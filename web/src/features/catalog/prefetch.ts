@@ -15,11 +15,14 @@ import { modulesQueryOptions } from './api/get-modules'
 import { moduleSectionsQueryOptions } from './api/get-module-sections'
 import { defaultTabIndex, homeTabs, pickTab } from './tabs'
 
-export async function prefetchHome(client: QueryClient): Promise<void> {
+// ready, when given, is waited for (its failure ignored) before the tab is
+// picked: the start-up passes the remote configuration's request on a
+// first visit, since the default tab comes from it.
+export async function prefetchHome(client: QueryClient, ready?: Promise<unknown>): Promise<void> {
   void client.prefetchQuery(announcementsQueryOptions())
   let modules
   try {
-    modules = await client.fetchQuery(modulesQueryOptions(0))
+    ;[modules] = await Promise.all([client.fetchQuery(modulesQueryOptions(0)), ready?.catch(() => undefined)])
   } catch {
     return // the page shows the error and its retry
   }

@@ -3,6 +3,7 @@
 // This module and the QR encoder load only when the gate says so.
 import { useEffect, useState } from 'react'
 import QRCode from 'qrcode'
+import { Logo } from '@/components/Logo'
 import { t } from '@/i18n'
 import { qrLevel } from '@/lib/qr'
 import styles from './HandOffPage.module.css'
@@ -24,7 +25,7 @@ export default function HandOffPage({ url }: { url: string }) {
   return (
     <main className={styles.page} data-testid="gate-handoff">
       <div className={styles.card}>
-        <img className={styles.logo} src="/favicon.svg" alt="" width="56" height="56" />
+        <Logo className={styles.logo} size={56} />
         <h1 className={styles.title}>{t('gate.title')}</h1>
         <p className={styles.desc}>{t('gate.desc')}</p>
         <div className={styles.qr}>

@@ -3,7 +3,6 @@
 // scrolls.
 import { useState } from 'react'
 import { t } from '@/i18n'
-import { ApiError } from '@/lib/api'
 import { LoadMore } from '@/components/LoadMore'
 import { RefreshIcon, ChevronRightIcon } from '@/components/icons'
 import { StateView } from '@/components/StateView'
@@ -78,7 +77,7 @@ export function SectionFeed({ moduleID, onMore }: { moduleID: number; onMore: (s
 
   if (q.isPending) return <SectionsSkeleton />
   if (q.isError && !q.data) {
-    return <StateView kind="error" message={q.error instanceof ApiError ? q.error.tip : undefined} onRetry={() => void q.refetch()} />
+    return <StateView kind="error" error={q.error} onRetry={() => void q.refetch()} />
   }
   const sections = q.data.pages.flatMap((p) => p.list)
   if (sections.length === 0) return <StateView kind="empty" title={t('home.empty')} />

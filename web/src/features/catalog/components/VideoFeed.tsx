@@ -2,7 +2,6 @@
 // by the chip the user picked, loading more as the user scrolls.
 import { t, type MessageKey } from '@/i18n'
 import { useAppStore } from '@/stores/app'
-import { ApiError } from '@/lib/api'
 import { LoadMore } from '@/components/LoadMore'
 import { StateView } from '@/components/StateView'
 import { useModuleVideos, type SortType } from '@/features/catalog/api/get-module-videos'
@@ -34,7 +33,7 @@ export function VideoFeed({ subModuleID }: { subModuleID: number }) {
       </VideoGrid>
     )
   } else if (q.isError && !q.data) {
-    body = <StateView kind="error" message={q.error instanceof ApiError ? q.error.tip : undefined} onRetry={() => void q.refetch()} />
+    body = <StateView kind="error" error={q.error} onRetry={() => void q.refetch()} />
   } else {
     const videos = q.data.pages.flatMap((p) => p.list)
     body =

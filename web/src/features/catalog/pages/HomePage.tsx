@@ -4,10 +4,10 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { t } from '@/i18n'
-import { ApiError } from '@/lib/api'
+import { Logo } from '@/components/Logo'
 import { StateView } from '@/components/StateView'
 import { useAppStore } from '@/stores/app'
-import { useConfigStore } from '@/stores/config'
+import { useAppName, useConfigStore } from '@/stores/config'
 import { useModules } from '@/features/catalog/api/get-modules'
 import { AnnounceBar } from '@/features/catalog/components/AnnounceBar'
 import { ModuleTabs, ModuleTabsSkeleton } from '@/features/catalog/components/ModuleTabs'
@@ -22,6 +22,7 @@ preloadPullRefresh()
 
 export default function HomePage() {
   const queryClient = useQueryClient()
+  const appName = useAppName()
   const modules = useModules(0)
   const selected = useAppStore((s) => s.tabs.home)
   const setTab = useAppStore((s) => s.setTab)
@@ -54,7 +55,7 @@ export default function HomePage() {
     body = (
       <StateView
         kind="error"
-        message={modules.error instanceof ApiError ? modules.error.tip : undefined}
+        error={modules.error}
         onRetry={() => void modules.refetch()}
       />
     )
@@ -67,8 +68,8 @@ export default function HomePage() {
       <header className={`${styles.header} prima-chrome`}>
         <div className={styles.top}>
           <span className={styles.brand}>
-            <img src="/favicon.svg" alt="" width="24" height="24" />
-            {t('app.name')}
+            <Logo size={24} className={styles.logo} />
+            {appName}
           </span>
           <Link to="/home/search" className={styles.search} data-testid="home-search">
             <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.2" aria-hidden="true">
