@@ -93,3 +93,19 @@ describe('app store', () => {
     expect(useAppStore.getState()).toMatchObject({ dark: null, lang: 'zh-CN', tabs: {} })
   })
 })
+
+describe('app name', () => {
+  it("is the remote configuration's APPNAME, in every language", async () => {
+    const { appNameOf } = await import('./config')
+    expect(appNameOf({ APPNAME: [{ title: '  星光  ', url: '', weight: 1 }] })).toBe('星光')
+    expect(appNameOf({ APPNAME: [{ title: '', url: '', weight: 1 }, { title: 'Second', url: '', weight: 0 }] })).toBe('Second')
+  })
+
+  it('is null when the configuration names none, so the built-in name shows', async () => {
+    const { appNameOf } = await import('./config')
+    expect(appNameOf(null)).toBeNull()
+    expect(appNameOf({})).toBeNull()
+    expect(appNameOf({ APPNAME: 'x' as never })).toBeNull()
+    expect(appNameOf({ APPNAME: [{ title: 7 } as never] })).toBeNull()
+  })
+})
