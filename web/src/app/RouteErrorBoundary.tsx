@@ -62,9 +62,9 @@ export class RouteErrorBoundary extends Component<Props, State> {
   render() {
     if (!this.state.failed) return this.props.children
     return (
-      <div style={{ paddingTop: 'var(--prima-safe-top)' }} data-testid="route-error">
+      <main style={{ paddingTop: 'var(--prima-safe-top)' }} data-testid="route-error">
         <StateView kind="error" title={t('error.page')} message={t('error.pageHint')} error={this.state.error} onRetry={this.retry} />
-      </div>
+      </main>
     )
   }
 }

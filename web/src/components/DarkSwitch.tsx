@@ -8,6 +8,7 @@ export function DarkSwitch() {
   const setDark = useAppStore((s) => s.setDark)
   return (
     <Switch
+      className="prima-hit"
       checked={dark}
       onChange={setDark}
       aria-label={t('setting.dark')}

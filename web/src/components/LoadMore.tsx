@@ -33,7 +33,7 @@ export function LoadMore({ hasMore, loading, error, onLoad }: Props) {
   return (
     <div ref={ref} className={styles.foot} data-testid="load-more">
       {error ? (
-        <button type="button" className={styles.retry} onClick={onLoad} data-testid="load-more-retry">
+        <button type="button" className={`${styles.retry} prima-hit`} onClick={onLoad} data-testid="load-more-retry">
           {t('list.loadFailed')}
         </button>
       ) : loading ? (

@@ -27,7 +27,7 @@ export function StateView({ kind, title, message, onRetry, compact, error }: Pro
         <p className={styles.title}>{t('offline.title')}</p>
         <p className={styles.message}>{t('offline.hint')}</p>
         {onRetry && (
-          <button type="button" className={styles.retry} onClick={onRetry} data-testid="state-retry">
+          <button type="button" className={`${styles.retry} prima-hit`} onClick={onRetry} data-testid="state-retry">
             {t('state.retry')}
           </button>
         )}
@@ -48,7 +48,7 @@ export function StateView({ kind, title, message, onRetry, compact, error }: Pro
       <p className={styles.title}>{title ?? t(kind === 'empty' ? 'state.empty' : 'state.error')}</p>
       {message && <p className={styles.message}>{message}</p>}
       {onRetry && (
-        <button type="button" className={styles.retry} onClick={onRetry} data-testid="state-retry">
+        <button type="button" className={`${styles.retry} prima-hit`} onClick={onRetry} data-testid="state-retry">
           {t('state.retry')}
         </button>
       )}

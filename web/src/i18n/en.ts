@@ -8,6 +8,7 @@ export const en: Record<PageKey, string> = {
   'nav.back': 'Back',
   'common.close': 'Close',
   'common.ok': 'OK',
+  'common.cancel': 'Cancel',
 
   'tab.label': 'Main navigation',
   'tab.home': 'Home',
@@ -100,6 +101,8 @@ export const en: Record<PageKey, string> = {
   'setting.version': 'Version',
   'setting.logout': 'Sign out',
   'setting.loggedOut': 'Signed out',
+  'setting.logoutConfirm': 'Sign out?',
+  'setting.logoutConfirmHint': 'You will continue as a guest on this device.',
   'setting.logoutFailed': 'Could not sign out, please try again',
 
   'video.vip': 'VIP',

@@ -8,6 +8,7 @@ export const zhCN = {
   'nav.back': '返回',
   'common.close': '关闭',
   'common.ok': '知道了',
+  'common.cancel': '取消',
 
   'tab.label': '主导航',
   'tab.home': '首页',
@@ -100,6 +101,8 @@ export const zhCN = {
   'setting.version': '版本',
   'setting.logout': '退出登录',
   'setting.loggedOut': '已退出登录',
+  'setting.logoutConfirm': '确定退出登录？',
+  'setting.logoutConfirmHint': '退出后将以游客身份继续使用',
   'setting.logoutFailed': '退出失败，请稍后再试',
 
   'video.vip': 'VIP',

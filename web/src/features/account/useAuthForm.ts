@@ -10,7 +10,7 @@ import { toast } from '@/lib/toast'
 import { useUserStore } from '@/stores/user'
 import type { SessionResult } from './api/login-h5'
 import { hasErrors, normalizeAccount, type FieldErrors } from './validation'
-import { accountKeys } from '@/features/account/keys'
+import { forgetUserData } from './session'
 
 interface Credentials {
   account: string
@@ -51,8 +51,9 @@ export function useAuthForm<F extends Credentials>(opts: {
       { account: normalizeAccount(form.account), passWord: form.password },
       {
         onSuccess: (r) => {
+          // Another user now: nothing cached for the last one may show.
+          forgetUserData(queryClient)
           login(r.token, r.user)
-          queryClient.removeQueries({ queryKey: accountKeys.all })
           toast.success(t(opts.successKey))
           navigate('/mine', { replace: true })
         },

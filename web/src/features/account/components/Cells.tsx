@@ -8,7 +8,7 @@ import styles from './Cells.module.css'
 export function CellGroup({ title, children }: { title?: ReactNode; children: ReactNode }) {
   return (
     <section className={styles.group}>
-      {title && <h3 className={styles.groupTitle}>{title}</h3>}
+      {title && <h2 className={styles.groupTitle}>{title}</h2>}
       <div className={styles.cells}>{children}</div>
     </section>
   )

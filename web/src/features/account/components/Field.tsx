@@ -41,7 +41,7 @@ export function Field({ label, value, onChange, error, hint, testid, type = 'tex
         {isPassword && (
           <button
             type="button"
-            className={styles.eye}
+            className={`${styles.eye} prima-hit`}
             onClick={() => setShown((v) => !v)}
             aria-label={shown ? t('form.hidePassword') : t('form.showPassword')}
             aria-pressed={shown}

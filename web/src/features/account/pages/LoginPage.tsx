@@ -1,6 +1,6 @@
 // minelogin (/mine/login): account and password. The server's tip on
-// failure (one tip for a wrong account or password) is toasted by the API
-// client and also shown under the form.
+// failure (one tip for a wrong account or password) is shown once, under
+// the form (the request is silent, so no toast repeats it).
 import { Link } from 'react-router'
 import { t } from '@/i18n'
 import { NavBar } from '@/components/NavBar'
@@ -22,7 +22,8 @@ export default function LoginPage() {
   return (
     <div className={styles.page}>
       <NavBar title={t('route.minelogin.title')} back="/mine" />
-      <form className={styles.body} onSubmit={onSubmit} noValidate data-testid="login-form">
+      <main>
+        <form className={styles.body} onSubmit={onSubmit} noValidate data-testid="login-form">
         <h2 className={styles.heading}>{t('login.heading')}</h2>
         <p className={styles.sub}>{t('login.sub')}</p>
         <div className={styles.group}>
@@ -67,7 +68,8 @@ export default function LoginPage() {
             {t('login.forgot')}
           </Link>
         </div>
-      </form>
+        </form>
+      </main>
     </div>
   )
 }

@@ -22,7 +22,8 @@ export default function RegisterPage() {
   return (
     <div className={styles.page}>
       <NavBar title={t('route.mineregister.title')} back="/mine" />
-      <form className={styles.body} onSubmit={onSubmit} noValidate data-testid="register-form">
+      <main>
+        <form className={styles.body} onSubmit={onSubmit} noValidate data-testid="register-form">
         <h2 className={styles.heading}>{t('register.heading')}</h2>
         <p className={styles.sub}>{t('register.sub')}</p>
         <div className={styles.group}>
@@ -81,7 +82,8 @@ export default function RegisterPage() {
             {t('register.toLogin')}
           </Link>
         </div>
-      </form>
+        </form>
+      </main>
     </div>
   )
 }

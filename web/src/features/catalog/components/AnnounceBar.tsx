@@ -42,8 +42,10 @@ export function AnnounceBar() {
   }
 
   return (
-    <button type="button" className={styles.bar} onClick={() => void open(current)} data-testid="announce-bar" aria-label={t('announce.label')}>
+    <button type="button" className={`${styles.bar} prima-hit`} onClick={() => void open(current)} data-testid="announce-bar">
       <SpeakerIcon className={styles.icon} />
+      {/* Heard before the title (the visible text stays the name, as VoiceOver expects). */}
+      <span className="prima-sr-only">{t('announce.label')}: </span>
       <span className={styles.viewport}>
         <span key={current.id} className={styles.text}>
           {current.title}

@@ -23,7 +23,7 @@ function SectionBlock({ section, first, onMore }: { section: Section; first: boo
     <section className={styles.section} data-testid="home-section" data-section-id={section.id}>
       <header className={styles.sectionHead}>
         <h2 className={styles.sectionTitle}>{section.moduleName}</h2>
-        <button type="button" className={styles.more} onClick={() => onMore(section.id)} data-testid="section-more">
+        <button type="button" className={`${styles.more} prima-hit`} onClick={() => onMore(section.id)} data-testid="section-more">
           {t('home.more')}
           <ChevronRightIcon size={14} />
         </button>
@@ -40,7 +40,7 @@ function SectionBlock({ section, first, onMore }: { section: Section; first: boo
       <div className={styles.sectionFoot}>
         <button
           type="button"
-          className={styles.change}
+          className={`${styles.change} prima-hit`}
           disabled={change.isPending}
           onClick={() => change.mutate(videos, { onSuccess: (list) => list.length > 0 && setBatch(list) })}
           data-testid="section-change"

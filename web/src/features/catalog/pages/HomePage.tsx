@@ -67,11 +67,11 @@ export default function HomePage() {
     <div className={styles.page} data-testid="home-page">
       <header className={`${styles.header} prima-chrome`}>
         <div className={styles.top}>
-          <span className={styles.brand}>
+          <h1 className={styles.brand}>
             <Logo size={24} className={styles.logo} />
             {appName}
-          </span>
-          <Link to="/home/search" className={styles.search} data-testid="home-search">
+          </h1>
+          <Link to="/home/search" className={`${styles.search} prima-hit`} data-testid="home-search">
             <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.2" aria-hidden="true">
               <circle cx="11" cy="11" r="7" />
               <path d="m20 20-3.5-3.5" />
@@ -85,12 +85,14 @@ export default function HomePage() {
           current && <ModuleTabs tabs={tabs} selected={current.key} onSelect={select} />
         )}
       </header>
-      <PullRefresh onRefresh={refresh}>
-        <div className={styles.content}>
-          <AnnounceBar />
-          {body}
-        </div>
-      </PullRefresh>
+      <main>
+        <PullRefresh onRefresh={refresh}>
+          <div className={styles.content}>
+            <AnnounceBar />
+            {body}
+          </div>
+        </PullRefresh>
+      </main>
     </div>
   )
 }
