@@ -33,6 +33,30 @@ async function check(page, name) {
   if (shots) await page.screenshot({ path: join(shots, name + '.png') })
 }
 
+// targets checks each control answers taps over at least 44 x 44 CSS px
+// around its centre: the points 21 px left, right, above and below the
+// centre must all land on it (its ::before hit area counts).
+async function targets(page, name, selectors) {
+  for (const sel of selectors) {
+    const r = await page.evaluate((sel) => {
+      const el = document.querySelector(sel)
+      if (!el) return { missing: true }
+      el.scrollIntoView({ block: 'center', inline: 'center' })
+      const b = el.getBoundingClientRect()
+      const cx = b.left + b.width / 2
+      const cy = b.top + b.height / 2
+      const hits = [[-21, 0], [21, 0], [0, -21], [0, 21]].map(([dx, dy]) => {
+        const at = document.elementFromPoint(cx + dx, cy + dy)
+        return !!at && (at === el || el.contains(at))
+      })
+      return { w: Math.round(b.width), h: Math.round(b.height), ok: hits.every(Boolean), hits }
+    }, sel)
+    const ok = !r.missing && r.ok
+    if (!ok) failed++
+    console.log(`   target ${ok ? 'ok  ' : 'FAIL'} ${sel} (${r.missing ? 'missing' : `${r.w}x${r.h} visible, 44x44 hit: ${r.hits}`}) on ${name}`)
+  }
+}
+
 async function visit(page, path, ready) {
   await page.goto(server.base + path)
   await page.locator(ready).first().waitFor({ timeout: 15000 })
@@ -46,8 +70,13 @@ try {
       await page.waitForURL(/\/home/, { timeout: 15000 })
       await page.locator('[data-testid=video-card]').first().waitFor()
       await check(page, `home-${scheme}`)
+      if (scheme === 'light') {
+        await targets(page, 'home', ['[data-testid=section-more]', '[data-testid=section-change]', '[data-testid=home-search]', '[data-testid=home-module-tab]', '[data-testid=announce-bar]'])
+        await page.evaluate(() => window.scrollTo(0, 0))
+      }
       await visit(page, '/mine', '[data-testid=mine-guest-card]')
       await check(page, `mine-guest-${scheme}`)
+      if (scheme === 'light') await targets(page, 'mine', ['[data-testid=mine-login]', '[data-testid=mine-register]', '[data-testid=mine-setting]', '[data-testid=dark-toggle]'])
       await visit(page, '/mine/login', '[data-testid=login-form]')
       await check(page, `login-${scheme}`)
       await visit(page, '/mine/register', '[data-testid=register-submit]')
@@ -72,6 +101,7 @@ try {
       await check(page, `mine-member-${scheme}`)
       await visit(page, '/mine/setting', '[data-testid=logout]')
       await check(page, `setting-${scheme}`)
+      if (scheme === 'light') await targets(page, 'setting', ['[data-testid=lang-zh-CN]', '[data-testid=lang-en]', '[data-testid=nav-back]'])
     } finally {
       await browser.close()
     }
