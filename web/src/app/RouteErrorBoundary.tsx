@@ -37,8 +37,10 @@ export class RouteErrorBoundary extends Component<Props, State> {
   }
 
   componentDidMount() {
+    // Back online: try again (a page whose code failed to download is
+    // loaded afresh, which is what retry does for it).
     this.unsubscribe = onOnline(() => {
-      if (this.state.failed && !isChunkLoadError(this.state.error)) this.retry()
+      if (this.state.failed) this.retry()
     })
   }
 
