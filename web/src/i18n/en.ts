@@ -32,7 +32,7 @@ export const en: Record<PageKey, string> = {
   'offline.hint': 'Check your connection. The page reloads by itself once you are back online.',
 
   'gate.title': 'Open on your phone',
-  'gate.desc': 'Prima is made for phones. Scan the QR code with your phone to continue.',
+  'gate.desc': '{name} is made for phones. Scan the QR code with your phone to continue.',
   'gate.qrAlt': 'QR code that opens this app',
   'gate.qrFailed': 'Could not draw the QR code',
   'gate.hint': 'Or type the address above into your phone’s browser',

@@ -32,7 +32,7 @@ export const zhCN = {
   'offline.hint': '请检查网络连接，恢复后会自动重新加载',
 
   'gate.title': '请在手机上打开',
-  'gate.desc': '精品为手机设计，用手机扫描二维码即可继续',
+  'gate.desc': '{name}为手机设计，用手机扫描二维码即可继续',
   'gate.qrAlt': '打开本应用的二维码',
   'gate.qrFailed': '二维码生成失败',
   'gate.hint': '也可以在手机浏览器中输入上方网址',

@@ -5,12 +5,14 @@ import { useEffect, useState } from 'react'
 import QRCode from 'qrcode'
 import { Logo } from '@/components/Logo'
 import { t } from '@/i18n'
+import { useAppName } from '@/stores/config'
 import { qrLevel } from '@/lib/qr'
 import styles from './HandOffPage.module.css'
 
 export default function HandOffPage({ url }: { url: string }) {
   const [img, setImg] = useState<string | null>(null)
   const [failed, setFailed] = useState(false)
+  const appName = useAppName()
 
   useEffect(() => {
     let live = true
@@ -27,7 +29,7 @@ export default function HandOffPage({ url }: { url: string }) {
       <div className={styles.card}>
         <Logo className={styles.logo} size={56} />
         <h1 className={styles.title}>{t('gate.title')}</h1>
-        <p className={styles.desc}>{t('gate.desc')}</p>
+        <p className={styles.desc}>{t('gate.desc', { name: appName })}</p>
         <div className={styles.qr}>
           {img ? (
             <img src={img} alt={t('gate.qrAlt')} width="240" height="240" data-testid="gate-qr" />
