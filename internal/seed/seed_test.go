@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -201,6 +202,25 @@ func TestSeed(t *testing.T) {
 					t.Errorf("pre-sale picture %s missing", p.URL)
 				}
 			}
+			// The pictures the home page shows are served without a signature.
+			h, err := a.Handler()
+			if err != nil {
+				t.Fatal(err)
+			}
+			pics := []string{"/media/covers/1.jpg"}
+			for _, ad := range src["ads"].([]catalog.Ad) {
+				pics = append(pics, ad.Image)
+			}
+			for _, p := range src["preSaleConfig"].([]catalog.PreSale) {
+				pics = append(pics, p.URL)
+			}
+			for _, u := range pics {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, httptest.NewRequest("GET", u, nil))
+				if rec.Code != 200 || rec.Header().Get("Content-Type") != "image/jpeg" {
+					t.Errorf("GET %s: %d %s", u, rec.Code, rec.Header().Get("Content-Type"))
+				}
+			}
 
 			// Seeding again changes nothing.
 			report, err = Run(ctx, a)
@@ -225,7 +245,7 @@ func TestSeed(t *testing.T) {
 func TestSeedLeavesUsedInstallAlone(t *testing.T) {
 	ctx := context.Background()
 	a := newApp(t, db.SQLite)
-	err := a.DB.Tx(ctx, func(tx *db.Tx) error {
+	err := a.DB.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		_, err := catalog.InsertModule(ctx, tx, 0, "运营者的栏目", 0, 1, 1)
 		return err
 	})
