@@ -40,7 +40,7 @@ test-go: versitygw
 	$(GO) test -count=1 ./...
 
 test-web: web-deps
-	cd web && $(NPM) run typecheck && $(NPM) test
+	cd web && $(NPM) run typecheck && $(NPM) run lint && $(NPM) test
 
 e2e-deps: e2e/node_modules/.package-lock.json
 e2e/node_modules/.package-lock.json: e2e/package.json e2e/package-lock.json

@@ -2,10 +2,11 @@
 // events into refetches. Events are hints (delivery is at most once), so
 // each one only invalidates queries; the API stays the source of truth.
 import type { QueryClient } from '@tanstack/react-query'
-import { getBaseURL } from '../lib/api'
-import { browserDeps, RealtimeClient } from '../lib/realtime'
-import { getToken } from '../lib/storage'
-import { useUserStore } from '../stores/user'
+import { getBaseURL } from '@/lib/api'
+import { browserDeps, RealtimeClient } from '@/lib/realtime'
+import { getToken } from '@/lib/storage'
+import { accountKeys } from '@/features/account/keys'
+import { useUserStore } from '@/stores/user'
 
 // Events come in bursts (a registration sends two) and may race the other
 // tab that caused them storing its new token: refetching a moment later
@@ -22,7 +23,7 @@ export function startRealtime(queryClient: QueryClient): RealtimeClient | null {
     if (timer) return
     timer = setTimeout(() => {
       timer = null
-      void queryClient.invalidateQueries({ queryKey: ['mine'] })
+      void queryClient.invalidateQueries({ queryKey: accountKeys.all })
     }, REFETCH_DELAY_MS)
   }
   client.on('profile.changed', refetchMine)
