@@ -248,7 +248,16 @@ func (h *Handler) Info(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return toHTTP(w, err)
 	}
-	return httpx.OK(w, h.s.Info(u))
+	info := h.s.Info(u)
+	if h.s.Reports != nil {
+		if info.ReportVid, err = h.s.Reports.ReportedVideos(ctx, u.ID); err != nil {
+			return err
+		}
+		if info.ReportVid == nil {
+			info.ReportVid = []int64{}
+		}
+	}
+	return httpx.OK(w, info)
 }
 
 // toHTTP turns a service error into its envelope error.

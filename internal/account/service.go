@@ -154,7 +154,15 @@ type Service struct {
 	// Events tells a user's open connections about changes made elsewhere
 	// (realtime.UserTopic). Nil sends nothing; set it before use.
 	Events realtime.Publisher
-	now    func() time.Time
+	// Reports answers the user info's reportVid (the catalog implements
+	// it). Nil leaves the field out.
+	Reports Reports
+	now     func() time.Time
+}
+
+// Reports lists the ids of the videos a user reported.
+type Reports interface {
+	ReportedVideos(ctx context.Context, uid int64) ([]int64, error)
 }
 
 // NewService returns the account service over d, counting attempts in limiter.
@@ -538,6 +546,10 @@ type UserInfo struct {
 	GoldVideoFreeExpire *time.Time    `json:"goldVideoFreeExpire"`
 	VideoFreeExpiration *time.Time    `json:"videoFreeExpiration"`
 	CreatedAt           time.Time     `json:"createdAt"`
+	// ReportVid is the set of videos the user reported. Only GET
+	// /api/app/mine/info fills it (login replies leave it out: the client
+	// fetches the info after signing in anyway).
+	ReportVid []int64 `json:"reportVid,omitzero"`
 }
 
 // CouponGroup is the user's gold-video coupons in one state.

@@ -116,13 +116,15 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 			origins = append(origins, u.Host)
 		}
 	}
+	cat := catalog.NewService(d, catalog.Options{Gate: cfg.Gate, GateURL: cfg.GateURL, PublicURL: cfg.PublicURL})
+	acct.Reports = cat // reportVid in the user info
 	return &App{
 		Config:  cfg,
 		DB:      d,
 		Media:   media,
 		Signer:  signer,
 		Account: acct,
-		Catalog: catalog.NewService(d, catalog.Options{Gate: cfg.Gate, GateURL: cfg.GateURL, PublicURL: cfg.PublicURL}),
+		Catalog: cat,
 		Log:     log,
 		Metrics: metrics.New(d),
 		Checks:  checks,

@@ -58,6 +58,19 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/tag/conf/list", cat.Tags)
 	h("POST /api/app/ads/click", cat.AdClick)
 
+	// Videos: detail and play are public (personal with a token); the
+	// interactions and the lists under mine need a user (a guest will do).
+	h("GET /api/app/vid/info", cat.VideoInfo)
+	h("POST /api/app/vid/play", cat.Play)
+	h("POST /api/app/vid/like", acct.RequireUser(cat.Like))
+	h("POST /api/app/vid/collect", acct.RequireUser(cat.Collect))
+	h("POST /api/app/vid/report", acct.RequireUser(cat.Report))
+	h("GET /api/app/vid/report/reasons", cat.ReportReasonList)
+	h("GET /api/app/mine/like/infoList", acct.RequireUser(cat.MineLikes))
+	h("GET /api/app/mine/collect/infoList", acct.RequireUser(cat.MineCollects))
+	h("GET /api/app/mine/collection", acct.RequireUser(cat.MineCollects))
+	h("GET /api/app/mine/history", acct.RequireUser(cat.MineHistory))
+
 	// Operators: every /api/admin path, known or not, is behind
 	// RequireOperator (no token 401, a user's token 403); each action
 	// writes the audit log in its own transaction.

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"prima/internal/membership"
 	"prima/internal/platform/db"
 )
 
@@ -57,6 +58,16 @@ type Service struct {
 	// from the last row) instead of re-skipping everything before it. It is
 	// only a shortcut: any node without the anchor answers by offset.
 	anchors *ttlCache[pageKey, cursor]
+	// mineAnchors does the same for users' likes, favourites and history.
+	mineAnchors *ttlCache[mineKey, cursor]
+
+	// Access decides who may watch what; Media hands out playback URLs.
+	// NewService sets membership's rules with no purchases (the wallet
+	// issue replaces them) and NoMedia (the media package replaces it).
+	Access Entitlements
+	Media  PlaybackSource
+	// historyLimit is HistoryLimit; tests lower it.
+	historyLimit int
 }
 
 // NewService builds the catalog over d.
@@ -68,10 +79,15 @@ func NewService(d *db.DB, opts Options) *Service {
 		intn:    rand.IntN,
 		counts:  newTTLCache[countKey, int](countTTL, cacheEntries),
 		anchors: newTTLCache[pageKey, cursor](anchorTTL, cacheEntries),
+
+		mineAnchors:  newTTLCache[mineKey, cursor](anchorTTL, cacheEntries),
+		Access:       membership.NewService(d, membership.NoPurchases{}),
+		Media:        NoMedia{},
+		historyLimit: HistoryLimit,
 	}
 	// The caches expire on the service's clock, which tests move.
 	clock := func() time.Time { return s.now() }
-	s.counts.now, s.anchors.now = clock, clock
+	s.counts.now, s.anchors.now, s.mineAnchors.now = clock, clock, clock
 	return s
 }
 
