@@ -475,3 +475,41 @@ func TestRelatedFallsBackToTags(t *testing.T) {
 		}
 	})
 }
+
+// Parallel plays of one user (several tabs, a fast swiper) all count, and
+// the history keeps one row per video and never more than the limit.
+func TestPlayRace(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		f := newFixture(t, d)
+		s := newTestService(d, Options{})
+		s.historyLimit = 5
+		u := newUser(t, d, 0, 0)
+		before := count(t, d, "SELECT SUM(play_count) FROM videos")
+		var wg sync.WaitGroup
+		errs := make(chan error, 100)
+		for g := range 6 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for k := range 6 {
+					if _, err := s.Play(ctx, u, f.recVideos[(g+k)%9]); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		if n := count(t, d, "SELECT SUM(play_count) FROM videos"); n != before+36 {
+			t.Fatalf("%d plays counted, want 36", n-before)
+		}
+		if n := count(t, d, "SELECT COUNT(*) FROM video_history WHERE user_id = ?", u); n != 5 {
+			t.Fatalf("%d history rows, want the limit 5", n)
+		}
+	})
+}
