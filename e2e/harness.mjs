@@ -19,7 +19,7 @@ export const chromeFlags = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ]
 
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const s = net.createServer()
     s.listen(0, '127.0.0.1', () => {
