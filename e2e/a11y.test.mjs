@@ -1,6 +1,7 @@
 // Accessibility, measured: axe-core audits every built page (home, mine as
-// a guest and signed in, login, register, setting, a coming-soon page, the
-// gate's hand-off page) in light and dark mode, in Chromium as an iPhone.
+// a guest and signed in, login, register, setting, a coming-soon page on its
+// own and under the tab bar, the gate's hand-off page) in light and dark
+// mode, in Chromium as an iPhone.
 // A page passes with no critical or serious violation and exactly one main
 // landmark (axe rates a missing main only "moderate", but a screen reader
 // user needs it to skip the chrome). Every violation found is printed, at
@@ -93,6 +94,12 @@ for (const colorScheme of ['light', 'dark']) {
       await page.goto(server.base + '/mine/vipcenter')
       await $(page, 'coming-soon').waitFor()
       await check('coming soon', page)
+
+      // A coming-soon page inside the tab layout: the layout and the page
+      // must not both claim the main landmark.
+      await page.goto(server.base + '/community')
+      await $(page, 'coming-soon').waitFor()
+      await check('coming soon (tab)', page)
 
       await page.goto(server.base + '/mine/register')
       await $(page, 'register-account').fill(account(colorScheme))

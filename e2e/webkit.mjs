@@ -140,6 +140,8 @@ export async function launchWebKit({ width = 390, height = 844, userAgent = iPho
     await waitReady(endpoint + '/status', driver, 'WebKitWebDriver')
     wk.session = await Session.open(endpoint, {
       browserName: 'MiniBrowser',
+      // WebKit's default page-load timeout is five minutes.
+      timeouts: { pageLoad: 30000, script: 30000, implicit: 0 },
       'webkitgtk:browserOptions': { binary: miniBrowser, args: ['--automation', `--user-agent=${userAgent}`] },
     })
     await wk.session.setViewport(width, height)
@@ -165,7 +167,8 @@ export class Session {
   }
 
   async cmd(method, path, body) {
-    const r = await fetch(this.base + path, { method, body: body === undefined ? undefined : JSON.stringify(body) })
+    // A backstop: a hung browser fails the test instead of stalling the run.
+    const r = await fetch(this.base + path, { method, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(60000) })
     const json = await r.json().catch(() => ({}))
     if (!r.ok) throw new WebDriverError(`${method} ${path}`, r.status, json.value)
     return json.value

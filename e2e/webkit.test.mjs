@@ -58,6 +58,7 @@ test('the error capture sees a module WebKit cannot parse', async () => {
   await s.navigate(proxy.base + '/__e2e/broken')
   const errs = await s.waitFor(async () => (await pageErrors(s)).length && pageErrors(s), { what: 'a captured error' })
   assert.match(errs.join('\n'), /SyntaxError/)
+  assert.equal(await s.execute(rendered), false, 'a root that never rendered is seen as such')
 })
 
 test('every route of the route table renders in WebKit with no script error', async () => {
