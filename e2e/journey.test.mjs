@@ -111,7 +111,9 @@ async function logout() {
   await page.waitForURL(/\/mine\/setting/)
   await shot(page, '10-setting')
   await $('logout').click()
-  // A confirmation may come first; accept it if it does.
+  // A confirmation may come first (a dialog the page loads on demand, so it
+  // can appear a moment later); accept it if it does.
+  await page.waitForFunction(() => location.pathname === '/mine' || !!document.querySelector('.adm-dialog-button, .adm-modal-button'))
   const confirm = page.locator('.adm-dialog-button, .adm-modal-button').filter({ hasText: /退出|确定|确认/ })
   if (await confirm.count()) await confirm.last().click()
   await page.waitForURL(/\/mine$/)

@@ -268,10 +268,21 @@ export class Element {
 
   // click scrolls the element to the middle of the screen first, as a user
   // does: WebDriver only scrolls it just into view, where the fixed tab bar
-  // can cover it, and then refuses the click as intercepted.
-  async click() {
-    await this.s.execute("arguments[0].scrollIntoView({ block: 'center', inline: 'nearest' })", { [ELEMENT]: this.id })
-    return this.s.cmd('POST', this.path + '/click', {})
+  // can cover it, and then refuses the click as intercepted. While something
+  // passing covers it (a dialog fading out, a toast) or it is not ready for
+  // input yet, it retries for a few seconds, as playwright's click does.
+  async click({ timeout = 5000 } = {}) {
+    const deadline = Date.now() + timeout
+    for (;;) {
+      try {
+        await this.s.execute("arguments[0].scrollIntoView({ block: 'center', inline: 'nearest' })", { [ELEMENT]: this.id })
+        return await this.s.cmd('POST', this.path + '/click', {})
+      } catch (e) {
+        const passing = e instanceof WebDriverError && (e.error === 'element click intercepted' || e.error === 'element not interactable')
+        if (!passing || Date.now() > deadline) throw e
+        await sleep(100)
+      }
+    }
   }
   text() { return this.s.cmd('GET', this.path + '/text') }
   attr(name) { return this.s.cmd('GET', `${this.path}/attribute/${name}`) }

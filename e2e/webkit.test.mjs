@@ -196,12 +196,15 @@ async function logout() {
   await (await s.waitForElement(css('mine-entry-setting'))).click()
   await s.waitForURL(/\/mine\/setting$/)
   await (await s.waitForElement(css('logout'))).click()
-  // A confirmation may come first; accept it if it does.
-  await new Promise((r) => setTimeout(r, 300))
-  for (const b of await s.findAll('.adm-dialog-button, .adm-modal-button')) {
-    if (/退出|确定|确认/.test(await b.text())) { await b.click(); break }
-  }
-  await s.waitForURL(/\/mine$/)
+  // A confirmation may come first (a dialog the page loads on demand, so it
+  // can appear a moment later); accept it when its button takes clicks.
+  await s.waitFor(async () => {
+    if (/\/mine$/.test(await s.url())) return true
+    for (const b of await s.findAll('.adm-dialog-button, .adm-modal-button')) {
+      if (/退出|确定|确认/.test(await b.text()) && (await b.displayed())) await b.click()
+    }
+    return false
+  }, { what: 'sign-out to return to /mine' })
   await s.waitForElement(css('mine-guest-card'))
 }
 
