@@ -224,45 +224,24 @@ func (d *DB) WriteRow(ctx context.Context, q string, args ...any) *sql.Row {
 	return d.write.QueryRowContext(ctx, d.rebind(q), args...)
 }
 
-// Tx runs fn in a transaction on the write pool (TEMPORARY SHIM of the lead's API).
-func (d *DB) Tx(ctx context.Context, fn func(ctx context.Context, tx *Tx) error) error {
-	if t, ok := ctx.Value(txKey{}).(*Tx); ok && t.db == d {
-		return fn(ctx, t)
-	}
-	st, err := d.write.BeginTx(ctx, nil)
+// Tx runs fn in a transaction on the write pool, committing when fn returns
+// nil and rolling back otherwise.
+func (d *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
+	t, err := d.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	t := &Tx{tx: st, db: d}
-	if err := fn(context.WithValue(ctx, txKey{}, t), t); err != nil {
-		_ = st.Rollback()
+	if err := fn(&Tx{tx: t, db: d}); err != nil {
+		_ = t.Rollback()
 		return err
 	}
-	if err := st.Commit(); err != nil {
-		return err
-	}
-	for _, f := range t.after {
-		f()
-	}
-	return nil
+	return t.Commit()
 }
-
-type txKey struct{}
 
 // Tx is a transaction; all its statements run on one connection.
 type Tx struct {
-	tx    *sql.Tx
-	db    *DB
-	after []func()
-}
-
-func (t *Tx) AfterCommit(f func()) { t.after = append(t.after, f) }
-
-func (t *Tx) ForUpdate() string {
-	if t.db.Engine == Postgres {
-		return " FOR UPDATE"
-	}
-	return ""
+	tx *sql.Tx
+	db *DB
 }
 
 func (t *Tx) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
@@ -275,27 +254,6 @@ func (t *Tx) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
 
 func (t *Tx) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	return t.tx.ExecContext(ctx, t.db.rebind(q), args...)
-}
-
-// Scanner is a row or rows.
-type Scanner interface{ Scan(...any) error }
-
-// All runs q and scans every row.
-func All[T any](ctx context.Context, q Querier, scan func(Scanner) (T, error), query string, args ...any) ([]T, error) {
-	rows, err := q.Query(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
 }
 
 // Engine of the transaction's database, for the rare dialect-specific query.

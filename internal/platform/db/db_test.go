@@ -35,7 +35,7 @@ func TestPortableSQL(t *testing.T) {
 		}
 		// A failed transaction leaves nothing behind.
 		boom := errors.New("boom")
-		err = d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		err = d.Tx(ctx, func(tx *db.Tx) error {
 			if _, err := tx.Exec(ctx, `UPDATE users SET name = ? WHERE id = ?`, "changed", id); err != nil {
 				return err
 			}
