@@ -50,7 +50,7 @@ func SeedDemoUsers(ctx context.Context, s *Service) (created int, err error) {
 		if d.VipLevel > 0 {
 			u.VipExpireAt = now.AddDate(1, 0, 0).Unix()
 		}
-		err = s.db.Tx(ctx, func(tx *db.Tx) error {
+		err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 			_, err := insertUser(ctx, tx, &u)
 			return err
 		})

@@ -156,7 +156,7 @@ func (s *Service) GuestLogin(ctx context.Context, in GuestLoginInput) (Login, er
 	// create a user, and the second device insert fails on the primary key,
 	// rolling its user back. The retry then finds and resumes the winner's.
 	for attempt := 0; attempt < 3; attempt++ {
-		err = s.db.Tx(ctx, func(tx *db.Tx) error {
+		err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 			out = Login{Token: token}
 			uid, guest, err := deviceUser(ctx, tx, in.DevID)
 			switch {
@@ -320,7 +320,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error)
 	token, th := newToken()
 	now := s.now().Unix()
 	var out Login
-	err = s.db.Tx(ctx, func(tx *db.Tx) error {
+	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		out = Login{Token: token}
 		var uid int64
 		devID := in.DevID

@@ -13,7 +13,7 @@ import (
 func mustInsertUser(t *testing.T, d *db.DB, u User) int64 {
 	t.Helper()
 	var id int64
-	err := d.Tx(context.Background(), func(tx *db.Tx) (err error) {
+	err := d.Tx(context.Background(), func(ctx context.Context, tx *db.Tx) (err error) {
 		id, err = insertUser(context.Background(), tx, &u)
 		return err
 	})
@@ -43,7 +43,7 @@ func TestStoreUsers(t *testing.T) {
 		if got, err := userByAccount(ctx, d, "alice_1"); err != nil || got.ID != id {
 			t.Fatalf("userByAccount(lower) = %v, %v; want id %d", got.ID, err, id)
 		}
-		err = d.Tx(ctx, func(tx *db.Tx) error {
+		err = d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 			_, err := insertUser(ctx, tx, &User{Account: "ALICE_1", CreatedAt: 1, UpdatedAt: 1})
 			return err
 		})

@@ -38,7 +38,7 @@ func newFixture(t *testing.T, d *db.DB) *fixture {
 	ctx := context.Background()
 	now := testNow.Unix()
 	f := &fixture{}
-	err := d.Tx(ctx, func(tx *db.Tx) error {
+	err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var err error
 		mod := func(pid int64, name string, typ, sort int) int64 {
 			if err != nil {

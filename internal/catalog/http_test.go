@@ -403,7 +403,7 @@ func TestScrollingUsesKeysetAnchors(t *testing.T) {
 		}
 
 		// A new video lands at the top between page 2 and page 3.
-		err := d.Tx(ctx, func(tx *db.Tx) error {
+		err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 			_, err := InsertVideo(ctx, tx, NewVideo{Title: "new", ModuleID: fx.home, SubModuleID: fx.rec, Published: true, CreatedAt: testNow.Unix()})
 			return err
 		})
@@ -436,7 +436,7 @@ func TestTotalIsCachedBriefly(t *testing.T) {
 		if p := listPage(t, s, q); p.Total != 5 {
 			t.Fatalf("total %d", p.Total)
 		}
-		err := d.Tx(ctx, func(tx *db.Tx) error {
+		err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 			_, err := InsertVideo(ctx, tx, NewVideo{Title: "new", ModuleID: fx.home, SubModuleID: fx.latest, Published: true, CreatedAt: testNow.Unix() - 7200})
 			return err
 		})

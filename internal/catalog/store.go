@@ -182,7 +182,7 @@ func listVideosOffset(ctx context.Context, q db.Querier, f videoFilter, sort, of
 	query := "SELECT " + videoCols + " FROM videos v JOIN (SELECT id FROM videos WHERE " + w +
 		" ORDER BY " + col + " DESC, id DESC LIMIT ? OFFSET ?) p ON p.id = v.id ORDER BY v." + col + " DESC, v.id DESC"
 	args = append(args, limit, offset)
-	return scanVideos(q.Query(ctx, query, args...))
+	return db.All(ctx, q, scanVideo, query, args...)
 }
 
 // listVideosAfter reads limit videos that sort after c: a keyset page, an
@@ -192,7 +192,7 @@ func listVideosAfter(ctx context.Context, q db.Querier, f videoFilter, sort int,
 	col := sortColumn(sort)
 	query := "SELECT " + videoCols + " FROM videos v WHERE " + w + " AND (" + col + ", id) < (?, ?) ORDER BY " + col + " DESC, id DESC LIMIT ?"
 	args = append(args, c.Val, c.ID, limit)
-	return scanVideos(q.Query(ctx, query, args...))
+	return db.All(ctx, q, scanVideo, query, args...)
 }
 
 // countVideos counts the filter's videos up to limit, so a scope of a
@@ -217,7 +217,7 @@ func sectionVideos(ctx context.Context, q db.Querier, subIDs []int64, n int) (ma
 		parts[i] = fmt.Sprintf("SELECT * FROM (SELECT %s FROM videos v WHERE v.sub_module_id = ? AND v.published = 1 ORDER BY v.created_at DESC, v.id DESC LIMIT ?) s%d", videoCols, i)
 		args = append(args, id, n)
 	}
-	vs, err := scanVideos(q.Query(ctx, strings.Join(parts, " UNION ALL "), args...))
+	vs, err := db.All(ctx, q, scanVideo, strings.Join(parts, " UNION ALL "), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -227,28 +227,13 @@ func sectionVideos(ctx context.Context, q db.Querier, subIDs []int64, n int) (ma
 	return out, nil
 }
 
-func scanVideos(rows interface {
-	Next() bool
-	Scan(...any) error
-	Err() error
-	Close() error
-}, err error) ([]Video, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	vs := []Video{}
-	for rows.Next() {
-		var v Video
-		var created int64
-		if err := rows.Scan(&v.ID, &v.Title, &v.Cover, &v.Duration, &v.PlayCount, &v.LikeCount, &v.VipLevel, &v.Coins, &v.ModuleID, &v.SubModuleID, &created); err != nil {
-			return nil, err
-		}
-		v.CreatedAt = time.Unix(created, 0).UTC()
-		v.Tags = []string{}
-		vs = append(vs, v)
-	}
-	return vs, rows.Err()
+func scanVideo(r db.Scanner) (Video, error) {
+	var v Video
+	var created int64
+	err := r.Scan(&v.ID, &v.Title, &v.Cover, &v.Duration, &v.PlayCount, &v.LikeCount, &v.VipLevel, &v.Coins, &v.ModuleID, &v.SubModuleID, &created)
+	v.CreatedAt = time.Unix(created, 0).UTC()
+	v.Tags = []string{}
+	return v, err
 }
 
 // attachTags fills in the tag names of vs with one query, in tag order.
@@ -296,20 +281,11 @@ func topModules(ctx context.Context, q db.Querier, moduleType int) ([]Module, er
 		query += " AND module_type = ?"
 		args = append(args, moduleType)
 	}
-	rows, err := q.Query(ctx, query+" ORDER BY sort, id", args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	ms := []Module{}
-	for rows.Next() {
+	return db.All(ctx, q, func(r db.Scanner) (Module, error) {
 		m := Module{SubModules: []SubModule{}}
-		if err := rows.Scan(&m.ID, &m.Name, &m.Type, &m.Sort); err != nil {
-			return nil, err
-		}
-		ms = append(ms, m)
-	}
-	return ms, rows.Err()
+		err := r.Scan(&m.ID, &m.Name, &m.Type, &m.Sort)
+		return m, err
+	}, query+" ORDER BY sort, id", args...)
 }
 
 // subModules reads the sub-modules of the given parents (all parents when
@@ -323,27 +299,18 @@ func subModules(ctx context.Context, q db.Querier, pids []int64) ([]SubModule, e
 			args = append(args, p)
 		}
 	}
-	rows, err := q.Query(ctx, query+" ORDER BY pid, sort, id", args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	subs := []SubModule{}
-	for rows.Next() {
-		var s SubModule
-		if err := rows.Scan(&s.ID, &s.Name, &s.Type, &s.PID, &s.Sort); err != nil {
-			return nil, err
-		}
-		subs = append(subs, s)
-	}
-	return subs, rows.Err()
+	return db.All(ctx, q, scanSubModule, query+" ORDER BY pid, sort, id", args...)
+}
+
+func scanSubModule(r db.Scanner) (SubModule, error) {
+	var s SubModule
+	err := r.Scan(&s.ID, &s.Name, &s.Type, &s.PID, &s.Sort)
+	return s, err
 }
 
 // moduleRow reads one module of either level; db.ErrNotFound when absent.
 func moduleRow(ctx context.Context, q db.Querier, id int64) (SubModule, error) {
-	var m SubModule
-	err := q.QueryRow(ctx, "SELECT id, name, module_type, pid, sort FROM modules WHERE id = ?", id).
-		Scan(&m.ID, &m.Name, &m.Type, &m.PID, &m.Sort)
+	m, err := scanSubModule(q.QueryRow(ctx, "SELECT id, name, module_type, pid, sort FROM modules WHERE id = ?", id))
 	return m, db.NotFound(err)
 }
 
@@ -353,73 +320,34 @@ func subModulePage(ctx context.Context, q db.Querier, pid int64, offset, limit i
 	if err := q.QueryRow(ctx, "SELECT COUNT(*) FROM modules WHERE pid = ?", pid).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := q.Query(ctx, "SELECT id, name, module_type, pid, sort FROM modules WHERE pid = ? ORDER BY sort, id LIMIT ? OFFSET ?", pid, limit, offset)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	subs := []SubModule{}
-	for rows.Next() {
-		var s SubModule
-		if err := rows.Scan(&s.ID, &s.Name, &s.Type, &s.PID, &s.Sort); err != nil {
-			return nil, 0, err
-		}
-		subs = append(subs, s)
-	}
-	return subs, total, rows.Err()
+	subs, err := db.All(ctx, q, scanSubModule, "SELECT id, name, module_type, pid, sort FROM modules WHERE pid = ? ORDER BY sort, id LIMIT ? OFFSET ?", pid, limit, offset)
+	return subs, total, err
 }
 
 func listTags(ctx context.Context, q db.Querier) ([]Tag, error) {
-	rows, err := q.Query(ctx, "SELECT id, name, sort FROM tags ORDER BY sort, id")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	ts := []Tag{}
-	for rows.Next() {
+	return db.All(ctx, q, func(r db.Scanner) (Tag, error) {
 		var t Tag
-		if err := rows.Scan(&t.ID, &t.Name, &t.Sort); err != nil {
-			return nil, err
-		}
-		ts = append(ts, t)
-	}
-	return ts, rows.Err()
+		err := r.Scan(&t.ID, &t.Name, &t.Sort)
+		return t, err
+	}, "SELECT id, name, sort FROM tags ORDER BY sort, id")
 }
 
 // currentAnnouncements are those whose window holds now.
 func currentAnnouncements(ctx context.Context, q db.Querier, now int64) ([]Announcement, error) {
-	rows, err := q.Query(ctx, "SELECT id, title, content, link FROM announcements WHERE starts_at <= ? AND (ends_at = 0 OR ends_at > ?) ORDER BY sort, id DESC", now, now)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	as := []Announcement{}
-	for rows.Next() {
+	return db.All(ctx, q, func(r db.Scanner) (Announcement, error) {
 		var a Announcement
-		if err := rows.Scan(&a.ID, &a.Title, &a.Content, &a.Link); err != nil {
-			return nil, err
-		}
-		as = append(as, a)
-	}
-	return as, rows.Err()
+		err := r.Scan(&a.ID, &a.Title, &a.Content, &a.Link)
+		return a, err
+	}, "SELECT id, title, content, link FROM announcements WHERE starts_at <= ? AND (ends_at = 0 OR ends_at > ?) ORDER BY sort, id DESC", now, now)
 }
 
 // currentAds are the ads whose window holds now, by slot then sort.
 func currentAds(ctx context.Context, q db.Querier, now int64) ([]Ad, error) {
-	rows, err := q.Query(ctx, "SELECT id, title, image, link, position FROM ads WHERE starts_at <= ? AND (ends_at = 0 OR ends_at > ?) ORDER BY position, sort, id", now, now)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	as := []Ad{}
-	for rows.Next() {
+	return db.All(ctx, q, func(r db.Scanner) (Ad, error) {
 		var a Ad
-		if err := rows.Scan(&a.ID, &a.Title, &a.Image, &a.Link, &a.Position); err != nil {
-			return nil, err
-		}
-		as = append(as, a)
-	}
-	return as, rows.Err()
+		err := r.Scan(&a.ID, &a.Title, &a.Image, &a.Link, &a.Position)
+		return a, err
+	}, "SELECT id, title, image, link, position FROM ads WHERE starts_at <= ? AND (ends_at = 0 OR ends_at > ?) ORDER BY position, sort, id", now, now)
 }
 
 // countAdClick adds one to an ad's clicks; it reports db.ErrNotFound for an
@@ -457,20 +385,11 @@ func sourceEntries(ctx context.Context, q db.Querier) (map[string][]SourceEntry,
 }
 
 func preSaleEntries(ctx context.Context, q db.Querier) ([]PreSale, error) {
-	rows, err := q.Query(ctx, "SELECT type, status, url FROM presale_entries ORDER BY sort, id")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	ps := []PreSale{}
-	for rows.Next() {
+	return db.All(ctx, q, func(r db.Scanner) (PreSale, error) {
 		var p PreSale
-		if err := rows.Scan(&p.Type, &p.Status, &p.URL); err != nil {
-			return nil, err
-		}
-		ps = append(ps, p)
-	}
-	return ps, rows.Err()
+		err := r.Scan(&p.Type, &p.Status, &p.URL)
+		return p, err
+	}, "SELECT type, status, url FROM presale_entries ORDER BY sort, id")
 }
 
 // Writes. The seed (and later the operator's API) builds the catalogue with

@@ -18,7 +18,7 @@ import (
 func allPublished(t *testing.T, d *db.DB, f videoFilter) []Video {
 	t.Helper()
 	w, args := f.where()
-	vs, err := scanVideos(d.Query(context.Background(), "SELECT "+videoCols+" FROM videos v WHERE "+strings.ReplaceAll(w, "published", "v.published"), args...))
+	vs, err := db.All(context.Background(), d, scanVideo, "SELECT "+videoCols+" FROM videos v WHERE "+strings.ReplaceAll(w, "published", "v.published"), args...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ import (
 func Run(ctx context.Context, a *app.App) (string, error) {
 	start := time.Now()
 	var st stats
-	err := a.DB.Tx(ctx, func(tx *db.Tx) error {
+	err := a.DB.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		if tx.Engine() == db.Postgres {
 			// Two seeds at once must not both find the catalogue empty.
 			if _, err := tx.Exec(ctx, "LOCK TABLE modules IN EXCLUSIVE MODE"); err != nil {

@@ -225,7 +225,7 @@ func TestSeed(t *testing.T) {
 func TestSeedLeavesUsedInstallAlone(t *testing.T) {
 	ctx := context.Background()
 	a := newApp(t, db.SQLite)
-	err := a.DB.Tx(ctx, func(tx *db.Tx) error {
+	err := a.DB.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		_, err := catalog.InsertModule(ctx, tx, 0, "运营者的栏目", 0, 1, 1)
 		return err
 	})

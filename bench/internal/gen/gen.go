@@ -295,7 +295,7 @@ func Generate(ctx context.Context, d *db.DB, pgURL string, n int, progress func(
 func writeTree(ctx context.Context, d *db.DB, now int64) ([]sub, []int64, error) {
 	var out []sub
 	var tagIDs []int64
-	err := d.Tx(ctx, func(tx *db.Tx) error {
+	err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		for i, m := range layout {
 			var mid int64
 			if err := tx.QueryRow(ctx, `INSERT INTO modules (pid, name, module_type, sort, created_at) VALUES (0, ?, ?, ?, ?) RETURNING id`,

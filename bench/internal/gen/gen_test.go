@@ -141,7 +141,7 @@ func checkGenerated(t *testing.T, e db.Engine, digests map[db.Engine]string) {
 	}
 	// The id sequence continues after the generated ids.
 	var id int64
-	err := d.WriteRow(ctx, `INSERT INTO videos (title, module_id, sub_module_id, created_at, updated_at) SELECT 'after', module_id, sub_module_id, 1, 1 FROM videos WHERE id = 1 RETURNING id`).Scan(&id)
+	err := d.QueryRow(ctx, `INSERT INTO videos (title, module_id, sub_module_id, created_at, updated_at) SELECT 'after', module_id, sub_module_id, 1, 1 FROM videos WHERE id = 1 RETURNING id`).Scan(&id)
 	if err != nil || id != testVideos+1 {
 		t.Fatalf("insert after generation: id %d, %v; want %d", id, err, testVideos+1)
 	}

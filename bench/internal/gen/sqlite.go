@@ -59,7 +59,7 @@ func insertSQLite(ctx context.Context, d *db.DB, src *source, progress func(stri
 	}
 
 	for src.more() {
-		err := d.Tx(ctx, func(tx *db.Tx) error {
+		err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 			// Tag rows are written in their own full batches, which can run
 			// ahead of their videos' batch: check foreign keys at COMMIT.
 			if _, err := tx.Exec(ctx, `PRAGMA defer_foreign_keys = ON`); err != nil {

@@ -4,7 +4,9 @@
 // Rules that keep the SQL portable across both engines:
 //   - write placeholders as ?; they become $1, $2 ... on PostgreSQL;
 //   - times are BIGINT unix seconds (UTC), flags are SMALLINT 0/1, money is BIGINT;
-//   - ids are BIGINT; new rows report theirs with RETURNING id;
+//   - ids are BIGINT; new rows report theirs with RETURNING id (QueryRow
+//     sends any statement that is not a plain SELECT to the write pool);
+//   - a transaction's statements run on the *Tx it hands out (tx.go);
 //   - each engine has its own migration files, applied in version order.
 //
 // SQLite gets one writer connection and a pool of readers (WAL lets readers
@@ -43,8 +45,8 @@ const (
 // ErrNotFound is returned by stores when a row asked for does not exist.
 var ErrNotFound = errors.New("not found")
 
-// DB is a database handle. Reads go to the read pool, writes and
-// transactions to the write pool; on PostgreSQL both are the same pool.
+// DB is a database handle. Plain SELECTs go to the read pool; writes and
+// transactions go to the write pool; on PostgreSQL both are the same pool.
 type DB struct {
 	Engine Engine
 	read   *sql.DB
@@ -132,27 +134,61 @@ func (d *DB) Ping(ctx context.Context) error {
 	return d.read.QueryRowContext(ctx, "SELECT 1").Scan(&one)
 }
 
-// Querier is what a store function needs: a DB or a Tx.
+// Querier is what a store function needs: a DB or a Tx. A store takes the
+// handle it is given and never reaches for another one, so a service can
+// compose several stores into one transaction.
 type Querier interface {
 	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
 	QueryRow(ctx context.Context, q string, args ...any) *sql.Row
 	Exec(ctx context.Context, q string, args ...any) (sql.Result, error)
 }
 
-// Query runs a read on the read pool.
+// Query runs q: a plain read on the read pool, anything else (a write with
+// RETURNING, SELECT ... FOR UPDATE) on the write pool.
 func (d *DB) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	d.outsideTx(ctx)
+	if !isRead(q) {
+		return d.write.QueryContext(ctx, d.rebind(q), args...)
+	}
 	if st := d.readStmt(q); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
 	return d.read.QueryContext(ctx, d.rebind(q), args...)
 }
 
-// QueryRow runs a single-row read on the read pool.
+// QueryRow runs a single-row q, routed as Query routes it, so
+// INSERT ... RETURNING works on a DB as it does on a Tx.
 func (d *DB) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	d.outsideTx(ctx)
+	if !isRead(q) {
+		return d.write.QueryRowContext(ctx, d.rebind(q), args...)
+	}
 	if st := d.readStmt(q); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
 	return d.read.QueryRowContext(ctx, d.rebind(q), args...)
+}
+
+// isRead reports whether q is a statement the read pool can run: a SELECT
+// (not one that locks rows), VALUES or EXPLAIN. Everything else writes, or
+// may: it goes to the write pool, whose SQLite connection is not read-only.
+func isRead(q string) bool {
+	q = strings.TrimLeft(q, " \t\r\n(")
+	word := q
+	if i := strings.IndexAny(q, " \t\r\n("); i >= 0 {
+		word = q[:i]
+	}
+	switch strings.ToUpper(word) {
+	case "SELECT":
+		return !containsFold(q, "FOR UPDATE") && !containsFold(q, "FOR SHARE")
+	case "VALUES", "EXPLAIN":
+		return true
+	}
+	return false
+}
+
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToUpper(s), sub)
 }
 
 // readStmt is the cached prepared statement for a SQLite read, or nil to
@@ -213,51 +249,11 @@ func (c *stmtCache) close() {
 	c.m = nil
 }
 
-// Exec runs a write on the write pool. A write that must read its own rows
-// back (INSERT ... RETURNING) goes through WriteRow.
+// Exec runs a write on the write pool.
 func (d *DB) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	d.outsideTx(ctx)
 	return d.write.ExecContext(ctx, d.rebind(q), args...)
 }
-
-// WriteRow runs a statement that writes and returns one row.
-func (d *DB) WriteRow(ctx context.Context, q string, args ...any) *sql.Row {
-	return d.write.QueryRowContext(ctx, d.rebind(q), args...)
-}
-
-// Tx runs fn in a transaction on the write pool, committing when fn returns
-// nil and rolling back otherwise.
-func (d *DB) Tx(ctx context.Context, fn func(tx *Tx) error) error {
-	t, err := d.write.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(&Tx{tx: t, db: d}); err != nil {
-		_ = t.Rollback()
-		return err
-	}
-	return t.Commit()
-}
-
-// Tx is a transaction; all its statements run on one connection.
-type Tx struct {
-	tx *sql.Tx
-	db *DB
-}
-
-func (t *Tx) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	return t.tx.QueryContext(ctx, t.db.rebind(q), args...)
-}
-
-func (t *Tx) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	return t.tx.QueryRowContext(ctx, t.db.rebind(q), args...)
-}
-
-func (t *Tx) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	return t.tx.ExecContext(ctx, t.db.rebind(q), args...)
-}
-
-// Engine of the transaction's database, for the rare dialect-specific query.
-func (t *Tx) Engine() Engine { return t.db.Engine }
 
 var rebound sync.Map // query text -> postgres form; queries are constants, so this stays small
 

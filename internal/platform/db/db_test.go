@@ -16,7 +16,7 @@ func TestPortableSQL(t *testing.T) {
 			t.Fatal(err)
 		}
 		var id int64
-		err := d.WriteRow(ctx, `INSERT INTO users (name, account, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id`, "a?b", "acc", 1, 1).Scan(&id)
+		err := d.QueryRow(ctx, `INSERT INTO users (name, account, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id`, "a?b", "acc", 1, 1).Scan(&id)
 		if err != nil || id == 0 {
 			t.Fatalf("insert returning: id=%d err=%v", id, err)
 		}
@@ -35,7 +35,7 @@ func TestPortableSQL(t *testing.T) {
 		}
 		// A failed transaction leaves nothing behind.
 		boom := errors.New("boom")
-		err = d.Tx(ctx, func(tx *db.Tx) error {
+		err = d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 			if _, err := tx.Exec(ctx, `UPDATE users SET name = ? WHERE id = ?`, "changed", id); err != nil {
 				return err
 			}

@@ -34,7 +34,7 @@ func Migrate(ctx context.Context, d *DB, fsys fs.FS) ([]string, error) {
 			return applied, err
 		}
 		done := false
-		err = d.Tx(ctx, func(tx *Tx) error {
+		err = d.Tx(ctx, func(ctx context.Context, tx *Tx) error {
 			if d.Engine == Postgres {
 				// Two servers starting at once must not both apply a migration.
 				if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(7250001)`); err != nil {
