@@ -558,7 +558,7 @@ func TestJobsSurviveARestart(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "2 unfinished jobs released") {
 			t.Fatalf("stop: %v", err)
 		}
-		if n := count(t, d, `state = 'available' AND attempt = 0 AND locked_by = ''`); n != 5 {
+		if n := count(t, d, `kind = 'work' AND state = 'available' AND attempt = 0 AND locked_by = ''`); n != 5 {
 			t.Fatalf("%d available untried jobs after stop, want 5", n)
 		}
 		if s := first.Stats(); s.Released != 2 || s.Running != 0 {
