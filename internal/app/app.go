@@ -4,6 +4,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -20,6 +21,7 @@ import (
 	"prima/internal/platform/config"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
+	"prima/internal/platform/jobs"
 	"prima/internal/platform/ratelimit"
 	"prima/web"
 )
@@ -31,7 +33,10 @@ type App struct {
 	Media   blob.Store
 	Account *account.Service
 	Catalog *catalog.Service
-	Log     *slog.Logger
+	// Jobs runs background jobs; Serve starts it when cfg.Workers > 0 and
+	// Work runs it alone. Enqueueing needs no running queue.
+	Jobs *jobs.Queue
+	Log  *slog.Logger
 }
 
 // New opens the database, applies migrations and builds the services.
@@ -64,14 +69,19 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		}
 		limiter = rl
 	}
-	return &App{
+	a := &App{
 		Config:  cfg,
 		DB:      d,
 		Media:   media,
 		Account: account.NewService(d, limiter),
 		Catalog: catalog.NewService(d, catalog.Options{Gate: cfg.Gate, GateURL: cfg.GateURL, PublicURL: cfg.PublicURL}),
+		Jobs:    jobs.New(d, jobs.Config{Workers: cfg.Workers, Log: log}),
 		Log:     log,
-	}, nil
+	}
+	// Every domain's handlers are registered in every process, so any
+	// process that runs workers can run any job.
+	a.Account.RegisterJobs(a.Jobs)
+	return a, nil
 }
 
 // Close releases the database.
@@ -113,13 +123,48 @@ func (a *App) Serve(ctx context.Context) error {
 	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
-	a.Log.Info("serving", "listen", a.Config.Listen, "database", a.DB.Engine, "gate", a.Config.Gate)
+	a.Log.Info("serving", "listen", a.Config.Listen, "database", a.DB.Engine, "gate", a.Config.Gate, "workers", a.Config.Workers)
+	if a.Config.Workers > 0 {
+		if err := a.Jobs.Start(ctx); err != nil {
+			srv.Close()
+			return err
+		}
+	}
+	var serveErr error
 	select {
-	case err := <-errc:
-		return err
+	case serveErr = <-errc:
 	case <-ctx.Done():
 	}
+	// HTTP first, so no request enqueues into a queue that is stopping
+	// (its jobs would wait for the next start, not be lost), then jobs.
 	shut, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	return srv.Shutdown(shut)
+	if serveErr == nil {
+		serveErr = srv.Shutdown(shut)
+	}
+	return errors.Join(serveErr, a.stopJobs())
+}
+
+// Work runs background jobs only, with no HTTP listener, until SIGINT or
+// SIGTERM: `prima worker`, for deployments that scale jobs apart from the API.
+func (a *App) Work(ctx context.Context) error {
+	if a.Config.Workers <= 0 {
+		return errors.New("prima worker needs PRIMA_WORKERS (or -workers) above 0")
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := a.Jobs.Start(ctx); err != nil {
+		return err
+	}
+	a.Log.Info("working", "database", a.DB.Engine, "workers", a.Config.Workers)
+	<-ctx.Done()
+	return a.stopJobs()
+}
+
+// stopJobs lets running jobs finish for up to 30 s, then releases the rest
+// to be run again elsewhere. A no-op when the queue never started.
+func (a *App) stopJobs() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return a.Jobs.Stop(ctx)
 }

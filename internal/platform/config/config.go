@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -28,6 +29,8 @@ type Config struct {
 	PublicURL   string // the URL phones use, shown on the QR hand-off page; empty means the request's host
 	Secret      string // signs media URLs; generated when empty
 	RedisURL    string // redis:// URL for shared counters across nodes; empty keeps them in-process
+	Workers     int    // background jobs this process runs at once; 0: serve runs none
+	workers     string
 }
 
 type option struct {
@@ -46,6 +49,7 @@ var options = []option{
 	{"public-url", "PRIMA_PUBLIC_URL", "", "the address phones open, for the QR hand-off page (empty: the request's host)", func(c *Config) *string { return &c.PublicURL }, httpURL},
 	{"secret", "PRIMA_SECRET", "", "signing secret (generated in the data dir when empty)", func(c *Config) *string { return &c.Secret }, nil},
 	{"redis-url", "PRIMA_REDIS_URL", "", "Redis for rate limits shared by several nodes, e.g. redis://127.0.0.1:6379/0 (empty: in-process)", func(c *Config) *string { return &c.RedisURL }, redisURL},
+	{"workers", "PRIMA_WORKERS", "2", "background jobs run at once by this process (0: serve runs none, leaving them to prima worker processes)", func(c *Config) *string { return &c.workers }, workerCount},
 }
 
 // Load parses args (flags win over the environment, which wins over defaults)
@@ -71,6 +75,7 @@ func Load(name string, args []string) (*Config, error) {
 			return nil, fmt.Errorf("%s: %w", o.name, err)
 		}
 	}
+	c.Workers, _ = strconv.Atoi(c.workers) // validated above
 	if c.DatabaseURL == "" {
 		c.DatabaseURL = filepath.Join(c.DataDir, "prima.db")
 	}
@@ -129,6 +134,13 @@ func redisURL(s string) error {
 		return nil
 	}
 	return fmt.Errorf("%q is not a redis://, rediss:// or unix:// URL", s)
+}
+
+func workerCount(s string) error {
+	if n, err := strconv.Atoi(s); err != nil || n < 0 || n > 1000 {
+		return fmt.Errorf("%q is not a number from 0 to 1000", s)
+	}
+	return nil
 }
 
 func httpURL(s string) error {
