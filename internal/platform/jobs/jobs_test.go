@@ -665,3 +665,47 @@ func TestDepthCountsStates(t *testing.T) {
 		}
 	})
 }
+
+// Successes are written in batches; each caller still learns whether its
+// own row was recorded, and a claim that is no longer ours is not.
+func TestSuccessBatchesRecordOnlyOwnClaims(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		for i := range 60 {
+			enqueue(t, d, "batch", map[string]int{"i": i}, Opts{})
+		}
+		q := New(d, fast(1))
+		q.kindList = []string{"batch"}
+		claimed, err := q.claim(ctx, 60)
+		if err != nil || len(claimed) != 60 {
+			t.Fatalf("claim: %d %v", len(claimed), err)
+		}
+		// One claim was rescued and re-claimed elsewhere meanwhile.
+		stale := claimed[7]
+		if _, err := d.Exec(ctx, `UPDATE jobs SET attempt = 2, locked_by = 'other' WHERE id = ?`, stale.ID); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		got := make([]int64, len(claimed))
+		errs := make([]error, len(claimed))
+		for i, j := range claimed {
+			wg.Go(func() { got[i], errs[i] = q.succeed(ctx, j) })
+		}
+		wg.Wait()
+		for i, j := range claimed {
+			want := int64(1)
+			if j.ID == stale.ID {
+				want = 0
+			}
+			if errs[i] != nil || got[i] != want {
+				t.Errorf("job %d: %d, %v; want %d", j.ID, got[i], errs[i], want)
+			}
+		}
+		if n := count(t, d, `state = 'succeeded'`); n != 59 {
+			t.Fatalf("%d succeeded, want 59", n)
+		}
+		if r := jobRow(t, d, stale.ID); r.State != Running || r.LockedBy != "other" {
+			t.Fatalf("stale job %+v", r)
+		}
+	})
+}

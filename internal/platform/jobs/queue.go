@@ -139,6 +139,10 @@ type Queue struct {
 	loops    sync.WaitGroup
 	jobs     sync.WaitGroup
 	hard     atomic.Bool
+
+	batchMu  sync.Mutex
+	batch    []*pendingSuccess
+	flushing bool
 }
 
 // New builds a queue on d. Register handlers and schedules, then Start it.
@@ -275,8 +279,8 @@ func (q *Queue) Stop(ctx context.Context) error {
 	rctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var n int64
-	err := q.db.Tx(rctx, func(ctx context.Context, tx *db.Tx) error {
-		res, err := tx.Exec(ctx, `UPDATE jobs SET state = 'available', attempt = attempt - 1, locked_by = '', locked_until = 0, run_at = ?
+	err := q.write(rctx, func(ctx context.Context, w db.Querier) error {
+		res, err := w.Exec(ctx, `UPDATE jobs SET state = 'available', attempt = attempt - 1, locked_by = '', locked_until = 0, run_at = ?
 			WHERE state = 'running' AND locked_by = ?`, time.Now().UnixMilli(), q.id)
 		if err != nil {
 			return err
@@ -334,6 +338,19 @@ func Depth(ctx context.Context, q db.Querier) (map[State]int64, error) {
 		out[s] = n
 	}
 	return out, rows.Err()
+}
+
+// write runs fn's statement, which writes. On PostgreSQL it autocommits:
+// one round trip instead of three (BEGIN, statement, COMMIT), which is most
+// of a job's overhead. On SQLite it runs in a transaction because that
+// begins IMMEDIATE: an autocommit statement that reads before it writes
+// fails at once with SQLITE_BUSY_SNAPSHOT if another process (serve beside
+// worker on one file) wrote in between, where BEGIN IMMEDIATE waits its turn.
+func (q *Queue) write(ctx context.Context, fn func(ctx context.Context, w db.Querier) error) error {
+	if q.db.Engine == db.Postgres {
+		return fn(ctx, q.db)
+	}
+	return q.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error { return fn(ctx, tx) })
 }
 
 func (q *Queue) poke() {
@@ -421,9 +438,9 @@ func (q *Queue) claim(ctx context.Context, n int) ([]Job, error) {
 	}
 	args = append(args, n)
 	var jobs []Job
-	err := q.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err := q.write(ctx, func(ctx context.Context, w db.Querier) error {
 		var err error
-		jobs, err = db.All(ctx, tx, scanJob, query, args...)
+		jobs, err = db.All(ctx, w, scanJob, query, args...)
 		return err
 	})
 	if err != nil {
@@ -480,8 +497,8 @@ func (q *Queue) heartbeat(j Job, done <-chan struct{}, lost func()) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), q.cfg.Lease/3)
 		var n int64
-		err := q.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
-			res, err := tx.Exec(ctx, `UPDATE jobs SET locked_until = ? WHERE id = ? AND state = 'running' AND locked_by = ? AND attempt = ?`,
+		err := q.write(ctx, func(ctx context.Context, w db.Querier) error {
+			res, err := w.Exec(ctx, `UPDATE jobs SET locked_until = ? WHERE id = ? AND state = 'running' AND locked_by = ? AND attempt = ?`,
 				time.Now().Add(q.cfg.Lease).UnixMilli(), j.ID, q.id, j.Attempt)
 			if err != nil {
 				return err
@@ -531,10 +548,7 @@ func (q *Queue) finish(j Job, runErr error) {
 	var perm permanentError
 	switch {
 	case runErr == nil:
-		state = Succeeded
-		query = `UPDATE jobs SET state = 'succeeded', finished_at = ?, locked_by = '', locked_until = 0
-			WHERE id = ? AND state = 'running' AND locked_by = ? AND attempt = ?`
-		args = []any{now.UnixMilli(), j.ID, q.id, j.Attempt}
+		state = Succeeded // recorded by succeed, in a batch
 	case errors.As(runErr, &perm) || j.Attempt >= j.MaxAttempts:
 		state = Dead
 		query = `UPDATE jobs SET state = 'dead', finished_at = ?, last_error = ?, locked_by = '', locked_until = 0
@@ -547,14 +561,19 @@ func (q *Queue) finish(j Job, runErr error) {
 		args = []any{now.Add(q.cfg.Backoff(j.Attempt)).UnixMilli(), errorText(runErr), j.ID, q.id, j.Attempt}
 	}
 	var n int64
-	err := q.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		res, err := tx.Exec(ctx, query, args...)
-		if err != nil {
+	var err error
+	if state == Succeeded {
+		n, err = q.succeed(ctx, j)
+	} else {
+		err = q.write(ctx, func(ctx context.Context, w db.Querier) error {
+			res, err := w.Exec(ctx, query, args...)
+			if err != nil {
+				return err
+			}
+			n, err = res.RowsAffected()
 			return err
-		}
-		n, err = res.RowsAffected()
-		return err
-	})
+		})
+	}
 	if err != nil {
 		// The row stays running; the rescuer retries it when the lease
 		// expires, so the job is not lost, only delayed.
@@ -575,6 +594,98 @@ func (q *Queue) finish(j Job, runErr error) {
 	case Retryable:
 		q.retried.Add(1)
 		q.log.Warn("job failed, will retry", "job", j.ID, "kind", j.Kind, "attempt", j.Attempt, "max_attempts", j.MaxAttempts, "err", runErr)
+	}
+}
+
+// pendingSuccess is a succeeded attempt waiting to be recorded.
+type pendingSuccess struct {
+	id      int64
+	attempt int
+	done    chan error // nil: recorded; errLeaseLost: the row was not ours any more
+}
+
+var errLeaseLost = errors.New("lease lost")
+
+// maxBatch bounds one success update (two parameters a job).
+const maxBatch = 100
+
+// succeed records j as succeeded, batched with the other workers' successes
+// (group commit): the first worker to arrive writes everyone's who is
+// waiting in one statement, and keeps going while more arrive. A lone
+// success costs one statement as before; under load, 32 workers finishing
+// together cost a few statements instead of 32. Each caller still returns
+// only once its own row is written, so a freed slot never races its row.
+// It returns 1 when the row was ours and is now succeeded, 0 when the lease
+// had been lost.
+func (q *Queue) succeed(ctx context.Context, j Job) (int64, error) {
+	me := &pendingSuccess{id: j.ID, attempt: j.Attempt, done: make(chan error, 1)}
+	q.batchMu.Lock()
+	q.batch = append(q.batch, me)
+	if q.flushing {
+		q.batchMu.Unlock()
+		return outcome(<-me.done)
+	}
+	q.flushing = true
+	for len(q.batch) > 0 {
+		take := q.batch[:min(len(q.batch), maxBatch)]
+		q.batch = q.batch[len(take):]
+		q.batchMu.Unlock()
+		q.flushSuccesses(ctx, take)
+		q.batchMu.Lock()
+	}
+	q.flushing = false
+	q.batchMu.Unlock()
+	return outcome(<-me.done)
+}
+
+func outcome(err error) (int64, error) {
+	if errors.Is(err, errLeaseLost) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return 1, nil
+}
+
+func (q *Queue) flushSuccesses(ctx context.Context, batch []*pendingSuccess) {
+	// (id = ? AND attempt = ?) OR ...: both engines use the primary key
+	// for each arm, and the attempt keeps a stale claim of the same job
+	// from being marked done for a newer one.
+	var b strings.Builder
+	args := []any{time.Now().UnixMilli(), q.id}
+	for i, p := range batch {
+		if i > 0 {
+			b.WriteString(" OR ")
+		}
+		b.WriteString("(id = ? AND attempt = ?)")
+		args = append(args, p.id, p.attempt)
+	}
+	var recorded map[int64]bool
+	err := q.write(ctx, func(ctx context.Context, w db.Querier) error {
+		ids, err := db.All(ctx, w, func(s db.Scanner) (int64, error) {
+			var id int64
+			return id, s.Scan(&id)
+		}, `UPDATE jobs SET state = 'succeeded', finished_at = ?, locked_by = '', locked_until = 0
+			WHERE state = 'running' AND locked_by = ? AND (`+b.String()+`) RETURNING id`, args...)
+		if err != nil {
+			return err
+		}
+		recorded = make(map[int64]bool, len(ids))
+		for _, id := range ids {
+			recorded[id] = true
+		}
+		return nil
+	})
+	for _, p := range batch {
+		switch {
+		case err != nil:
+			p.done <- err
+		case recorded[p.id]:
+			p.done <- nil
+		default:
+			p.done <- errLeaseLost
+		}
 	}
 }
 
