@@ -452,11 +452,7 @@ func (q *Queue) claim(ctx context.Context, n int) ([]Job, error) {
 
 // work runs one claimed job, heartbeating its lease, and records the result.
 func (q *Queue) work(j Job) {
-	defer func() {
-		q.running.Add(-1)
-		q.jobs.Done()
-		q.poke() // a slot is free
-	}()
+	defer q.jobs.Done()
 	k := q.kinds[j.Kind]
 	ctx, cancel := context.WithTimeout(q.base, k.timeout)
 	defer cancel()
@@ -471,6 +467,12 @@ func (q *Queue) work(j Job) {
 	err := q.call(ctx, k.handler, j)
 	close(hbDone)
 	<-hbExited
+	// The slot frees as soon as the handler returns, so the fetcher claims
+	// the next job while this result is written: the row stays running
+	// under this queue's lease until then, so nobody else can take it, and
+	// Stop still waits for the write (q.jobs).
+	q.running.Add(-1)
+	q.poke()
 
 	switch {
 	case lost.Load():
