@@ -25,12 +25,22 @@ web: web-deps
 
 test: test-go test-web e2e
 
-test-go:
+# The S3 store's tests run against versitygw, a real S3 server, built once
+# per version into the user cache dir (where internal/platform/blob/s3test
+# looks for it; PRIMA_VERSITYGW overrides). About 90 s the first time.
+VERSITYGW_VERSION := v1.8.0
+VERSITYGW := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/prima/versitygw-$(VERSITYGW_VERSION)/versitygw
+.PHONY: versitygw
+versitygw: $(if $(PRIMA_VERSITYGW),,$(VERSITYGW))
+$(VERSITYGW):
+	GOBIN=$(abspath $(dir $@)) $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
+
+test-go: versitygw
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
 test-web: web-deps
-	cd web && $(NPM) run typecheck && $(NPM) test
+	cd web && $(NPM) run typecheck && $(NPM) run lint && $(NPM) test
 
 e2e-deps: e2e/node_modules/.package-lock.json
 e2e/node_modules/.package-lock.json: e2e/package.json e2e/package-lock.json

@@ -19,7 +19,7 @@ export const chromeFlags = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ]
 
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const s = net.createServer()
     s.listen(0, '127.0.0.1', () => {
@@ -59,12 +59,13 @@ export async function startServer(env = {}, { bin = defaultBin } = {}) {
 }
 
 // launchPhone opens an iPhone 13 context; width overrides the viewport width
-// (320 and 430 are the narrowest and widest phones we support).
-export async function launchPhone({ width, colorScheme = 'light' } = {}) {
+// (320 and 430 are the narrowest and widest phones we support). bypassCSP
+// lets a test inject a script of its own (the accessibility audit).
+export async function launchPhone({ width, colorScheme = 'light', bypassCSP = false } = {}) {
   const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: chromeFlags })
   const device = { ...devices['iPhone 13'] }
   if (width) device.viewport = { ...device.viewport, width }
-  const context = await browser.newContext({ ...device, colorScheme, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' })
+  const context = await browser.newContext({ ...device, colorScheme, bypassCSP, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' })
   const page = await context.newPage()
   const errors = []
   page.on('pageerror', (e) => errors.push(String(e)))
@@ -73,9 +74,9 @@ export async function launchPhone({ width, colorScheme = 'light' } = {}) {
 }
 
 // launchDesktop opens a plain desktop Chromium context: the platform is pc.
-export async function launchDesktop() {
+export async function launchDesktop({ colorScheme = 'light', bypassCSP = false } = {}) {
   const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: chromeFlags })
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' })
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme, bypassCSP, locale: 'zh-CN' })
   return { browser, context, page: await context.newPage() }
 }
 

@@ -111,9 +111,9 @@ async function logout() {
   await page.waitForURL(/\/mine\/setting/)
   await shot(page, '10-setting')
   await $('logout').click()
-  // A confirmation may come first; accept it if it does.
+  // The confirmation comes first (its code loads on the tap, so wait for it).
   const confirm = page.locator('.adm-dialog-button, .adm-modal-button').filter({ hasText: /退出|确定|确认/ })
-  if (await confirm.count()) await confirm.last().click()
+  await confirm.last().click()
   await page.waitForURL(/\/mine$/)
   await $('mine-guest-card').waitFor()
 }

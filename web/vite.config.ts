@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig, type HtmlTagDescriptor, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
+import { fileURLToPath } from 'node:url'
 
 // preloadPage adds to index.html a modulepreload for a lazily loaded page's
 // chunk and the chunks only it needs, and a preload for its CSS, so they
@@ -50,6 +51,9 @@ function preloadPage(page: string): Plugin {
 // off because dist keeps a placeholder for go:embed; `make web` clears the rest.
 export default defineConfig({
   plugins: [react(), preloadPage('/src/features/catalog/pages/HomePage.tsx')],
+  // '@/x' is src/x everywhere (tsconfig's paths say the same for tsc), so an
+  // import reads the same from any depth.
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {
     outDir: 'dist',
     emptyOutDir: false,

@@ -1,4 +1,4 @@
-// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`.
+// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`.
 package main
 
 import (
@@ -24,6 +24,9 @@ Usage:
   prima worker    run background jobs only, no HTTP (for scaled-out deployments)
   prima migrate   apply database migrations
   prima seed      load the demo catalogue into an empty database
+  prima admin create -account NAME
+                  make NAME an operator (creates it, asking for a password,
+                  or promotes an existing account)
 
 Each command takes -h for its flags; every flag also reads an environment
 variable (PRIMA_LISTEN, PRIMA_DATA_DIR, PRIMA_DATABASE_URL, PRIMA_WORKERS, ...).
@@ -44,6 +47,9 @@ func run(args []string) error {
 		return errors.New("a command is needed")
 	}
 	cmd, args := args[0], args[1:]
+	if cmd == "admin" {
+		return runAdmin(args, os.Stdin, os.Stdout, os.Stderr)
+	}
 	cfg, err := config.Load("prima "+cmd, args)
 	if err != nil {
 		return err

@@ -31,7 +31,8 @@ const (
 )
 
 // Authenticate resolves the bearer token, when there is one. A valid token
-// puts its user on the context (httpx.UserID) and its session beside it. A
+// puts its principal on the context (httpx.PrincipalFrom: uid and role) and
+// its session beside it. A
 // refused token leaves the request anonymous and remembers why, so Require
 // can answer "login expired" rather than "please log in"; public routes
 // never look, so a stale token cannot break them.
@@ -47,28 +48,57 @@ func (h *Handler) Authenticate(next http.Handler) http.Handler {
 		if err != nil {
 			ctx = context.WithValue(ctx, authErrKey, err)
 		} else {
-			ctx = httpx.WithUserID(context.WithValue(ctx, sessionKey, &sess), sess.UserID)
+			ctx = context.WithValue(ctx, sessionKey, &sess)
+			ctx = httpx.WithPrincipal(ctx, httpx.Principal{UID: sess.UserID, Role: sess.Role})
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
-// Require lets only requests with a valid token through.
-func (h *Handler) Require(next httpx.Handler) httpx.Handler {
+// RequireUser and RequireOperator are the two gates of the route table:
+// every route is public, for a signed-in user, or for an operator.
+//
+// RequireUser lets only requests with a valid token through.
+func (h *Handler) RequireUser(next httpx.Handler) httpx.Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if CurrentSession(r.Context()) != nil {
-			return next(w, r)
+		if err := signedIn(r.Context()); err != nil {
+			return err
 		}
-		if err, ok := r.Context().Value(authErrKey).(error); ok {
-			if errors.Is(err, ErrSessionInvalid) {
-				return httpx.Unauthorized(tipExpired, err.Error())
-			}
-			// The database failed while checking the token: that is ours,
-			// not the user's, and must not send them to the login page.
-			return httpx.Internal(err)
-		}
-		return httpx.Unauthorized(tipLoginFirst, "no bearer token")
+		return next(w, r)
 	}
+}
+
+// Require is RequireUser, under the name routes used before roles existed.
+func (h *Handler) Require(next httpx.Handler) httpx.Handler { return h.RequireUser(next) }
+
+// RequireOperator lets only an operator's valid token through: no token is
+// 401 as on any auth route, a user's token is 403.
+func (h *Handler) RequireOperator(next httpx.Handler) httpx.Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if err := signedIn(r.Context()); err != nil {
+			return err
+		}
+		if p, _ := httpx.PrincipalFrom(r.Context()); !p.IsOperator() {
+			return httpx.Forbidden("无权访问", "operator role required")
+		}
+		return next(w, r)
+	}
+}
+
+// signedIn is nil for a request with a valid token, else the error to answer.
+func signedIn(ctx context.Context) error {
+	if CurrentSession(ctx) != nil {
+		return nil
+	}
+	if err, ok := ctx.Value(authErrKey).(error); ok {
+		if errors.Is(err, ErrSessionInvalid) {
+			return httpx.Unauthorized(tipExpired, err.Error())
+		}
+		// The database failed while checking the token: that is ours,
+		// not the user's, and must not send them to the login page.
+		return httpx.Internal(err)
+	}
+	return httpx.Unauthorized(tipLoginFirst, "no bearer token")
 }
 
 // CurrentSession is the session of the request's valid token, or nil.
@@ -166,8 +196,15 @@ func (h *Handler) Register(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	// A token that could not be checked because the database failed must
 	// not quietly turn an upgrade into a brand-new user.
-	if err, ok := ctx.Value(authErrKey).(error); ok && !errors.Is(err, ErrSessionInvalid) {
-		return httpx.Internal(err)
+	if err, ok := ctx.Value(authErrKey).(error); ok {
+		if !errors.Is(err, ErrSessionInvalid) {
+			return httpx.Internal(err)
+		}
+		// Nor must a refused one: the caller meant to upgrade the guest the
+		// token names. The usual cause is a second tap whose request was
+		// authenticated after the first one's upgrade revoked the token.
+		token, _ := bearer(r)
+		return toHTTP(w, h.s.RefusedRegistration(ctx, token))
 	}
 	res, err := h.s.Register(ctx, RegisterInput{
 		Account: req.Account, Password: req.Password,
@@ -226,6 +263,8 @@ func toHTTP(w http.ResponseWriter, err error) error {
 	case errors.As(err, &rl):
 		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(rl.RetryAfter.Seconds())))))
 		return httpx.TooMany("操作过于频繁，请稍后再试", rl.Error())
+	case errors.Is(err, ErrGuestRegistered):
+		return httpx.Conflict("该游客已注册，请直接登录", "the guest of this token has already registered")
 	case errors.Is(err, ErrDuplicateAccount):
 		return httpx.Conflict("账号已被注册", "account already registered")
 	case errors.Is(err, ErrBadCredentials):

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"prima/internal/apitest"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
 	"prima/internal/platform/httpx"
@@ -21,20 +22,13 @@ func newTestAPI(t *testing.T, d *db.DB) (*Service, http.Handler) {
 	t.Helper()
 	s, _ := newTestService(t, d)
 	h := NewHandler(s)
-	mux := http.NewServeMux()
+	mux := httpx.NewAPIMux()
 	mux.Handle("POST /api/app/mine/login", httpx.Handler(h.GuestLogin))
 	mux.Handle("POST /api/app/mine/login/h5", httpx.Handler(h.PasswordLogin))
 	mux.Handle("POST /api/app/mine/register", httpx.Handler(h.Register))
 	mux.Handle("POST /api/app/mine/logout", h.Require(h.Logout))
 	mux.Handle("GET /api/app/mine/info", h.Require(h.Info))
 	return s, h.Authenticate(mux)
-}
-
-type envelope struct {
-	Code int             `json:"code"`
-	Tip  string          `json:"tip"`
-	Msg  string          `json:"msg"`
-	Data json.RawMessage `json:"data"`
 }
 
 // scenarioEnv carries what earlier scenarios learned to later ones.
@@ -57,42 +51,29 @@ type scenario struct {
 	check      func(t *testing.T, env *scenarioEnv, rec *httptest.ResponseRecorder, data json.RawMessage)
 }
 
+// run resolves the saved names and runs the scenario with apitest, which
+// checks the status, envelope and tip.
 func (sc scenario) run(t *testing.T, api http.Handler, env *scenarioEnv, i int) {
 	t.Helper()
 	path := sc.path
 	for name, uid := range env.uids {
 		path = strings.ReplaceAll(path, "{uid:"+name+"}", fmt.Sprint(uid))
 	}
-	req := httptest.NewRequest(sc.method, path, strings.NewReader(sc.body))
-	req.RemoteAddr = fmt.Sprintf("198.51.%d.%d:40000", i/250, i%250+1)
-	if sc.ip != "" {
-		req.RemoteAddr = sc.ip + ":40000"
-	}
-	if tok := sc.token; tok != "" {
-		if name, ok := strings.CutPrefix(tok, "@"); ok {
-			if tok, ok = env.tokens[name]; !ok {
-				t.Fatalf("no saved token %q", name)
-			}
+	tok := sc.token
+	if name, ok := strings.CutPrefix(tok, "@"); ok {
+		if tok, ok = env.tokens[name]; !ok {
+			t.Fatalf("no saved token %q", name)
 		}
-		req.Header.Set("Authorization", "Bearer "+tok)
 	}
-	req.Header.Set("X-App-Client", "devID="+devID(900)+";ver=1.1.3;dev=ios;h5=1")
-	rec := httptest.NewRecorder()
-	api.ServeHTTP(rec, req)
-
-	var env2 envelope
-	if err := json.Unmarshal(rec.Body.Bytes(), &env2); err != nil {
-		t.Fatalf("response is not an envelope: %v\n%s", err, rec.Body)
+	remote := fmt.Sprintf("198.51.%d.%d:40000", i/250, i%250+1)
+	if sc.ip != "" {
+		remote = sc.ip + ":40000"
 	}
-	if rec.Code != sc.wantStatus || env2.Code != sc.wantStatus {
-		t.Fatalf("status %d code %d, want %d\n%s", rec.Code, env2.Code, sc.wantStatus, rec.Body)
-	}
-	if sc.wantTip != "" && !strings.Contains(env2.Tip, sc.wantTip) {
-		t.Fatalf("tip %q, want it to contain %q", env2.Tip, sc.wantTip)
-	}
-	if sc.wantStatus != http.StatusOK && env2.Tip == "" {
-		t.Fatalf("an error without a tip: %s", rec.Body)
-	}
+	res := apitest.Scenario{
+		Method: sc.method, URL: path, Body: sc.body, Token: tok, RemoteAddr: remote,
+		Headers:        map[string]string{"X-App-Client": "devID=" + devID(900) + ";ver=1.1.3;dev=ios;h5=1"},
+		ExpectedStatus: sc.wantStatus, ExpectedTip: sc.wantTip,
+	}.Run(t, api)
 	if sc.save != "" {
 		var d struct {
 			Token string `json:"token"`
@@ -100,13 +81,13 @@ func (sc scenario) run(t *testing.T, api http.Handler, env *scenarioEnv, i int) 
 				UID int64 `json:"uid"`
 			} `json:"user"`
 		}
-		if err := json.Unmarshal(env2.Data, &d); err != nil || d.Token == "" || d.User.UID == 0 {
-			t.Fatalf("nothing to save in %s", env2.Data)
+		if err := json.Unmarshal(res.Envelope.Data, &d); err != nil || d.Token == "" || d.User.UID == 0 {
+			t.Fatalf("nothing to save in %s", res.Envelope.Data)
 		}
 		env.tokens[sc.save], env.uids[sc.save] = d.Token, d.User.UID
 	}
 	if sc.check != nil {
-		sc.check(t, env, rec, env2.Data)
+		sc.check(t, env, res.ResponseRecorder, res.Envelope.Data)
 	}
 }
 
@@ -178,6 +159,12 @@ func TestAccountAPI(t *testing.T) {
 				}},
 			{name: "bad devID", method: post, path: "/api/app/mine/login", body: `{"devID":"abc","sysType":"ios"}`, wantStatus: 422, wantTip: "设备标识无效"},
 			{name: "unknown sysType", method: post, path: "/api/app/mine/login", body: `{"devID":"` + devID(2) + `","sysType":"symbian"}`, wantStatus: 422, wantTip: "设备类型无效"},
+			{name: "a long sysType is echoed bounded", method: post, path: "/api/app/mine/login", body: `{"devID":"` + devID(2) + `","sysType":"` + strings.Repeat("x", 300) + `"}`, wantStatus: 422, wantTip: "设备类型无效",
+				check: func(t *testing.T, _ *scenarioEnv, rec *httptest.ResponseRecorder, _ json.RawMessage) {
+					if strings.Count(rec.Body.String(), "x") > httpx.EchoLimit+10 || !strings.Contains(rec.Body.String(), "…") {
+						t.Fatalf("msg repeats the whole input: %s", rec.Body)
+					}
+				}},
 			{name: "malformed JSON", method: post, path: "/api/app/mine/login", body: `{"devID":`, wantStatus: 400, wantTip: "请求格式错误"},
 			{name: "wrong type", method: post, path: "/api/app/mine/login", body: `{"devID":5,"sysType":"ios"}`, wantStatus: 400, wantTip: "devID 类型错误"},
 			{name: "not an object", method: post, path: "/api/app/mine/login", body: `["x"]`, wantStatus: 400, wantTip: "请求格式错误"},
@@ -234,7 +221,11 @@ func TestAccountAPI(t *testing.T) {
 						t.Fatalf("info %s", data)
 					}
 				}},
-			{name: "register with a garbage token makes a new user", method: post, path: "/api/app/mine/register", body: `{"account":"bob_2","passWord":"bob12345"}`, token: "garbage", wantStatus: 200, save: "bob",
+			// A refused token means the caller meant to upgrade a guest it no
+			// longer holds: no second account is made behind its back.
+			{name: "register with a garbage token is refused", method: post, path: "/api/app/mine/register", body: `{"account":"bob_2","passWord":"bob12345"}`, token: "garbage", wantStatus: 401, wantTip: "登录已失效，请重新登录",
+				check: wantUsers(2)},
+			{name: "register without a token makes a new user", method: post, path: "/api/app/mine/register", body: `{"account":"bob_2","passWord":"bob12345"}`, wantStatus: 200, save: "bob",
 				check: func(t *testing.T, env *scenarioEnv, rec *httptest.ResponseRecorder, data json.RawMessage) {
 					wantUser("bob", false, "bob_2")(t, env, rec, data)
 					wantUsers(3)(t, env, rec, data)
@@ -255,7 +246,9 @@ func TestAccountAPI(t *testing.T) {
 					if want := []string{"createdAt", "name", "portrait", "uid", "vipLevel"}; !slices.Equal(keys(m), want) {
 						t.Fatalf("PublicProfile keys %v, want only %v", keys(m), want)
 					}
-					if int64(m["uid"].(float64)) != env.uids["alice"] || strings.Contains(string(data), "Alice") {
+					// The name is the account now (the guest never chose
+					// one), but no field says it is the account.
+					if int64(m["uid"].(float64)) != env.uids["alice"] || m["name"] != "Alice" {
 						t.Fatalf("profile %s", data)
 					}
 				}},
@@ -273,18 +266,21 @@ func TestAccountAPI(t *testing.T) {
 			{name: "the other session of the user still works", method: get, path: "/api/app/mine/info", token: "@alice", wantStatus: 200},
 			{name: "a garbage token on a public route is ignored", method: post, path: "/api/app/mine/login", body: `{"devID":"` + devID(6) + `","sysType":"pc"}`, token: "garbage", wantStatus: 200},
 		}
-		// Rate limit: five attempts at one account from five addresses, then 429.
+		// Rate limit: five failures at one account from one address, then that
+		// address waits (429) while the owner elsewhere still signs in.
 		for i := 1; i <= 5; i++ {
 			scenarios = append(scenarios, scenario{name: fmt.Sprintf("wrong password %d", i), method: post, path: "/api/app/mine/login/h5",
-				body: `{"account":"bob_2","passWord":"wrong123","sysType":"h5"}`, ip: fmt.Sprintf("203.0.113.%d", i), wantStatus: 401, wantTip: "账号或密码错误"})
+				body: `{"account":"bob_2","passWord":"wrong123","sysType":"h5"}`, ip: "203.0.113.1", wantStatus: 401, wantTip: "账号或密码错误"})
 		}
 		scenarios = append(scenarios, scenario{name: "rate limited", method: post, path: "/api/app/mine/login/h5",
-			body: `{"account":"bob_2","passWord":"bob12345","sysType":"h5"}`, ip: "203.0.113.99", wantStatus: 429, wantTip: "操作过于频繁，请稍后再试",
+			body: `{"account":"bob_2","passWord":"bob12345","sysType":"h5"}`, ip: "203.0.113.1", wantStatus: 429, wantTip: "操作过于频繁，请稍后再试",
 			check: func(t *testing.T, _ *scenarioEnv, rec *httptest.ResponseRecorder, _ json.RawMessage) {
-				if ra := rec.Header().Get("Retry-After"); ra == "" || ra == "0" {
-					t.Fatalf("Retry-After %q", ra)
+				if ra := rec.Header().Get("Retry-After"); ra != "60" {
+					t.Fatalf("Retry-After %q, want 60", ra)
 				}
-			}})
+			}},
+			scenario{name: "the owner elsewhere is not locked out", method: post, path: "/api/app/mine/login/h5",
+				body: `{"account":"bob_2","passWord":"bob12345","sysType":"h5"}`, ip: "203.0.113.99", wantStatus: 200})
 
 		for i, sc := range scenarios {
 			if !t.Run(sc.name, func(t *testing.T) { sc.run(t, api, env, i) }) {
@@ -321,7 +317,7 @@ func TestAPIConcurrentGuestLogin(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				req := httptest.NewRequest(http.MethodPost, "/api/app/mine/login", strings.NewReader(`{"devID":"`+devID(77)+`","sysType":"ios"}`))
+				req := apitest.Scenario{Method: http.MethodPost, URL: "/api/app/mine/login", Body: `{"devID":"` + devID(77) + `","sysType":"ios"}`}.Request()
 				rec := httptest.NewRecorder()
 				api.ServeHTTP(rec, req)
 				codes[i] = rec.Code
@@ -353,20 +349,7 @@ func TestAuthDatabaseDown(t *testing.T) {
 	s, api := newTestAPI(t, d)
 	l := guest(t, s, devID(1))
 	d.Close()
-	for _, path := range []string{"/api/app/mine/info"} {
-		req := httptest.NewRequest(http.MethodGet, path, nil)
-		req.Header.Set("Authorization", "Bearer "+l.Token)
-		rec := httptest.NewRecorder()
-		api.ServeHTTP(rec, req)
-		if rec.Code != http.StatusInternalServerError || strings.Contains(rec.Body.String(), "sql") {
-			t.Fatalf("%s with the database down: %d %s", path, rec.Code, rec.Body)
-		}
-	}
-	req := httptest.NewRequest(http.MethodPost, "/api/app/mine/register", strings.NewReader(`{"account":"zed_1","passWord":"pass123"}`))
-	req.Header.Set("Authorization", "Bearer "+l.Token)
-	rec := httptest.NewRecorder()
-	api.ServeHTTP(rec, req)
-	if rec.Code != http.StatusInternalServerError {
-		t.Fatalf("register with the database down: %d %s", rec.Code, rec.Body)
-	}
+	apitest.Scenario{URL: "/api/app/mine/info", Token: l.Token, ExpectedStatus: http.StatusInternalServerError, NotExpectedContent: []string{"sql"}}.Run(t, api)
+	apitest.Scenario{Method: http.MethodPost, URL: "/api/app/mine/register", Body: `{"account":"zed_1","passWord":"pass123"}`, Token: l.Token,
+		ExpectedStatus: http.StatusInternalServerError}.Run(t, api)
 }

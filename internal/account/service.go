@@ -22,7 +22,9 @@ import (
 	"unicode/utf8"
 
 	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
+	"prima/internal/platform/realtime"
 )
 
 const (
@@ -41,27 +43,63 @@ type Rate struct {
 	Per time.Duration
 }
 
-// Limits are the rate limits the service applies. Every attempt counts,
-// successful or not: nobody signs in five times a minute, and counting only
-// failures would need a second round trip to the limiter on every login.
+// Limits are the rate limits the service applies.
+//
+// Password logins are throttled by failures, so that an attacker cannot
+// lock the real owner out: failures are counted per (account, address)
+// and per address. An address that keeps failing on one account waits,
+// longer after each failure, while the owner signing in from anywhere else
+// is not slowed. Across all addresses an account has a high failure
+// ceiling (a distributed guesser); past it only addresses that signed in
+// to the account recently get through, so even then the owner's own phone
+// still does. A success forgets the failures of its (account, address).
 type Limits struct {
-	GuestPerIP         Rate // guest logins: bounds how fast one address can mint users
-	LoginPerIP         Rate // password logins from one address
-	LoginPerAccount    Rate // password logins naming one account, from anywhere
+	GuestPerIP Rate // guest logins: bounds how fast one address can mint users
+	// LoginPerIP counts every password login from one address, success or
+	// not: it bounds the argon2 work one address can ask for.
+	LoginPerIP Rate
+	// LoginFailPerIP counts failed logins from one address on any accounts:
+	// one address trying many accounts. Past it the address waits, except
+	// on accounts it is known for (LoginKnownFor).
+	LoginFailPerIP Rate
+	// LoginFailPerAccount counts failed logins on one account from every
+	// address. Past it, addresses without a success on the account within
+	// LoginKnownFor are refused until the window ends.
+	LoginFailPerAccount Rate
+	// One address on one account: LoginPairFree failures are free, then
+	// each failure makes that address wait LoginPairWait, doubling per
+	// further failure up to LoginPairMaxWait. Failures are remembered for
+	// LoginPairMemory from the first, or until a success.
+	LoginPairFree    int
+	LoginPairWait    time.Duration
+	LoginPairMaxWait time.Duration
+	LoginPairMemory  time.Duration
+	// LoginKnownFor is how long a success marks its address as the
+	// account's own: on that account the address is exempt from the
+	// per-account ceiling and from its own LoginFailPerIP limit.
+	LoginKnownFor      time.Duration
 	RegisterPerIP      Rate // registrations from one address
 	RegisterPerAccount Rate // registrations naming one account
 }
 
-// DefaultLimits are generous for people and slow for a guesser: with argon2
-// as well, one address gets 10 password guesses a minute and one account 5,
-// however many addresses attack it. Guest login is looser because many
-// phones can share one carrier address.
+// DefaultLimits are generous for people and slow for a guesser. One address
+// gets 5 free guesses at an account, then waits 1, 2, 4 ... up to 60
+// minutes between guesses; it gets 20 failures in 10 minutes over all
+// accounts. An account takes 100 failures an hour from everywhere before
+// strangers are turned away. Guest login is looser because many phones can
+// share one carrier address.
 var DefaultLimits = Limits{
-	GuestPerIP:         Rate{60, time.Minute},
-	LoginPerIP:         Rate{10, time.Minute},
-	LoginPerAccount:    Rate{5, time.Minute},
-	RegisterPerIP:      Rate{10, 10 * time.Minute},
-	RegisterPerAccount: Rate{5, time.Minute},
+	GuestPerIP:          Rate{60, time.Minute},
+	LoginPerIP:          Rate{30, time.Minute},
+	LoginFailPerIP:      Rate{20, 10 * time.Minute},
+	LoginFailPerAccount: Rate{100, time.Hour},
+	LoginPairFree:       5,
+	LoginPairWait:       time.Minute,
+	LoginPairMaxWait:    time.Hour,
+	LoginPairMemory:     24 * time.Hour,
+	LoginKnownFor:       30 * 24 * time.Hour,
+	RegisterPerIP:       Rate{10, 10 * time.Minute},
+	RegisterPerAccount:  Rate{5, time.Minute},
 }
 
 var (
@@ -74,6 +112,9 @@ var (
 	ErrSessionInvalid = errors.New("session invalid")
 	// ErrRateLimited: too many attempts; the error is a *RateLimitError (429).
 	ErrRateLimited = errors.New("rate limited")
+	// ErrGuestRegistered: the guest token was upgraded by another
+	// registration in the meantime (409); the caller should log in.
+	ErrGuestRegistered = errors.New("guest already registered")
 )
 
 // ValidationError is input that breaks a rule (422). Tip is for the user.
@@ -107,14 +148,17 @@ func (e *sessionError) Is(target error) bool { return target == ErrSessionInvali
 // Service applies the account rules.
 type Service struct {
 	db      *db.DB
-	limiter ratelimit.Limiter
+	limiter ratelimit.Store
 	// Limits may be changed before the service is used.
 	Limits Limits
+	// Events tells a user's open connections about changes made elsewhere
+	// (realtime.UserTopic). Nil sends nothing; set it before use.
+	Events realtime.Publisher
 	now    func() time.Time
 }
 
 // NewService returns the account service over d, counting attempts in limiter.
-func NewService(d *db.DB, limiter ratelimit.Limiter) *Service {
+func NewService(d *db.DB, limiter ratelimit.Store) *Service {
 	return &Service{db: d, limiter: limiter, Limits: DefaultLimits, now: time.Now}
 }
 
@@ -168,7 +212,7 @@ func (s *Service) GuestLogin(ctx context.Context, in GuestLoginInput) (Login, er
 				// The device's account has a password now: a device id is no
 				// credential for it, or logging out would mean nothing. The
 				// device starts over as a new guest.
-				uid, err = insertUser(ctx, tx, &User{Name: "游客" + shortCode(), CreatedAt: now, UpdatedAt: now})
+				uid, err = insertUser(ctx, tx, &User{Name: guestPrefix + shortCode(), CreatedAt: now, UpdatedAt: now})
 				if err != nil {
 					return err
 				}
@@ -177,7 +221,7 @@ func (s *Service) GuestLogin(ctx context.Context, in GuestLoginInput) (Login, er
 				}
 				out.IsNew = true
 			case errors.Is(err, db.ErrNotFound):
-				uid, err = insertUser(ctx, tx, &User{Name: "游客" + shortCode(), CreatedAt: now, UpdatedAt: now})
+				uid, err = insertUser(ctx, tx, &User{Name: guestPrefix + shortCode(), CreatedAt: now, UpdatedAt: now})
 				if err != nil {
 					return err
 				}
@@ -229,17 +273,22 @@ func (s *Service) PasswordLogin(ctx context.Context, in PasswordLoginInput) (Log
 		return Login{}, err
 	}
 	// A name that breaks the account rule cannot exist: it is neither
-	// looked up nor given a limiter key (keys stay short and bounded in
-	// number), but it is still hashed against below so it answers in the
-	// same time as any other failure.
+	// looked up nor given per-account limiter keys (keys stay short and
+	// bounded in number), but it is still hashed against below so it
+	// answers in the same time as any other failure.
 	var (
 		u     User
 		found bool
+		acct  string
 	)
 	if checkAccount(in.Account) == nil {
-		if err := s.limit(ctx, "login", "login:acct:"+strings.ToLower(in.Account), s.Limits.LoginPerAccount); err != nil {
-			return Login{}, err
-		}
+		acct = strings.ToLower(in.Account)
+	}
+	keys := newLoginKeys(acct, in.IP)
+	if err := s.loginGate(ctx, keys); err != nil {
+		return Login{}, err
+	}
+	if acct != "" {
 		var err error
 		u, err = userByAccount(ctx, s.db, in.Account)
 		found = err == nil
@@ -259,8 +308,10 @@ func (s *Service) PasswordLogin(ctx context.Context, in PasswordLoginInput) (Log
 		return Login{}, fmt.Errorf("user %d: %w", u.ID, err)
 	}
 	if !found || !ok {
+		s.loginFailed(ctx, keys)
 		return Login{}, ErrBadCredentials
 	}
+	s.loginSucceeded(ctx, keys)
 	now := s.now().Unix()
 	if stale {
 		// Best effort: the login stands even if the upgrade fails; the next
@@ -325,18 +376,53 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error)
 		var uid int64
 		devID := in.DevID
 		if in.Current != nil {
-			upgraded, err := setCredentials(ctx, tx, in.Current.UserID, in.Account, hash, now)
+			// The row lock makes parallel registrations with one guest token
+			// take turns: the first upgrades the guest and revokes the token,
+			// the others then find a registered user and a revoked token and
+			// are refused. Without it each would fall through to a new user.
+			u, err := lockUser(ctx, tx, in.Current.UserID)
 			if err != nil {
 				return err
 			}
-			if upgraded {
-				uid = in.Current.UserID
+			if u.IsGuest() {
+				// The generated guest name means the user never chose one:
+				// the account they just chose is a better name than 游客….
+				name := u.Name
+				if isGuestName(name) {
+					name = in.Account
+				}
+				upgraded, err := setCredentials(ctx, tx, u.ID, in.Account, name, hash, now)
+				if err != nil {
+					return err
+				}
+				if !upgraded {
+					return ErrGuestRegistered
+				}
+				uid = u.ID
 				if devID == "" {
 					devID = in.Current.DevID
 				}
 				if err := revokeSession(ctx, tx, in.Current.TokenHash, now); err != nil {
 					return err
 				}
+				// Told only once the upgrade has committed: the guest's
+				// other tabs refetch and see the account; the guest token
+				// is gone. A client hanging up must not cancel the news.
+				tx.AfterCommit(func() {
+					pctx, topic := context.WithoutCancel(ctx), realtime.UserTopic(uid)
+					realtime.Notify(pctx, s.Events, topic, "profile.changed", map[string]int64{"uid": uid})
+					realtime.Notify(pctx, s.Events, topic, realtime.SessionRevokedType, map[string]string{"sid": in.Current.ID()})
+				})
+			} else {
+				cur, err := sessionByHash(ctx, tx, in.Current.TokenHash)
+				if err != nil {
+					return err
+				}
+				if cur.RevokedAt != 0 {
+					return ErrGuestRegistered
+				}
+				// A registered user's live session: registering makes a
+				// second, separate user, as without a token.
 			}
 		}
 		if uid == 0 {
@@ -351,10 +437,12 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error)
 		out.User, err = userByID(ctx, tx, uid)
 		return err
 	})
-	if db.IsUnique(err) {
+	switch {
+	case db.IsUnique(err):
 		return Login{}, ErrDuplicateAccount
-	}
-	if err != nil {
+	case errors.Is(err, ErrGuestRegistered):
+		return Login{}, err
+	case err != nil:
 		return Login{}, fmt.Errorf("register: %w", err)
 	}
 	return out, nil
@@ -362,6 +450,31 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error)
 
 // Authenticate resolves a bearer token to its live session and slides its
 // expiry. A refused token gives an error matching ErrSessionInvalid.
+// RefusedRegistration says why a registration that came with a refused
+// token is refused: ErrGuestRegistered when the token's guest has since
+// registered (another request upgraded it), else ErrSessionInvalid.
+func (s *Service) RefusedRegistration(ctx context.Context, token string) error {
+	hash, ok := tokenHash(token)
+	if !ok {
+		return &sessionError{"token malformed"}
+	}
+	sess, err := sessionByHash(ctx, s.db, hash)
+	if errors.Is(err, db.ErrNotFound) {
+		return &sessionError{"token unknown"}
+	}
+	if err != nil {
+		return err
+	}
+	u, err := userByID(ctx, s.db, sess.UserID)
+	if err != nil {
+		return err
+	}
+	if !u.IsGuest() && sess.RevokedAt != 0 {
+		return ErrGuestRegistered
+	}
+	return &sessionError{"refused"}
+}
+
 func (s *Service) Authenticate(ctx context.Context, token string) (Session, error) {
 	hash, ok := tokenHash(token)
 	if !ok {
@@ -394,9 +507,14 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Session, erro
 	return sess, nil
 }
 
-// Logout revokes the session.
+// Logout revokes the session and tells the user's other connections, so
+// the one using this session closes and the others can react.
 func (s *Service) Logout(ctx context.Context, sess Session) error {
-	return revokeSession(ctx, s.db, sess.TokenHash, s.now().Unix())
+	if err := revokeSession(ctx, s.db, sess.TokenHash, s.now().Unix()); err != nil {
+		return err
+	}
+	realtime.Notify(context.WithoutCancel(ctx), s.Events, realtime.UserTopic(sess.UserID), realtime.SessionRevokedType, map[string]string{"sid": sess.ID()})
+	return nil
 }
 
 // User returns the user with id uid, or db.ErrNotFound.
@@ -496,17 +614,15 @@ func unixTime(sec int64) *time.Time {
 
 // limit counts one attempt under key. When the limiter itself fails (Redis
 // down) it lets the attempt through: locking every user out during an
-// outage is worse than a short stretch where argon2's cost is the only brake.
+// outage is worse than a short stretch where argon2's cost is the only
+// brake. Limits on money, codes or SMS use ratelimit.FailClosed instead.
 func (s *Service) limit(ctx context.Context, what, key string, r Rate) error {
-	ok, retry, err := s.limiter.Allow(ctx, key, r.N, r.Per)
-	if err != nil {
-		slog.WarnContext(ctx, "rate limiter unavailable, allowing", "key", key, "err", err)
-		return nil
+	err := ratelimit.Enforce(ctx, s.limiter, key, r.N, r.Per, ratelimit.FailOpen)
+	var le *ratelimit.LimitedError
+	if errors.As(err, &le) {
+		return &RateLimitError{What: what, RetryAfter: le.RetryAfter}
 	}
-	if !ok {
-		return &RateLimitError{What: what, RetryAfter: retry}
-	}
-	return nil
+	return err
 }
 
 func newSession(hash string, uid int64, devID string, now int64) *Session {
@@ -541,6 +657,23 @@ func tokenHash(token string) (string, bool) {
 
 // shortCode is six random characters (A-Z, 2-7) for default names.
 func shortCode() string { return rand.Text()[:6] }
+
+const guestPrefix = "游客"
+
+// isGuestName reports whether name is one GuestLogin generated: 游客 and a
+// shortCode. Nothing lets a user pick such a name, so it was never chosen.
+func isGuestName(name string) bool {
+	code, ok := strings.CutPrefix(name, guestPrefix)
+	if !ok || len(code) != 6 {
+		return false
+	}
+	for i := 0; i < len(code); i++ {
+		if c := code[i]; !(c >= 'A' && c <= 'Z') && !(c >= '2' && c <= '7') {
+			return false
+		}
+	}
+	return true
+}
 
 // checkDevID enforces the client's format: 16 letters or digits, then a
 // 10-13 digit millisecond timestamp (Date.now()).
@@ -584,7 +717,7 @@ func checkSysType(t string, required bool) error {
 			return nil
 		}
 	}
-	return invalid("sysType", "设备类型无效", fmt.Sprintf("sysType %q is not one of ios, android, pc, h5", t))
+	return invalid("sysType", "设备类型无效", "sysType "+httpx.Echo(t)+" is not one of ios, android, pc, h5")
 }
 
 // checkAccount: 4-20 letters, digits or underscores, starting with a letter.

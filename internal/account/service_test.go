@@ -225,8 +225,9 @@ func TestRegisterUpgradesGuestInPlace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l.User.ID != g.User.ID || l.User.IsGuest() || l.User.Name != g.User.Name {
-			t.Fatalf("upgrade gave %+v, want uid %d keeping name %q", l.User, g.User.ID, g.User.Name)
+		// The generated 游客 name gives way to the chosen account.
+		if l.User.ID != g.User.ID || l.User.IsGuest() || l.User.Name != "bob_up" {
+			t.Fatalf("upgrade gave %+v, want uid %d named bob_up (was %q)", l.User, g.User.ID, g.User.Name)
 		}
 		if n := count(t, d, "users"); n != 1 {
 			t.Fatalf("%d users after upgrade, want 1", n)
@@ -386,38 +387,41 @@ func TestPasswordLoginFailsAlike(t *testing.T) {
 
 func TestRateLimits(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		s, c := newTestService(t, d)
+		s, _ := newTestService(t, d)
 		ctx := context.Background()
+		// Per address, failures only: twenty failures on twenty accounts,
+		// then even the right password from that address waits.
 		if _, err := s.Register(ctx, RegisterInput{Account: "erin", Password: "pass123", IP: "10.9.9.9"}); err != nil {
 			t.Fatal(err)
 		}
-		// Per account: five attempts from five addresses, then even the right
-		// password from a sixth address is refused until the window ends.
-		for i := 0; i < 5; i++ {
-			_, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "erin", Password: "wrong123", IP: fmt.Sprintf("10.1.0.%d", i)})
-			if !errors.Is(err, ErrBadCredentials) {
-				t.Fatalf("attempt %d: %v", i+1, err)
-			}
-		}
-		_, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "ERIN", Password: "pass123", IP: "10.1.0.99"})
-		var rl *RateLimitError
-		if !errors.As(err, &rl) || !errors.Is(err, ErrRateLimited) || rl.RetryAfter <= 0 || rl.RetryAfter > time.Minute {
-			t.Fatalf("sixth attempt: %v, want a rate limit with a retry time", err)
-		}
-		c.add(time.Minute)
-		if _, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "erin", Password: "pass123", IP: "10.1.0.99"}); err != nil {
-			t.Fatalf("after the window: %v", err)
-		}
-
-		// Per address: ten attempts at ten accounts, then the eleventh is refused.
-		for i := 0; i < 10; i++ {
+		for i := 0; i < 20; i++ {
 			_, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: fmt.Sprintf("user%d", i), Password: "x1", IP: "10.2.0.1"})
 			if !errors.Is(err, ErrBadCredentials) {
 				t.Fatalf("address attempt %d: %v", i+1, err)
 			}
 		}
-		if _, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "erin", Password: "pass123", IP: "10.2.0.1"}); !errors.Is(err, ErrRateLimited) {
-			t.Fatalf("eleventh attempt from one address: %v", err)
+		_, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "erin", Password: "pass123", IP: "10.2.0.1"})
+		var rl *RateLimitError
+		if !errors.As(err, &rl) || !errors.Is(err, ErrRateLimited) || rl.RetryAfter <= 0 || rl.RetryAfter > 10*time.Minute {
+			t.Fatalf("21st attempt from one address: %v, want a rate limit with a retry time", err)
+		}
+		// The same accounts from another address are untouched.
+		if _, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "erin", Password: "pass123", IP: "10.2.0.2"}); err != nil {
+			t.Fatalf("erin from another address: %v", err)
+		}
+		// An account that signed in from the blocked address before (the
+		// owner behind the same carrier address) still gets in from it.
+		if _, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "erin", Password: "pass123", IP: "10.2.0.3"}); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 20; i++ {
+			s.PasswordLogin(ctx, PasswordLoginInput{Account: fmt.Sprintf("other%d", i), Password: "x1", IP: "10.2.0.3"})
+		}
+		if _, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "nobody", Password: "pass123", IP: "10.2.0.3"}); !errors.Is(err, ErrRateLimited) {
+			t.Fatalf("a stranger account from the blocked address: %v", err)
+		}
+		if _, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "erin", Password: "pass123", IP: "10.2.0.3"}); err != nil {
+			t.Fatalf("erin from her known, now blocked address: %v", err)
 		}
 
 		// Registration per address: ten in ten minutes.
@@ -435,18 +439,133 @@ func TestRateLimits(t *testing.T) {
 	})
 }
 
+// An attacker failing on an account from one address is locked out, longer
+// after each failure; the owner signing in from elsewhere is not, and a
+// success clears the owner's own count.
+func TestLoginLockoutIsPerAddress(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		s, c := newTestService(t, d)
+		ctx := context.Background()
+		if _, err := s.Register(ctx, RegisterInput{Account: "gina", Password: "pass123", IP: "10.9.9.9"}); err != nil {
+			t.Fatal(err)
+		}
+		login := func(pw, ip string) error {
+			_, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "Gina", Password: pw, IP: ip})
+			return err
+		}
+		const attacker, owner = "203.0.113.7", "198.51.100.20"
+		for i := 1; i <= 5; i++ {
+			if err := login("wrong123", attacker); !errors.Is(err, ErrBadCredentials) {
+				t.Fatalf("attacker failure %d: %v", i, err)
+			}
+		}
+		var rl *RateLimitError
+		if err := login("pass123", attacker); !errors.As(err, &rl) || rl.RetryAfter != time.Minute {
+			t.Fatalf("attacker after 5 failures: %v, want a one-minute wait", err)
+		}
+		// The owner, elsewhere, gets in at once, any number of times.
+		for i := 0; i < 3; i++ {
+			if err := login("pass123", owner); err != nil {
+				t.Fatalf("owner login %d while the attacker is locked out: %v", i, err)
+			}
+		}
+		// The wait doubles with each failure after it ends.
+		c.add(time.Minute)
+		if err := login("wrong123", attacker); !errors.Is(err, ErrBadCredentials) {
+			t.Fatalf("attacker 6th failure: %v", err)
+		}
+		if err := login("wrong123", attacker); !errors.As(err, &rl) || rl.RetryAfter != 2*time.Minute {
+			t.Fatalf("after the 6th failure: %v, want a two-minute wait", err)
+		}
+		c.add(2 * time.Minute)
+		// The owner mistyping four times and then succeeding starts clean.
+		for i := 0; i < 4; i++ {
+			if err := login("typo1234", owner); !errors.Is(err, ErrBadCredentials) {
+				t.Fatalf("owner typo %d: %v", i, err)
+			}
+		}
+		if err := login("pass123", owner); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 4; i++ {
+			if err := login("typo1234", owner); !errors.Is(err, ErrBadCredentials) {
+				t.Fatalf("owner typo %d after a success: %v, want the count cleared", i, err)
+			}
+		}
+		if err := login("pass123", owner); err != nil {
+			t.Fatalf("owner after 4 more typos: %v", err)
+		}
+	})
+}
+
+// A distributed guesser (a new address per guess) trips the per-account
+// ceiling; past it, strangers wait, but an address that signed in to the
+// account recently still gets in.
+func TestLoginAccountCeilingSparesKnownAddresses(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		s, c := newTestService(t, d)
+		s.Limits.LoginFailPerAccount = Rate{10, time.Hour}
+		ctx := context.Background()
+		if _, err := s.Register(ctx, RegisterInput{Account: "hana", Password: "pass123", IP: "10.9.9.9"}); err != nil {
+			t.Fatal(err)
+		}
+		const home = "198.51.100.30"
+		if _, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "hana", Password: "pass123", IP: home}); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 10; i++ {
+			_, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "hana", Password: "wrong123", IP: fmt.Sprintf("192.0.2.%d", i+1)})
+			if !errors.Is(err, ErrBadCredentials) {
+				t.Fatalf("guess %d: %v", i+1, err)
+			}
+		}
+		_, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "hana", Password: "pass123", IP: "192.0.2.200"})
+		var rl *RateLimitError
+		if !errors.As(err, &rl) || rl.RetryAfter <= 0 || rl.RetryAfter > time.Hour {
+			t.Fatalf("a new address past the ceiling: %v, want a wait", err)
+		}
+		if _, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "hana", Password: "pass123", IP: home}); err != nil {
+			t.Fatalf("the owner's known address past the ceiling: %v", err)
+		}
+		// Other accounts are not affected, and the ceiling lifts with its window.
+		if _, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "nobody1", Password: "wrong123", IP: "192.0.2.200"}); !errors.Is(err, ErrBadCredentials) {
+			t.Fatalf("another account from the refused address: %v", err)
+		}
+		c.add(time.Hour)
+		if _, err := s.PasswordLogin(ctx, PasswordLoginInput{Account: "hana", Password: "pass123", IP: "192.0.2.200"}); err != nil {
+			t.Fatalf("after the window: %v", err)
+		}
+	})
+}
+
 // brokenLimiter fails like an unreachable Redis.
 type brokenLimiter struct{}
 
-func (brokenLimiter) Allow(context.Context, string, int, time.Duration) (bool, time.Duration, error) {
-	return false, 0, errors.New("connection refused")
-}
+var errDown = errors.New("connection refused")
 
+func (brokenLimiter) Allow(context.Context, string, int, time.Duration) (bool, time.Duration, error) {
+	return false, 0, errDown
+}
+func (brokenLimiter) Incr(context.Context, string, time.Duration) (int64, error) { return 0, errDown }
+func (brokenLimiter) Peek(context.Context, ...string) ([]ratelimit.Count, error) {
+	return nil, errDown
+}
+func (brokenLimiter) Set(context.Context, string, int64, time.Duration) error { return errDown }
+func (brokenLimiter) Delete(context.Context, ...string) error                 { return errDown }
+
+// Login and registration fail open: an outage of the limiter must not lock
+// everyone out. (Limits on money and codes use ratelimit.FailClosed; see
+// the ratelimit tests.)
 func TestLimiterOutageFailsOpen(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		s := NewService(d, brokenLimiter{})
 		if _, err := s.Register(context.Background(), RegisterInput{Account: "frank", Password: "pass123", IP: "10.0.0.1"}); err != nil {
 			t.Fatalf("register with the limiter down: %v", err)
+		}
+		for i := 0; i < 3; i++ {
+			if _, err := s.PasswordLogin(context.Background(), PasswordLoginInput{Account: "frank", Password: "wrong123", IP: "10.0.0.1"}); !errors.Is(err, ErrBadCredentials) {
+				t.Fatalf("failed login with the limiter down: %v", err)
+			}
 		}
 		if _, err := s.PasswordLogin(context.Background(), PasswordLoginInput{Account: "frank", Password: "pass123", IP: "10.0.0.1"}); err != nil {
 			t.Fatalf("login with the limiter down: %v", err)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 
 	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
 )
 
 // User is a row of users. Account is empty for a guest (NULL in the table).
@@ -14,6 +15,7 @@ type User struct {
 	Portrait           string
 	Account            string
 	PasswordHash       string
+	Role               httpx.Role // RoleUser unless made an operator
 	Points             int64
 	VipLevel           int
 	VipExpireAt        int64 // unix seconds, 0 when never VIP
@@ -27,10 +29,13 @@ type User struct {
 // IsGuest reports whether the user has no account and password yet.
 func (u *User) IsGuest() bool { return u.Account == "" }
 
-// Session is a row of sessions. The token itself is never stored.
+// Session is a row of sessions. The token itself is never stored. Role is
+// the user's role, read with the session so that every request sees the
+// role as it is now.
 type Session struct {
 	TokenHash  string
 	UserID     int64
+	Role       httpx.Role
 	DevID      string
 	CreatedAt  int64
 	LastSeenAt int64
@@ -38,7 +43,17 @@ type Session struct {
 	RevokedAt  int64
 }
 
-const userColumns = `id, name, portrait, account, password_hash, points, vip_level, vip_expire_at, tx_discount, gold_video_free_until, video_free_until, created_at, updated_at`
+// ID names the session to its user (in session.revoked events) without
+// giving out its token hash whole: 16 hex characters of it are enough to
+// tell one user's sessions apart and reveal nothing usable.
+func (s Session) ID() string {
+	if len(s.TokenHash) < 16 {
+		return s.TokenHash
+	}
+	return s.TokenHash[:16]
+}
+
+const userColumns = `id, name, portrait, account, password_hash, role, points, vip_level, vip_expire_at, tx_discount, gold_video_free_until, video_free_until, created_at, updated_at`
 
 func scanUser(row interface{ Scan(...any) error }) (User, error) {
 	var (
@@ -46,7 +61,7 @@ func scanUser(row interface{ Scan(...any) error }) (User, error) {
 		account sql.NullString
 		disc    sql.NullInt64
 	)
-	err := row.Scan(&u.ID, &u.Name, &u.Portrait, &account, &u.PasswordHash, &u.Points, &u.VipLevel, &u.VipExpireAt,
+	err := row.Scan(&u.ID, &u.Name, &u.Portrait, &account, &u.PasswordHash, &u.Role, &u.Points, &u.VipLevel, &u.VipExpireAt,
 		&disc, &u.GoldVideoFreeUntil, &u.VideoFreeUntil, &u.CreatedAt, &u.UpdatedAt)
 	if err != nil {
 		return User{}, db.NotFound(err)
@@ -60,6 +75,12 @@ func scanUser(row interface{ Scan(...any) error }) (User, error) {
 
 func userByID(ctx context.Context, q db.Querier, id int64) (User, error) {
 	return scanUser(q.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
+}
+
+// lockUser reads user id and holds its row until tx ends, so that rules
+// checked on the row stay true until the transaction's writes land.
+func lockUser(ctx context.Context, tx *db.Tx, id int64) (User, error) {
+	return scanUser(tx.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`+tx.ForUpdate(), id))
 }
 
 // userByAccount matches case-insensitively, as the unique index does.
@@ -78,20 +99,24 @@ func insertUser(ctx context.Context, tx *db.Tx, u *User) (int64, error) {
 	if u.TxDiscount != nil {
 		disc = *u.TxDiscount
 	}
+	role := u.Role
+	if role == "" {
+		role = httpx.RoleUser
+	}
 	var id int64
-	err := tx.QueryRow(ctx, `INSERT INTO users (name, portrait, account, password_hash, points, vip_level, vip_expire_at, tx_discount, gold_video_free_until, video_free_until, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		u.Name, u.Portrait, account, u.PasswordHash, u.Points, u.VipLevel, u.VipExpireAt, disc,
+	err := tx.QueryRow(ctx, `INSERT INTO users (name, portrait, account, password_hash, role, points, vip_level, vip_expire_at, tx_discount, gold_video_free_until, video_free_until, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		u.Name, u.Portrait, account, u.PasswordHash, role, u.Points, u.VipLevel, u.VipExpireAt, disc,
 		u.GoldVideoFreeUntil, u.VideoFreeUntil, u.CreatedAt, u.UpdatedAt).Scan(&id)
 	return id, err
 }
 
-// setCredentials turns a guest into a registered user in place. It only
-// touches a row that is still a guest, and reports whether it did, so two
-// racing registrations cannot both claim the same guest.
-func setCredentials(ctx context.Context, q db.Querier, uid int64, account, hash string, now int64) (bool, error) {
-	res, err := q.Exec(ctx, `UPDATE users SET account = ?, password_hash = ?, updated_at = ? WHERE id = ? AND account IS NULL`,
-		account, hash, now, uid)
+// setCredentials turns a guest into a registered user in place, named
+// name. It only touches a row that is still a guest, and reports whether it
+// did, so two racing registrations cannot both claim the same guest.
+func setCredentials(ctx context.Context, q db.Querier, uid int64, account, name, hash string, now int64) (bool, error) {
+	res, err := q.Exec(ctx, `UPDATE users SET account = ?, name = ?, password_hash = ?, updated_at = ? WHERE id = ? AND account IS NULL`,
+		account, name, hash, now, uid)
 	if err != nil {
 		return false, err
 	}
@@ -147,8 +172,9 @@ func insertSession(ctx context.Context, q db.Querier, s *Session) error {
 
 func sessionByHash(ctx context.Context, q db.Querier, hash string) (Session, error) {
 	s := Session{TokenHash: hash}
-	err := q.QueryRow(ctx, `SELECT user_id, dev_id, created_at, last_seen_at, expires_at, revoked_at FROM sessions WHERE token_hash = ?`, hash).
-		Scan(&s.UserID, &s.DevID, &s.CreatedAt, &s.LastSeenAt, &s.ExpiresAt, &s.RevokedAt)
+	err := q.QueryRow(ctx, `SELECT s.user_id, u.role, s.dev_id, s.created_at, s.last_seen_at, s.expires_at, s.revoked_at
+		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`, hash).
+		Scan(&s.UserID, &s.Role, &s.DevID, &s.CreatedAt, &s.LastSeenAt, &s.ExpiresAt, &s.RevokedAt)
 	return s, db.NotFound(err)
 }
 

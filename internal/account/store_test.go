@@ -7,6 +7,7 @@ import (
 
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
+	"prima/internal/platform/httpx"
 )
 
 // mustInsertUser stores u in its own transaction and returns its id.
@@ -66,13 +67,13 @@ func TestStoreUsers(t *testing.T) {
 		}
 
 		// setCredentials upgrades a guest once, never a registered user.
-		if ok, err := setCredentials(ctx, d, g1, "guest_up", "h2", 50); !ok || err != nil {
+		if ok, err := setCredentials(ctx, d, g1, "guest_up", "guest_up", "h2", 50); !ok || err != nil {
 			t.Fatalf("upgrade guest: %v, %v", ok, err)
 		}
-		if ok, err := setCredentials(ctx, d, g1, "again", "h3", 51); ok || err != nil {
+		if ok, err := setCredentials(ctx, d, g1, "again", "again", "h3", 51); ok || err != nil {
 			t.Fatalf("second upgrade of the same user: %v, %v; want false", ok, err)
 		}
-		if ok, err := setCredentials(ctx, d, id, "other", "h4", 52); ok || err != nil {
+		if ok, err := setCredentials(ctx, d, id, "other", "other", "h4", 52); ok || err != nil {
 			t.Fatalf("upgrade of a registered user: %v, %v; want false", ok, err)
 		}
 		g, _ = userByID(ctx, d, g1)
@@ -131,8 +132,10 @@ func TestStoreSessions(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, err := sessionByHash(ctx, d, "h1")
-		if err != nil || got != *s {
-			t.Fatalf("read back %+v, %v; want %+v", got, err, *s)
+		want := *s
+		want.Role = httpx.RoleUser // read from the user with the session
+		if err != nil || got != want {
+			t.Fatalf("read back %+v, %v; want %+v", got, err, want)
 		}
 		if _, err := sessionByHash(ctx, d, "nope"); !errors.Is(err, db.ErrNotFound) {
 			t.Fatalf("unknown session err = %v", err)

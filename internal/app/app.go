@@ -7,12 +7,17 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"prima/internal/account"
 	"prima/internal/catalog"
@@ -22,7 +27,10 @@ import (
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 	"prima/internal/platform/jobs"
+	"prima/internal/platform/metrics"
 	"prima/internal/platform/ratelimit"
+	"prima/internal/platform/realtime"
+	"prima/internal/platform/redisx"
 	"prima/web"
 )
 
@@ -31,12 +39,24 @@ type App struct {
 	Config  *config.Config
 	DB      *db.DB
 	Media   blob.Store
+	Signer  *blob.Signer // signs /media/ URLs of protected keys (videos, uploads)
 	Account *account.Service
 	Catalog *catalog.Service
+	Log     *slog.Logger
+	Metrics *metrics.Metrics
+	// Checks are what /readyz asks; a seam with a dependency of its own
+	// (Redis, object storage) appends its check in New.
+	Checks  []httpx.Check
+	trusted []netip.Prefix
+	// Redis is the one client this process shares (nil without
+	// PRIMA_REDIS_URL): rate-limit counters and realtime pub/sub.
+	Redis *redis.Client
+	// Events carries realtime events to users' open connections.
+	Events realtime.Broker
+	WS     *realtime.WS
 	// Jobs runs background jobs; Serve starts it when cfg.Workers > 0 and
 	// Work runs it alone. Enqueueing needs no running queue.
 	Jobs *jobs.Queue
-	Log  *slog.Logger
 }
 
 // New opens the database, applies migrations and builds the services.
@@ -53,39 +73,122 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	if len(applied) > 0 {
 		log.Info("migrated", "engine", d.Engine, "versions", applied)
 	}
-	media, err := blob.NewLocal(filepath.Join(cfg.DataDir, "media"))
+	media, err := openMedia(ctx, cfg)
 	if err != nil {
 		d.Close()
 		return nil, err
 	}
-	var limiter ratelimit.Limiter = ratelimit.NewMemory()
+	var previous []string
+	if cfg.SecretPrevious != "" {
+		previous = append(previous, cfg.SecretPrevious)
+	}
+	signer, err := blob.NewSigner(cfg.Secret, previous...)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	trusted, err := httpx.ParseTrustedProxies(cfg.TrustedProxies)
+	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("trusted proxies: %w", err)
+	}
+	checks := []httpx.Check{{Name: "database", Fn: d.Ping}}
+	var (
+		limiter ratelimit.Store = ratelimit.NewMemory()
+		events  realtime.Broker = realtime.NewMemory(0)
+		rdb     *redis.Client
+	)
 	if cfg.RedisURL != "" {
 		// Several nodes behind a load balancer must share their counters,
-		// or each would allow the full limit.
-		rl, err := ratelimit.DialRedis(ctx, cfg.RedisURL)
+		// or each would allow the full limit, and their events, or a user
+		// connected to one node would not hear what another did.
+		rdb, err = redisx.Dial(ctx, cfg.RedisURL)
 		if err != nil {
 			d.Close()
 			return nil, fmt.Errorf("redis: %w", err)
 		}
+		rl := ratelimit.NewRedis(rdb, cfg.RedisPrefix+"rl:")
 		limiter = rl
+		checks = append(checks, httpx.Check{Name: "redis", Fn: rl.Ping})
+		events = realtime.NewRedis(rdb, cfg.RedisPrefix+"rt:", 0, log)
+	}
+	acct := account.NewService(d, limiter)
+	acct.Events = events
+	var origins []string
+	if cfg.PublicURL != "" {
+		if u, err := url.Parse(cfg.PublicURL); err == nil && u.Host != "" {
+			origins = append(origins, u.Host)
+		}
 	}
 	a := &App{
 		Config:  cfg,
 		DB:      d,
 		Media:   media,
-		Account: account.NewService(d, limiter),
+		Signer:  signer,
+		Account: acct,
 		Catalog: catalog.NewService(d, catalog.Options{Gate: cfg.Gate, GateURL: cfg.GateURL, PublicURL: cfg.PublicURL}),
 		Jobs:    jobs.New(d, jobs.Config{Workers: cfg.Workers, Log: log}),
 		Log:     log,
+		Metrics: metrics.New(d),
+		Checks:  checks,
+		trusted: trusted,
+		Redis:   rdb,
+		Events:  events,
+		WS:      realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, Log: log}),
 	}
 	// Every domain's handlers are registered in every process, so any
 	// process that runs workers can run any job.
 	a.Account.RegisterJobs(a.Jobs)
+	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil
 }
 
-// Close releases the database.
-func (a *App) Close() error { return a.DB.Close() }
+// wsAuth lets the WebSocket endpoint check tokens with the account rules.
+func wsAuth(s *account.Service) realtime.Authenticator {
+	return func(ctx context.Context, token string) (realtime.Session, error) {
+		sess, err := s.Authenticate(ctx, token)
+		if errors.Is(err, account.ErrSessionInvalid) {
+			return realtime.Session{}, fmt.Errorf("%w: %v", realtime.ErrUnauthorized, err)
+		}
+		if err != nil {
+			return realtime.Session{}, err
+		}
+		return realtime.Session{UserID: sess.UserID, ID: sess.ID()}, nil
+	}
+}
+
+// openMedia is the S3 bucket when one is configured, else the media folder
+// in the data dir. The bucket is checked now, so a wrong endpoint or key
+// stops the start instead of failing the first upload.
+func openMedia(ctx context.Context, cfg *config.Config) (blob.Store, error) {
+	if cfg.S3Endpoint == "" {
+		return blob.NewLocal(filepath.Join(cfg.DataDir, "media"))
+	}
+	s3, err := blob.NewS3(blob.S3Config{
+		Endpoint: cfg.S3Endpoint, Bucket: cfg.S3Bucket, AccessKey: cfg.S3AccessKey,
+		SecretKey: cfg.S3SecretKey, Region: cfg.S3Region, Prefix: cfg.S3Prefix,
+	})
+	if err != nil {
+		return nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := s3.Check(cctx); err != nil {
+		return nil, err
+	}
+	return s3, nil
+}
+
+// Close ends realtime connections (they see "going away"), then releases
+// Redis and the database.
+func (a *App) Close() error {
+	errs := []error{a.Events.Close()}
+	if a.Redis != nil {
+		errs = append(errs, a.Redis.Close())
+	}
+	errs = append(errs, a.DB.Close())
+	return errors.Join(errs...)
+}
 
 // Handler is the whole HTTP surface: routes plus middleware.
 func (a *App) Handler() (http.Handler, error) {
@@ -94,8 +197,10 @@ func (a *App) Handler() (http.Handler, error) {
 		return nil, fmt.Errorf("web app: %w", err)
 	}
 	mux := a.routes(wa)
-	return httpx.Chain(mux,
+	return httpx.Chain(httpx.NotePattern(mux),
+		httpx.RealIP(a.trusted), // first: what follows asks who the client is
 		httpx.WithRequestID,
+		httpx.Observe(a.Metrics.Begin),
 		httpx.AccessLog(a.Log),
 		httpx.Recover,
 		httpx.SecurityHeaders,
@@ -104,7 +209,8 @@ func (a *App) Handler() (http.Handler, error) {
 	), nil
 }
 
-// Serve listens on cfg.Listen until SIGINT or SIGTERM, then drains requests.
+// Serve listens on cfg.Listen (and on cfg.MetricsListen for /metrics, when
+// set) until SIGINT or SIGTERM, then drains requests on both.
 func (a *App) Serve(ctx context.Context) error {
 	h, err := a.Handler()
 	if err != nil {
@@ -119,30 +225,55 @@ func (a *App) Serve(ctx context.Context) error {
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 	}
+	servers := []*http.Server{srv}
+	if a.Config.MetricsListen != "" {
+		// Its own listener, so the public one never exposes metrics; the
+		// operator keeps this address on a private network.
+		m := http.NewServeMux()
+		m.Handle("GET /metrics", a.Metrics.Handler())
+		servers = append(servers, &http.Server{
+			Addr:              a.Config.MetricsListen,
+			Handler:           m,
+			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       10 * time.Second,
+			WriteTimeout:      30 * time.Second,
+			IdleTimeout:       120 * time.Second,
+		})
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	a.Log.Info("serving", "listen", a.Config.Listen, "database", a.DB.Engine, "gate", a.Config.Gate, "workers", a.Config.Workers)
+	errc := make(chan error, len(servers))
+	for _, s := range servers {
+		ln, err := net.Listen("tcp", s.Addr)
+		if err != nil {
+			for _, started := range servers {
+				_ = started.Close()
+			}
+			return err
+		}
+		go func() { errc <- s.Serve(ln) }()
+	}
+	a.Log.Info("serving", "listen", a.Config.Listen, "metrics", a.Config.MetricsListen, "database", a.DB.Engine, "gate", a.Config.Gate, "workers", a.Config.Workers)
 	if a.Config.Workers > 0 {
 		if err := a.Jobs.Start(ctx); err != nil {
-			srv.Close()
+			for _, s := range servers {
+				_ = s.Close()
+			}
 			return err
 		}
 	}
-	var serveErr error
 	select {
-	case serveErr = <-errc:
+	case err = <-errc: // one listener failed: stop the other too
 	case <-ctx.Done():
 	}
 	// HTTP first, so no request enqueues into a queue that is stopping
 	// (its jobs would wait for the next start, not be lost), then jobs.
 	shut, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	if serveErr == nil {
-		serveErr = srv.Shutdown(shut)
+	for _, s := range servers {
+		err = errors.Join(err, s.Shutdown(shut))
 	}
-	return errors.Join(serveErr, a.stopJobs())
+	return errors.Join(err, a.stopJobs())
 }
 
 // Work runs background jobs only, with no HTTP listener, until SIGINT or

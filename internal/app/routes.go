@@ -6,17 +6,28 @@ import (
 	"time"
 
 	"prima/internal/account"
+	"prima/internal/admin"
 	"prima/internal/catalog"
+	"prima/internal/platform/blob"
 	"prima/internal/platform/httpx"
 )
 
 // routes is Prima's one route table. Paths and parameter names are the
-// spec's (§7); GET takes query parameters, POST a JSON object.
+// spec's (§7); GET takes query parameters, POST a JSON object. API routes
+// (h) live in their own table, which answers unknown paths and wrong
+// methods with envelopes and refuses bodies that are not JSON (upload
+// routes opt in with httpx.Multipart, callbacks with httpx.Accepts).
 func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	acct := account.NewHandler(a.Account)
 	cat := catalog.NewHandler(a.Catalog)
 	mux := http.NewServeMux()
-	h := func(pattern string, fn httpx.Handler) { mux.Handle(pattern, fn) }
+	api := httpx.NewAPIMux()
+	h := func(pattern string, fn httpx.Handler) { api.Handle(pattern, fn) }
+
+	// Process health for orchestrators and load balancers: liveness says
+	// the process answers, readiness that its dependencies do.
+	mux.HandleFunc("GET /healthz", httpx.Healthz)
+	mux.Handle("GET /readyz", httpx.Readyz(func() []httpx.Check { return a.Checks }))
 
 	// Line health: the client pings every API line and media line.
 	h("GET /api/app/ping/check", a.pingCheck)
@@ -30,8 +41,11 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("POST /api/app/mine/login", acct.GuestLogin)
 	h("POST /api/app/mine/login/h5", acct.PasswordLogin)
 	h("POST /api/app/mine/register", acct.Register)
-	h("POST /api/app/mine/logout", acct.Require(acct.Logout))
-	h("GET /api/app/mine/info", acct.Require(acct.Info))
+	h("POST /api/app/mine/logout", acct.RequireUser(acct.Logout))
+	h("GET /api/app/mine/info", acct.RequireUser(acct.Info))
+
+	// Realtime: the signed-in user's events over a WebSocket.
+	h("GET /api/app/ws", a.WS.Serve)
 
 	// Catalog.
 	h("GET /api/app/modules/list", cat.Modules)
@@ -44,12 +58,24 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/tag/conf/list", cat.Tags)
 	h("POST /api/app/ads/click", cat.AdClick)
 
-	// Media files (covers now; signed video URLs later).
-	mux.Handle("GET /media/", http.StripPrefix("/media", a.Media.Handler()))
+	// Operators: every /api/admin path, known or not, is behind
+	// RequireOperator (no token 401, a user's token 403); each action
+	// writes the audit log in its own transaction.
+	adm := admin.NewHandler(a.Account, a.DB)
+	op := func(pattern string, fn httpx.Handler) { h(pattern, acct.RequireOperator(fn)) }
+	op("GET /api/admin/users", adm.User)
+	op("POST /api/admin/users/role", adm.SetRole)
+	op("POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
+	op("GET /api/admin/audit", adm.Audit)
+	op("/api/admin/", admin.NotFound)
 
-	// Anything else under /api is an unknown call; everything outside it is
-	// the web app, which routes on the client.
-	mux.HandleFunc("/api/", httpx.NotFoundAPI)
+	// Media files: public pictures unsigned, everything else through signed
+	// URLs (/media/s/<token>/<key>); see docs/architecture.md.
+	mux.Handle("GET /media/", http.StripPrefix("/media", blob.NewHandler(a.Media, a.Signer, nil)))
+
+	// Everything under /api is the API table; everything outside it is the
+	// web app, which routes on the client.
+	mux.Handle("/api/", api)
 	mux.Handle("/", webApp)
 	return mux
 }

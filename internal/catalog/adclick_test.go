@@ -4,13 +4,12 @@ import (
 	"context"
 	"net/http/httptest"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
+	"prima/internal/apitest"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
-	"prima/internal/platform/httpx"
 )
 
 func adClicks(t *testing.T, d *db.DB, id int64) int64 {
@@ -25,14 +24,14 @@ func adClicks(t *testing.T, d *db.DB, id int64) int64 {
 func TestAdClick(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		newFixture(t, d)
-		h := NewHandler(newTestService(d, Options{}))
+		m := mux(NewHandler(newTestService(d, Options{})))
 		var adID int64
 		if err := d.QueryRow(context.Background(), "SELECT id FROM ads ORDER BY id LIMIT 1").Scan(&adID); err != nil {
 			t.Fatal(err)
 		}
 		post := func(body string) int {
 			rec := httptest.NewRecorder()
-			httpx.Handler(h.AdClick).ServeHTTP(rec, httptest.NewRequest("POST", "/api/app/ads/click", strings.NewReader(body)))
+			m.ServeHTTP(rec, apitest.Scenario{Method: "POST", URL: "/api/app/ads/click", Body: body}.Request())
 			return rec.Code
 		}
 		for _, c := range []struct {

@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"errors"
-	"net"
 	"net/http"
 	"strings"
 
@@ -180,24 +179,16 @@ func (h *Handler) Tags(w http.ResponseWriter, r *http.Request) error {
 }
 
 // requestOrigin is scheme://host of the request as the client addressed it.
-// Behind a TLS-terminating proxy on this machine the scheme comes from
-// X-Forwarded-Proto, trusted only from loopback like httpx.ClientIP.
+// Behind a TLS-terminating proxy the scheme comes from X-Forwarded-Proto,
+// believed only from a trusted proxy (PRIMA_TRUSTED_PROXIES), the same rule
+// as httpx.ClientIP.
 func requestOrigin(r *http.Request) string {
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
 	}
-	if p := strings.ToLower(strings.TrimSpace(r.Header.Get("X-Forwarded-Proto"))); (p == "https" || p == "http") && fromLoopback(r) {
+	if p := strings.ToLower(strings.TrimSpace(r.Header.Get("X-Forwarded-Proto"))); (p == "https" || p == "http") && httpx.FromTrustedProxy(r) {
 		scheme = p
 	}
 	return scheme + "://" + r.Host
-}
-
-func fromLoopback(r *http.Request) bool {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -7,18 +7,18 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
+	"prima/internal/apitest"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
 	"prima/internal/platform/httpx"
 )
 
 // mux mounts the handler on the paths of the app's route table.
-func mux(h *Handler) *http.ServeMux {
-	m := http.NewServeMux()
+func mux(h *Handler) *httpx.APIMux {
+	m := httpx.NewAPIMux()
 	for pattern, fn := range map[string]httpx.Handler{
 		"GET /api/app/ping/domain/h5":           h.Domains,
 		"GET /api/app/modules/list":             h.Modules,
@@ -29,33 +29,11 @@ func mux(h *Handler) *http.ServeMux {
 		"GET /api/app/vid/moduleSection/change": h.SectionChange,
 		"GET /api/app/vid/source":               h.Source,
 		"GET /api/app/tag/conf/list":            h.Tags,
+		"POST /api/app/ads/click":               h.AdClick,
 	} {
 		m.Handle(pattern, fn)
 	}
 	return m
-}
-
-type envelope struct {
-	Code int             `json:"code"`
-	Tip  string          `json:"tip"`
-	Msg  string          `json:"msg"`
-	Data json.RawMessage `json:"data"`
-}
-
-func get(t *testing.T, m http.Handler, path string) (int, envelope) {
-	t.Helper()
-	req := httptest.NewRequest("GET", path, nil)
-	req.Host = "m.prima.test"
-	rec := httptest.NewRecorder()
-	m.ServeHTTP(rec, req)
-	var env envelope
-	if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil {
-		t.Fatalf("GET %s: body is not an envelope: %v\n%s", path, err, rec.Body)
-	}
-	if env.Code != rec.Code {
-		t.Fatalf("GET %s: envelope code %d, HTTP status %d", path, env.Code, rec.Code)
-	}
-	return rec.Code, env
 }
 
 func decode[T any](t *testing.T, raw json.RawMessage) T {
@@ -74,23 +52,21 @@ type scenario struct {
 	check      func(t *testing.T, data json.RawMessage)
 }
 
+// run runs the scenarios with apitest as GETs to the host m.prima.test;
+// they read a fixed fixture, so a failure does not stop the rest.
 func run(t *testing.T, m http.Handler, scenarios []scenario) {
 	t.Helper()
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
-			status, env := get(t, m, sc.path)
-			if status != sc.wantStatus {
-				t.Fatalf("GET %s: status %d, want %d (tip %q, msg %q)", sc.path, status, sc.wantStatus, env.Tip, env.Msg)
-			}
-			if sc.wantTip != "" && !strings.Contains(env.Tip, sc.wantTip) {
-				t.Errorf("tip %q does not mention %q", env.Tip, sc.wantTip)
-			}
-			if status != 200 && env.Tip == "" {
-				t.Error("error without a tip")
-			}
-			if sc.check != nil {
-				sc.check(t, env.Data)
-			}
+			apitest.Scenario{
+				URL: sc.path, Headers: map[string]string{"Host": "m.prima.test"},
+				ExpectedStatus: sc.wantStatus, ExpectedTip: sc.wantTip,
+				Check: func(t *testing.T, res *apitest.Response) {
+					if sc.check != nil {
+						sc.check(t, res.Envelope.Data)
+					}
+				},
+			}.Run(t, m)
 		})
 	}
 }
@@ -352,16 +328,26 @@ func TestDomainsAndGateUsePublicURL(t *testing.T) {
 	if got := s.Domains("http://ignored"); !slices.Equal(got.API, []string{"https://Video.Example.org:8443"}) {
 		t.Errorf("domains %+v", got)
 	}
-	// Without a public URL, a TLS-terminating proxy on loopback sets the scheme.
-	req := httptest.NewRequest("GET", "/api/app/ping/domain/h5", nil)
-	req.Host = "m.prima.test"
-	req.Header.Set("X-Forwarded-Proto", "https")
-	if got := requestOrigin(req); got != "http://m.prima.test" {
+	// Without a public URL, a TLS-terminating proxy sets the scheme, but
+	// only a trusted one: loopback alone is not enough.
+	trusted, _ := httpx.ParseTrustedProxies("10.0.0.0/8")
+	origin := func(remote string) string {
+		req := httptest.NewRequest("GET", "/api/app/ping/domain/h5", nil)
+		req.Host = "m.prima.test"
+		req.RemoteAddr = remote
+		req.Header.Set("X-Forwarded-Proto", "https")
+		var got string
+		httpx.RealIP(trusted)(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { got = requestOrigin(r) })).ServeHTTP(httptest.NewRecorder(), req)
+		return got
+	}
+	if got := origin("203.0.113.9:5555"); got != "http://m.prima.test" {
 		t.Errorf("X-Forwarded-Proto trusted from a remote peer: %s", got)
 	}
-	req.RemoteAddr = "127.0.0.1:5555"
-	if got := requestOrigin(req); got != "https://m.prima.test" {
-		t.Errorf("X-Forwarded-Proto from loopback ignored: %s", got)
+	if got := origin("127.0.0.1:5555"); got != "http://m.prima.test" {
+		t.Errorf("X-Forwarded-Proto trusted from an untrusted loopback peer: %s", got)
+	}
+	if got := origin("10.1.2.3:5555"); got != "https://m.prima.test" {
+		t.Errorf("X-Forwarded-Proto from a trusted proxy ignored: %s", got)
 	}
 }
 

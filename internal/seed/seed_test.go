@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -199,6 +200,25 @@ func TestSeed(t *testing.T) {
 			for _, p := range src["preSaleConfig"].([]catalog.PreSale) {
 				if ok, _ := a.Media.Exists(ctx, strings.TrimPrefix(p.URL, "/media/")); !ok {
 					t.Errorf("pre-sale picture %s missing", p.URL)
+				}
+			}
+			// The pictures the home page shows are served without a signature.
+			h, err := a.Handler()
+			if err != nil {
+				t.Fatal(err)
+			}
+			pics := []string{"/media/covers/1.jpg"}
+			for _, ad := range src["ads"].([]catalog.Ad) {
+				pics = append(pics, ad.Image)
+			}
+			for _, p := range src["preSaleConfig"].([]catalog.PreSale) {
+				pics = append(pics, p.URL)
+			}
+			for _, u := range pics {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, httptest.NewRequest("GET", u, nil))
+				if rec.Code != 200 || rec.Header().Get("Content-Type") != "image/jpeg" {
+					t.Errorf("GET %s: %d %s", u, rec.Code, rec.Header().Get("Content-Type"))
 				}
 			}
 

@@ -12,10 +12,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"prima/internal/platform/httpx"
 )
 
 // Config is the resolved configuration of one process.
@@ -28,9 +31,24 @@ type Config struct {
 	GateURL     string // where a gated device is sent; empty shows the QR hand-off page
 	PublicURL   string // the URL phones use, shown on the QR hand-off page; empty means the request's host
 	Secret      string // signs media URLs; generated when empty
-	RedisURL    string // redis:// URL for shared counters across nodes; empty keeps them in-process
-	Workers     int    // background jobs this process runs at once; 0: serve runs none
-	workers     string
+	RedisURL    string // redis:// URL for shared counters and realtime events across nodes; empty keeps them in-process
+	RedisPrefix string // prefix of every Redis key and pub/sub channel, so installs can share a Redis
+
+	TrustedProxies string // CIDRs whose X-Forwarded-For / X-Real-IP are believed; empty: none
+	MetricsListen  string // address of the Prometheus /metrics listener; empty: off
+
+	// SecretPrevious is the secret before a rotation: media URLs it signed
+	// keep working until they expire.
+	SecretPrevious string
+
+	// S3-compatible media storage; with endpoint and bucket set it replaces
+	// the media folder in the data dir. TLS follows the endpoint's scheme.
+	S3Endpoint, S3Bucket, S3AccessKey, S3SecretKey, S3Region, S3Prefix string
+
+	// Workers is how many background jobs this process runs at once; 0:
+	// serve runs none (an API-only node beside `prima worker` processes).
+	Workers int
+	workers string
 }
 
 type option struct {
@@ -48,19 +66,46 @@ var options = []option{
 	{"gate-redirect-url", "PRIMA_GATE_REDIRECT_URL", "", "where a gated device is sent (empty: a QR hand-off page)", func(c *Config) *string { return &c.GateURL }, httpURL},
 	{"public-url", "PRIMA_PUBLIC_URL", "", "the address phones open, for the QR hand-off page (empty: the request's host)", func(c *Config) *string { return &c.PublicURL }, httpURL},
 	{"secret", "PRIMA_SECRET", "", "signing secret (generated in the data dir when empty)", func(c *Config) *string { return &c.Secret }, nil},
-	{"redis-url", "PRIMA_REDIS_URL", "", "Redis for rate limits shared by several nodes, e.g. redis://127.0.0.1:6379/0 (empty: in-process)", func(c *Config) *string { return &c.RedisURL }, redisURL},
+	{"redis-url", "PRIMA_REDIS_URL", "", "Redis for rate limits and realtime events shared by several nodes, e.g. redis://127.0.0.1:6379/0 (empty: in-process)", func(c *Config) *string { return &c.RedisURL }, redisURL},
+	{"redis-prefix", "PRIMA_REDIS_PREFIX", "prima:", "prefix of Prima's Redis keys and pub/sub channels (installs sharing one Redis need different ones)", func(c *Config) *string { return &c.RedisPrefix }, redisPrefix},
+	{"s3-endpoint", "PRIMA_S3_ENDPOINT", "", "S3-compatible media storage URL, e.g. https://s3.eu-central-1.amazonaws.com (empty: the media folder in the data dir)", func(c *Config) *string { return &c.S3Endpoint }, httpURL},
+	{"s3-bucket", "PRIMA_S3_BUCKET", "", "S3 bucket for media (set with s3-endpoint)", func(c *Config) *string { return &c.S3Bucket }, nil},
+	{"s3-access-key", "PRIMA_S3_ACCESS_KEY", "", "S3 access key id", func(c *Config) *string { return &c.S3AccessKey }, nil},
+	{"s3-secret-key", "PRIMA_S3_SECRET_KEY", "", "S3 secret access key", func(c *Config) *string { return &c.S3SecretKey }, nil},
+	{"s3-region", "PRIMA_S3_REGION", "", "S3 region (empty: asked of the service)", func(c *Config) *string { return &c.S3Region }, nil},
+	{"s3-prefix", "PRIMA_S3_PREFIX", "", "folder in the bucket that holds this installation's media, e.g. prima/", func(c *Config) *string { return &c.S3Prefix }, nil},
+	{"secret-previous", "PRIMA_SECRET_PREVIOUS", "", "the signing secret before the last rotation, still accepted for media URLs it signed", func(c *Config) *string { return &c.SecretPrevious }, nil},
+	{"trusted-proxies", "PRIMA_TRUSTED_PROXIES", "", "comma-separated CIDRs of your reverse proxies; only their X-Forwarded-For and X-Real-IP are believed (empty: none, the peer address is the client)", func(c *Config) *string { return &c.TrustedProxies }, cidrList},
+	{"metrics-listen", "PRIMA_METRICS_LISTEN", "", "address for Prometheus /metrics, kept off the public listener, e.g. 127.0.0.1:9090 (empty: off)", func(c *Config) *string { return &c.MetricsListen }, listenAddr},
 	{"workers", "PRIMA_WORKERS", "2", "background jobs run at once by this process (0: serve runs none, leaving them to prima worker processes)", func(c *Config) *string { return &c.workers }, workerCount},
 }
 
+// secretOptions name the options whose values are credentials: help output
+// never shows them as defaults, even when the environment sets them.
+var secretOptions = map[string]bool{"PRIMA_SECRET": true, "PRIMA_SECRET_PREVIOUS": true, "PRIMA_S3_SECRET_KEY": true}
+
 // Load parses args (flags win over the environment, which wins over defaults)
 // and fills in derived values.
-func Load(name string, args []string) (*Config, error) {
+func Load(name string, args []string) (*Config, error) { return LoadCommand(name, args, nil) }
+
+// LoadCommand is Load for a command with flags of its own (prima admin
+// create -account ...): extra registers them on the same flag set, so they
+// mix freely with the configuration flags and show in -h.
+func LoadCommand(name string, args []string, extra func(*flag.FlagSet)) (*Config, error) {
 	c := &Config{}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	if extra != nil {
+		extra(fs)
+	}
 	for _, o := range options {
 		def := o.def
 		if v, ok := os.LookupEnv(o.env); ok {
 			def = v
+		}
+		if secretOptions[o.env] {
+			fs.StringVar(o.field(c), o.name, "", o.usage+" ($"+o.env+")")
+			*o.field(c) = def // after registering, so -h prints no default
+			continue
 		}
 		fs.StringVar(o.field(c), o.name, def, o.usage+" ($"+o.env+")")
 	}
@@ -76,6 +121,9 @@ func Load(name string, args []string) (*Config, error) {
 		}
 	}
 	c.Workers, _ = strconv.Atoi(c.workers) // validated above
+	if (c.S3Endpoint == "") != (c.S3Bucket == "") {
+		return nil, errors.New("s3-endpoint and s3-bucket: set both to store media in S3, or neither")
+	}
 	if c.DatabaseURL == "" {
 		c.DatabaseURL = filepath.Join(c.DataDir, "prima.db")
 	}
@@ -139,6 +187,35 @@ func redisURL(s string) error {
 func workerCount(s string) error {
 	if n, err := strconv.Atoi(s); err != nil || n < 0 || n > 1000 {
 		return fmt.Errorf("%q is not a number from 0 to 1000", s)
+	}
+	return nil
+}
+
+// redisPrefix keeps to characters that read well in redis-cli; an empty
+// prefix would mix Prima's keys with whatever else the server holds.
+func redisPrefix(s string) error {
+	if s == "" || len(s) > 64 {
+		return fmt.Errorf("%q must be 1-64 characters", s)
+	}
+	for _, r := range s {
+		if r <= ' ' || r > '~' {
+			return fmt.Errorf("%q may hold only printable ASCII without spaces", s)
+		}
+	}
+	return nil
+}
+
+func cidrList(s string) error {
+	_, err := httpx.ParseTrustedProxies(s)
+	return err
+}
+
+func listenAddr(s string) error {
+	if s == "" {
+		return nil
+	}
+	if _, _, err := net.SplitHostPort(s); err != nil {
+		return fmt.Errorf("%q is not host:port", s)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,6 +51,14 @@ func TestInvalidSettingsAreRefused(t *testing.T) {
 		{"-gate-redirect-url", "ftp://x"},
 		{"-log-level", "loud"},
 		{"-redis-url", "localhost:6379"},
+		{"-redis-prefix", ""},
+		{"-redis-prefix", "has space:"},
+		{"-trusted-proxies", "10.0.0.0/8,proxy.local"},
+		{"-trusted-proxies", "10.0.0.0/33"},
+		{"-metrics-listen", "9090"},
+		{"-s3-endpoint", "s3.example.com"},
+		{"-s3-endpoint", "https://s3.example.com"}, // without a bucket
+		{"-s3-bucket", "media"},                    // without an endpoint
 	} {
 		if _, err := Load("serve", args); err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(args[0], "-")) {
 			t.Errorf("%v: want an error naming the option, got %v", args, err)
@@ -71,5 +80,60 @@ func TestWorkers(t *testing.T) {
 		if _, err := Load("serve", []string{"-workers", bad}); err == nil || !strings.Contains(err.Error(), "workers") {
 			t.Errorf("-workers %q: err = %v, want a workers error", bad, err)
 		}
+	}
+}
+
+func TestTrustedProxiesAndMetricsListen(t *testing.T) {
+	t.Setenv("PRIMA_DATA_DIR", t.TempDir())
+	t.Setenv("PRIMA_TRUSTED_PROXIES", "10.0.0.0/8, 127.0.0.1 ,::1")
+	c, err := Load("serve", []string{"-metrics-listen", "127.0.0.1:9090"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.TrustedProxies != "10.0.0.0/8, 127.0.0.1 ,::1" || c.MetricsListen != "127.0.0.1:9090" {
+		t.Fatalf("got %+v", c)
+	}
+	d, err := Load("serve", nil)
+	if err != nil || d.MetricsListen != "" {
+		t.Fatalf("metrics must be off by default: %q %v", d.MetricsListen, err)
+	}
+}
+
+// Credentials set in the environment are used but never printed by -h.
+func TestSecretsStayOutOfHelp(t *testing.T) {
+	t.Setenv("PRIMA_DATA_DIR", t.TempDir())
+	t.Setenv("PRIMA_S3_SECRET_KEY", "s3-very-secret-value")
+	t.Setenv("PRIMA_SECRET", "server-very-secret-value-0123456789")
+	t.Setenv("PRIMA_SECRET_PREVIOUS", "previous-very-secret-value-0123456789")
+	t.Setenv("PRIMA_S3_ACCESS_KEY", "visible-access-key")
+	c, err := Load("serve", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.S3SecretKey != "s3-very-secret-value" || c.Secret != "server-very-secret-value-0123456789" {
+		t.Fatalf("secrets not read from the environment: %q %q", c.S3SecretKey, c.Secret)
+	}
+	c, err = Load("serve", []string{"-s3-secret-key", "from-flag"})
+	if err != nil || c.S3SecretKey != "from-flag" {
+		t.Fatalf("flag did not win: %q %v", c.S3SecretKey, err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := os.Stderr
+	os.Stderr = w
+	_, herr := Load("serve", []string{"-h"})
+	os.Stderr = stderr
+	w.Close()
+	help, _ := io.ReadAll(r)
+	if herr == nil || !strings.Contains(string(help), "s3-secret-key") {
+		t.Fatalf("help: %v\n%s", herr, help)
+	}
+	if strings.Contains(string(help), "very-secret") {
+		t.Fatalf("help output shows a secret:\n%s", help)
+	}
+	if !strings.Contains(string(help), "visible-access-key") {
+		t.Fatal("help output hides a non-secret default; the test would not notice a leak")
 	}
 }

@@ -1,13 +1,17 @@
 package httpx
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // MaxBody is the largest JSON body the API reads; uploads have their own limit.
@@ -15,20 +19,25 @@ const MaxBody = 1 << 20
 
 // Decode reads a JSON object body into dst. Malformed JSON and wrong types
 // answer 400 with a tip that names the field; a body over MaxBody answers
-// 413. Unknown fields are ignored so older clients keep working.
+// 413; a string that breaks the text rule (text.go) answers 422 naming its
+// field. Unknown fields are ignored so older clients keep working.
 func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
-	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
-	dec := json.NewDecoder(r.Body)
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	if err != nil {
+		var big *http.MaxBytesError
+		if errors.As(err, &big) {
+			return &Error{Status: http.StatusRequestEntityTooLarge, Tip: "提交的内容过大", Msg: fmt.Sprintf("body over %d bytes", big.Limit)}
+		}
+		return BadRequest("请求读取失败", "reading the body: "+err.Error())
+	}
+	dec := json.NewDecoder(bytes.NewReader(markInvalid(body)))
 	dec.UseNumber()
 	if err := dec.Decode(dst); err != nil {
 		var (
 			syn *json.SyntaxError
 			typ *json.UnmarshalTypeError
-			big *http.MaxBytesError
 		)
 		switch {
-		case errors.As(err, &big):
-			return &Error{Status: http.StatusRequestEntityTooLarge, Tip: "提交的内容过大", Msg: fmt.Sprintf("body over %d bytes", big.Limit)}
 		case errors.Is(err, io.EOF):
 			return BadRequest("请求内容不能为空", "empty body: a JSON object is expected")
 		case errors.As(err, &syn), errors.Is(err, io.ErrUnexpectedEOF):
@@ -37,7 +46,7 @@ func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
 			if typ.Field == "" {
 				return BadRequest("请求格式错误", "a JSON object is expected, got "+typ.Value)
 			}
-			return BadRequest("参数 "+typ.Field+" 类型错误", fmt.Sprintf("field %s must be %s, got %s", typ.Field, typ.Type, typ.Value))
+			return BadRequest("参数 "+clip(typ.Field)+" 类型错误", fmt.Sprintf("field %s must be %s, got %s", Echo(typ.Field), typ.Type, typ.Value))
 		default:
 			return BadRequest("请求格式错误", err.Error())
 		}
@@ -45,7 +54,68 @@ func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
 	if dec.More() {
 		return BadRequest("请求格式错误", "body holds more than one JSON value")
 	}
-	return nil
+	return checkValue(reflect.ValueOf(dst), "", textMode{})
+}
+
+// markInvalid rewrites what encoding/json would silently turn into U+FFFD
+// (bytes that are not UTF-8, \u escapes of unpaired surrogates) into the
+// escape \uffff, a noncharacter the text rule refuses, so the 422 can name
+// the field that held it. Clean bodies, nearly all of them, are returned as
+// they are.
+func markInvalid(b []byte) []byte {
+	if utf8.Valid(b) && !bytes.Contains(b, []byte(`\u`)) {
+		return b
+	}
+	const mark = `\uffff`
+	out := make([]byte, 0, len(b)+len(mark))
+	inString := false
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && n == 1 {
+				out = append(out, mark...)
+			} else {
+				out = append(out, b[i:i+n]...)
+			}
+			i += n
+			continue
+		}
+		switch {
+		case c == '"':
+			inString = !inString
+		case c == '\\' && inString && i+1 < len(b):
+			if b[i+1] == 'u' {
+				if r, ok := hex4(b[i+2:]); ok && utf16.IsSurrogate(r) {
+					if r < 0xdc00 && i+12 <= len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
+						if r2, ok := hex4(b[i+8:]); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
+							out = append(out, b[i:i+12]...) // a proper pair
+							i += 12
+							continue
+						}
+					}
+					out = append(out, mark...)
+					i += 6
+					continue
+				}
+			}
+			out = append(out, c, b[i+1]) // the escaped byte cannot end the string
+			i += 2
+			continue
+		}
+		out = append(out, c)
+		i++
+	}
+	return out
+}
+
+// hex4 reads the four hex digits of a \u escape.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(b[:4]), 16, 16)
+	return rune(n), err == nil
 }
 
 // Query reads integer query parameters with defaults and bounds, answering
@@ -67,7 +137,7 @@ func (q *Query) Int(name string, def, min, max int64) int64 {
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		q.fail(Invalid("参数 "+name+" 必须是整数", fmt.Sprintf("%s=%q is not an integer", name, s)))
+		q.fail(Invalid("参数 "+name+" 必须是整数", fmt.Sprintf("%s=%s is not an integer", name, Echo(s))))
 		return def
 	}
 	if n < min || n > max {
@@ -86,8 +156,16 @@ func (q *Query) Required(name string, min, max int64) int64 {
 	return q.Int(name, 0, min, max)
 }
 
-// String returns the trimmed parameter.
-func (q *Query) String(name string) string { return strings.TrimSpace(q.r.URL.Query().Get(name)) }
+// String returns the trimmed parameter; one that breaks the text rule
+// (text.go) records a 422 naming it and reads as "".
+func (q *Query) String(name string) string {
+	s := strings.TrimSpace(q.r.URL.Query().Get(name))
+	if p := textProblem(s, textMode{}); p != "" {
+		q.fail(TextError(name, p))
+		return ""
+	}
+	return s
+}
 
 // Err is the first error recorded, or nil.
 func (q *Query) Err() error { return q.err }

@@ -89,7 +89,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	if code == 0 {
 		code = e.Status
 	}
-	writeJSON(w, e.Status, Envelope{Code: code, Tip: e.Tip, Msg: e.Msg})
+	writeJSON(w, e.Status, Envelope{Code: code, Tip: e.Tip, Msg: safeMsg(e.Msg)})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -102,5 +102,5 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // NotFoundAPI answers an /api path that no route matched.
 func NotFoundAPI(w http.ResponseWriter, r *http.Request) {
-	WriteError(w, r, NotFound("请求地址不存在", "no route for "+r.Method+" "+r.URL.Path))
+	WriteError(w, r, NotFound("请求地址不存在", "no route for "+Echo(r.Method)+" "+Echo(r.URL.Path)))
 }

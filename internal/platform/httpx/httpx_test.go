@@ -3,7 +3,7 @@ package httpx
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/json"
+	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -11,16 +11,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-)
 
-func decodeEnvelope(t *testing.T, body io.Reader) Envelope {
-	t.Helper()
-	var e Envelope
-	if err := json.NewDecoder(body).Decode(&e); err != nil {
-		t.Fatalf("response is not an envelope: %v", err)
-	}
-	return e
-}
+	"prima/internal/apitest"
+)
 
 type loginBody struct {
 	DevID   string `json:"devID"`
@@ -44,28 +37,16 @@ func TestDecode(t *testing.T) {
 		{"two values", `{"devID":"a"}{"devID":"b"}`, 400, "请求格式错误"},
 		{"oversized", `{"devID":"` + strings.Repeat("x", MaxBody) + `"}`, 413, "过大"},
 	}
+	h := Handler(func(w http.ResponseWriter, r *http.Request) error {
+		var b loginBody
+		if err := Decode(w, r, &b); err != nil {
+			return err
+		}
+		return OK(w, b)
+	})
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			h := Handler(func(w http.ResponseWriter, r *http.Request) error {
-				var b loginBody
-				if err := Decode(w, r, &b); err != nil {
-					return err
-				}
-				return OK(w, b)
-			})
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, httptest.NewRequest("POST", "/x", strings.NewReader(c.body)))
-			if rec.Code != c.wantStatus {
-				t.Fatalf("status %d, want %d: %s", rec.Code, c.wantStatus, rec.Body)
-			}
-			e := decodeEnvelope(t, rec.Body)
-			if e.Code != c.wantStatus {
-				t.Errorf("envelope code %d, want %d", e.Code, c.wantStatus)
-			}
-			if !strings.Contains(e.Tip, c.wantTip) {
-				t.Errorf("tip %q does not contain %q", e.Tip, c.wantTip)
-			}
-		})
+		apitest.Run(t, h, apitest.Scenario{Name: c.name, Method: "POST", URL: "/api/x", Body: c.body,
+			Headers: map[string]string{"Content-Type": ""}, ExpectedStatus: c.wantStatus, ExpectedTip: c.wantTip})
 	}
 }
 
@@ -105,21 +86,12 @@ func TestQueryBounds(t *testing.T) {
 
 func TestRecoverAnswersEnvelopeWithoutStack(t *testing.T) {
 	h := Chain(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { panic("secret detail") }), WithRequestID, Recover)
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("GET", "/boom", nil))
-	if rec.Code != 500 {
-		t.Fatalf("status %d", rec.Code)
-	}
-	body := rec.Body.String()
-	if strings.Contains(body, "secret detail") || strings.Contains(body, "goroutine") {
-		t.Fatalf("panic detail leaked: %s", body)
-	}
-	if e := decodeEnvelope(t, strings.NewReader(body)); e.Code != 500 || e.Tip == "" {
-		t.Fatalf("envelope %+v", e)
-	}
-	if rec.Header().Get("X-Request-Id") == "" {
-		t.Error("no request id")
-	}
+	apitest.Scenario{URL: "/api/boom", ExpectedStatus: 500, NotExpectedContent: []string{"secret detail", "goroutine"},
+		Check: func(t *testing.T, res *apitest.Response) {
+			if res.Header().Get("X-Request-Id") == "" {
+				t.Error("no request id")
+			}
+		}}.Run(t, h)
 }
 
 func TestInternalErrorHidesCause(t *testing.T) {
@@ -156,6 +128,11 @@ func TestGzip(t *testing.T) {
 		case "/png":
 			w.Header().Set("Content-Type", "image/png")
 			_, _ = w.Write([]byte("\x89PNG...."))
+		case "/range":
+			w.Header().Set("Content-Type", "text/vtt")
+			w.Header().Set("Content-Range", "bytes 0-9/100")
+			w.WriteHeader(http.StatusPartialContent)
+			_, _ = io.WriteString(w, "WEBVTT\n\n0")
 		}
 	}))
 	get := func(path, accept string) *httptest.ResponseRecorder {
@@ -185,6 +162,9 @@ func TestGzip(t *testing.T) {
 	if rec := get("/png", "gzip"); rec.Header().Get("Content-Encoding") != "" {
 		t.Fatal("images are not worth compressing")
 	}
+	if rec := get("/range", "gzip"); rec.Header().Get("Content-Encoding") != "" || rec.Body.String() != "WEBVTT\n\n0" {
+		t.Fatal("a partial response was compressed")
+	}
 }
 
 func TestAccessLogLine(t *testing.T) {
@@ -196,6 +176,51 @@ func TestAccessLogLine(t *testing.T) {
 	for _, want := range []string{"path=/tea", "status=418", "request_id="} {
 		if !strings.Contains(line, want) {
 			t.Errorf("log line %q lacks %q", line, want)
+		}
+	}
+}
+
+// A request id is taken only from a trusted proxy, and only when it is sane.
+func TestRequestIDFromTrustedProxyOnly(t *testing.T) {
+	trusted, _ := ParseTrustedProxies("10.0.0.0/8")
+	h := Chain(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), RealIP(trusted), WithRequestID)
+	for _, c := range []struct {
+		peer, id string
+		kept     bool
+	}{
+		{"10.0.0.1:1", "abc-123_X.y", true},
+		{"203.0.113.1:1", "abc-123", false},
+		{"10.0.0.1:1", "has space", false},
+		{"10.0.0.1:1", strings.Repeat("a", 65), false},
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = c.peer
+		r.Header.Set("X-Request-Id", c.id)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		got := rec.Header().Get("X-Request-Id")
+		if (got == c.id) != c.kept || got == "" {
+			t.Errorf("peer %s id %q: answered %q", c.peer, c.id, got)
+		}
+	}
+}
+
+func TestPrincipal(t *testing.T) {
+	ctx := context.Background()
+	if _, ok := PrincipalFrom(ctx); ok || UserID(ctx) != 0 {
+		t.Fatal("an empty context has a principal")
+	}
+	op := WithPrincipal(ctx, Principal{UID: 7, Role: RoleOperator})
+	if p, ok := PrincipalFrom(op); !ok || p.UID != 7 || !p.IsOperator() || UserID(op) != 7 {
+		t.Fatalf("operator principal = %+v, %v", p, ok)
+	}
+	u := WithUserID(ctx, 9)
+	if p, ok := PrincipalFrom(u); !ok || p.UID != 9 || p.IsOperator() || p.Role != RoleUser {
+		t.Fatalf("WithUserID principal = %+v, %v", p, ok)
+	}
+	for r, want := range map[Role]bool{RoleUser: true, RoleOperator: true, "admin": false, "": false} {
+		if r.Valid() != want {
+			t.Errorf("Role(%q).Valid() = %v", r, !want)
 		}
 	}
 }

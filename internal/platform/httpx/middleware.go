@@ -20,7 +20,6 @@ type ctxKey int
 
 const (
 	requestIDKey ctxKey = iota
-	userIDKey
 )
 
 // RequestID is the id of the request ctx belongs to.
@@ -29,15 +28,16 @@ func RequestID(ctx context.Context) string {
 	return s
 }
 
-// WithUserID records the signed-in user on ctx; the account middleware calls it.
+// WithUserID records a signed-in user with no role beyond RoleUser; tests of
+// other packages use it. The account middleware sets a full Principal.
 func WithUserID(ctx context.Context, uid int64) context.Context {
-	return context.WithValue(ctx, userIDKey, uid)
+	return WithPrincipal(ctx, Principal{UID: uid, Role: RoleUser})
 }
 
 // UserID is the signed-in user of ctx, or 0 for an anonymous request.
 func UserID(ctx context.Context) int64 {
-	n, _ := ctx.Value(userIDKey).(int64)
-	return n
+	p, _ := PrincipalFrom(ctx)
+	return p.UID
 }
 
 // Chain wraps h in middleware, the first listed outermost.
@@ -48,12 +48,13 @@ func Chain(h http.Handler, mw ...func(http.Handler) http.Handler) http.Handler {
 	return h
 }
 
-// WithRequestID takes X-Request-Id from a trusted proxy when it looks sane or
-// makes one, and echoes it on the response.
+// WithRequestID takes X-Request-Id from a trusted proxy (RealIP runs
+// first) when it looks sane, or makes one, and echoes it on the response.
+// A client's own id is not taken: it would land in our logs unchecked.
 func WithRequestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get("X-Request-Id")
-		if id == "" || len(id) > 64 {
+		if !FromTrustedProxy(r) || !saneID(id) {
 			b := make([]byte, 8)
 			_, _ = rand.Read(b)
 			id = hex.EncodeToString(b)
@@ -61,6 +62,20 @@ func WithRequestID(next http.Handler) http.Handler {
 		w.Header().Set("X-Request-Id", id)
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey, id)))
 	})
+}
+
+// saneID: 1 to 64 letters, digits, '.', '_' or '-' (UUIDs, hex, ULIDs).
+func saneID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // statusWriter remembers the status and size for the access log.
@@ -98,6 +113,7 @@ func AccessLog(log *slog.Logger) func(http.Handler) http.Handler {
 			log.LogAttrs(r.Context(), slog.LevelInfo, "http",
 				slog.String("method", r.Method),
 				slog.String("path", r.URL.Path),
+				slog.String("route", RoutePattern(r.Context())),
 				slog.Int("status", sw.status),
 				slog.Int("bytes", sw.size),
 				slog.Duration("took", time.Since(start)),
@@ -142,21 +158,6 @@ func SecurityHeaders(next http.Handler) http.Handler {
 	})
 }
 
-// ClientIP is the peer address. Behind a proxy the operator's proxy should
-// overwrite X-Real-Ip; we trust it only from loopback.
-func ClientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		if x := strings.TrimSpace(r.Header.Get("X-Real-Ip")); x != "" {
-			return x
-		}
-	}
-	return host
-}
-
 var gzipPool = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed); return w }}
 
 // compressible lists the content types worth compressing.
@@ -196,7 +197,9 @@ func (g *gzipWriter) decide() {
 	}
 	g.decided = true
 	h := g.Header()
-	if h.Get("Content-Encoding") != "" || !compressible(h.Get("Content-Type")) {
+	// A partial response's Content-Range counts bytes of the uncompressed
+	// file; compressing it would break the range (a text/vtt seek).
+	if h.Get("Content-Encoding") != "" || h.Get("Content-Range") != "" || !compressible(h.Get("Content-Type")) {
 		return
 	}
 	h.Del("Content-Length")

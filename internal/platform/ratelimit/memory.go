@@ -78,3 +78,59 @@ func (m *Memory) Len() int {
 	defer m.mu.Unlock()
 	return len(m.windows)
 }
+
+// Incr implements Counter.
+func (m *Memory) Incr(_ context.Context, key string, win time.Duration) (int64, error) {
+	if win < time.Millisecond {
+		return 0, ErrBadLimit
+	}
+	now := m.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !now.Before(m.nextSweep) {
+		m.sweep(now)
+	}
+	w, ok := m.windows[key]
+	if !ok || !now.Before(w.ends) {
+		w = window{ends: now.Add(win)}
+	}
+	w.count++
+	m.windows[key] = w
+	return int64(w.count), nil
+}
+
+// Peek implements Counter.
+func (m *Memory) Peek(_ context.Context, keys ...string) ([]Count, error) {
+	now := m.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Count, len(keys))
+	for i, k := range keys {
+		if w, ok := m.windows[k]; ok && now.Before(w.ends) {
+			out[i] = Count{N: int64(w.count), TTL: w.ends.Sub(now)}
+		}
+	}
+	return out, nil
+}
+
+// Set implements Counter.
+func (m *Memory) Set(_ context.Context, key string, n int64, ttl time.Duration) error {
+	if ttl < time.Millisecond {
+		return ErrBadLimit
+	}
+	now := m.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.windows[key] = window{count: int(n), ends: now.Add(ttl)}
+	return nil
+}
+
+// Delete implements Counter.
+func (m *Memory) Delete(_ context.Context, keys ...string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, k := range keys {
+		delete(m.windows, k)
+	}
+	return nil
+}

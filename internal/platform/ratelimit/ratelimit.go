@@ -10,6 +10,11 @@
 // squeeze up to 2*limit calls around a window boundary; for login and
 // registration throttling that is acceptable, and it keeps the Redis side to
 // one key and one round trip per call.
+//
+// Beside Limiter, Counter (counter.go) holds counts a caller bumps only on
+// some outcomes, such as failed logins, and Enforce applies a limit with an
+// explicit policy for a limiter that cannot answer: FailOpen for logins,
+// FailClosed for anything guarding money, codes or SMS.
 package ratelimit
 
 import (

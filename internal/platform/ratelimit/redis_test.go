@@ -95,17 +95,3 @@ func TestRedisDownIsAnError(t *testing.T) {
 		t.Fatal("Allow against an unreachable Redis returned no error")
 	}
 }
-
-func TestDialRedis(t *testing.T) {
-	l, err := DialRedis(context.Background(), redisURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	if _, err := DialRedis(context.Background(), "redis://127.0.0.1:1/0"); err == nil {
-		t.Fatal("DialRedis to a closed port succeeded")
-	}
-	if _, err := DialRedis(context.Background(), "http://nope"); err == nil {
-		t.Fatal("DialRedis accepted a non-redis URL")
-	}
-}

@@ -1,35 +1,41 @@
 // The providers around the app: server state, the theme and language from
 // the app store, the platform gate, the router.
-import { useLayoutEffect, useSyncExternalStore } from 'react'
+import { useEffect, useLayoutEffect, useSyncExternalStore } from 'react'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { BrowserRouter, useRoutes } from 'react-router'
-import { getLang, setLang } from '../i18n'
-import { setUnauthorizedHandler } from '../lib/api'
-import { prefetchHome } from '../features/catalog/prefetch'
-import { sourceQueryOptions } from '../features/config/api/get-source'
-import { useAppStore } from '../stores/app'
-import { isSwitchingSession, useUserStore } from '../stores/user'
-import { queryClient } from './query-client'
-import { buildRoutes, preloadRoute, routeNameAt } from './routes'
+import { forgetUserData } from '@/features/account/session'
+import { getLang, setLang } from '@/i18n'
+import { setUnauthorizedHandler } from '@/lib/api'
+import { useAppStore } from '@/stores/app'
+import { useAppName } from '@/stores/config'
+import { isSwitchingSession, useUserStore } from '@/stores/user'
+import { queryClient, retryOnReconnect } from './query-client'
+import { buildRoutes } from './routes'
+import { startRealtime } from './realtime'
 import RootLayout from './RootLayout'
 import { Gate } from './Gate'
+import { startUp } from './startup'
 
 const routes = buildRoutes(RootLayout)
 
 // A 401 on a request that carried the token: the session is gone (expired
-// or revoked elsewhere). Forgetting it is enough: the shell then sends the
-// app to splash, which signs this device in again.
+// or revoked elsewhere). Forget it and everything cached for it, so the
+// next user of this device never sees it; the shell then sends the app to
+// splash, which signs this device in again.
 setUnauthorizedHandler(() => {
-  if (!isSwitchingSession()) useUserStore.getState().logout()
+  if (isSwitchingSession()) return
+  forgetUserData(queryClient)
+  useUserStore.getState().logout()
 })
 
-// Ask for the gate's configuration now rather than on the first render
-// (the gate's query finds it under way), download the page this URL shows
-// meanwhile, and for a signed-in visit to home its first data too.
-if (typeof location !== 'undefined') {
-  void queryClient.prefetchQuery(sourceQueryOptions())
-  preloadRoute(location.pathname)
-  if (routeNameAt(location.pathname) === 'home' && useUserStore.getState().token) void prefetchHome(queryClient)
+// Server events for the signed-in user (profile changes made elsewhere).
+startRealtime(queryClient)
+
+if (typeof window !== 'undefined') {
+  // The first calls leave now, side by side, rather than as the pages that
+  // need them render (startup.ts).
+  startUp(queryClient, location.pathname)
+  retryOnReconnect(queryClient)
 }
 
 const DARK_QUERY = '(prefers-color-scheme: dark)'
@@ -64,8 +70,13 @@ export function App() {
   // t() reads the module-level language; set it before this render's
   // children call it.
   if (getLang() !== lang) setLang(lang)
+  const appName = useAppName()
 
   useLayoutEffect(() => applyTheme(dark), [dark])
+  // The operator's name for the app (remote APPNAME) titles the tab too.
+  useEffect(() => {
+    document.title = appName
+  }, [appName])
 
   return (
     <QueryClientProvider client={queryClient}>

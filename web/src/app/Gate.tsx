@@ -3,14 +3,13 @@
 // to the operator's URL. A cached configuration decides at once on a return
 // visit while a fresh copy loads behind it.
 import { lazy, Suspense, useEffect, type ReactNode } from 'react'
-import { useSource } from '../features/config/api/get-source'
-import { currentPlatform, gateDecision } from '../lib/platform'
-import { useConfigStore } from '../stores/config'
-import { StateView } from '../components/StateView'
-import { ApiError } from '../lib/api'
-import { t } from '../i18n'
+import { useSource } from '@/features/config/api/get-source'
+import { currentPlatform, gateDecision } from '@/lib/platform'
+import { useConfigStore } from '@/stores/config'
+import { StateView } from '@/components/StateView'
+import { t } from '@/i18n'
 
-const HandOffPage = lazy(() => import('../features/gate/HandOffPage'))
+const HandOffPage = lazy(() => import('@/features/gate/HandOffPage'))
 
 function Boot() {
   return <div className="prima-boot" aria-hidden="true" />
@@ -35,14 +34,14 @@ export function Gate({ children }: { children: ReactNode }) {
   if (!source) {
     if (q.isError) {
       return (
-        <div style={{ paddingTop: '20dvh' }}>
+        <main style={{ paddingTop: '20dvh' }}>
           <StateView
             kind="error"
             title={t('boot.failed')}
-            message={q.error instanceof ApiError ? q.error.tip : undefined}
+            error={q.error}
             onRetry={() => void q.refetch()}
           />
-        </div>
+        </main>
       )
     }
     return <Boot />

@@ -2,7 +2,7 @@
 // navigations keep the old page on screen until the new one is ready). It
 // waits a moment before showing anything, so a fast load does not flash.
 import { useEffect, useState } from 'react'
-import { Spinner } from '../components/Spinner'
+import { Spinner } from '@/components/Spinner'
 
 export function PageFallback() {
   const [shown, setShown] = useState(false)

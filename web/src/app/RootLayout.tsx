@@ -3,11 +3,11 @@
 // and shows a quiet placeholder while a page's code downloads.
 import { Suspense, useEffect, useLayoutEffect, useRef } from 'react'
 import { Navigate, Outlet, useLocation, useNavigationType } from 'react-router'
-import { applyCurrentOp } from '../lib/nav'
-import { useUserStore } from '../stores/user'
-import { ConfigSync } from '../features/config/ConfigSync'
+import { applyCurrentOp } from '@/lib/nav'
+import { useUserStore } from '@/stores/user'
+import { ConfigSync } from '@/features/config/ConfigSync'
 import { routeNameAt } from './routes'
-import { RouteErrorBoundary } from './RouteErrorBoundary'
+import { RouteBoundary } from './RouteErrorBoundary'
 import { PageFallback } from './PageFallback'
 
 // useCurrentOp: spec §2, after each navigation current_op is set or cleared
@@ -70,12 +70,17 @@ export default function RootLayout() {
   if (!token && location.pathname !== '/') {
     return <Navigate to={{ pathname: '/', search: location.search }} replace />
   }
+  // Each page has its own boundary (routes.tsx); this one is the last
+  // resort, for a layout that fails. The configuration calls are public,
+  // so they sync whether or not a session exists yet.
   return (
-    <RouteErrorBoundary resetKey={location.pathname}>
-      <Suspense fallback={<PageFallback />}>
-        <Outlet />
-      </Suspense>
-      {token && <ConfigSync />}
-    </RouteErrorBoundary>
+    <>
+      <RouteBoundary>
+        <Suspense fallback={<PageFallback />}>
+          <Outlet />
+        </Suspense>
+      </RouteBoundary>
+      <ConfigSync />
+    </>
   )
 }

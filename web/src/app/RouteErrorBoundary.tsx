@@ -1,41 +1,85 @@
-// Catches a page that fails to render or whose code fails to download (a
-// deploy replaced the chunk, the network dropped): a reload fixes both.
-// Moving to another page (a new resetKey) clears the error.
+// Catches a page that fails to render or whose code fails to download.
+// Every route has its own (routes.tsx wraps each page in one), inside the
+// tab layout's outlet, so a failing page never takes the tab bar or the
+// shell with it. Retry clears the error and fetches again what failed; a
+// page whose code could not be loaded is loaded afresh (a deploy may have
+// replaced the file), which only a reload does. Moving to another page (a
+// new resetKey) or the connection coming back also clears the error.
 import { Component, type ReactNode } from 'react'
-import { StateView } from '../components/StateView'
-import { t } from '../i18n'
+import { useQueryClient } from '@tanstack/react-query'
+import { useLocation } from 'react-router'
+import { StateView } from '@/components/StateView'
+import { t } from '@/i18n'
+import { isChunkLoadError, onOnline } from '@/lib/network'
 
 interface Props {
   resetKey: string
+  onReset: () => void
   children: ReactNode
 }
 
 interface State {
+  error: unknown
   failed: boolean
   key: string
 }
 
 export class RouteErrorBoundary extends Component<Props, State> {
-  state: State = { failed: false, key: this.props.resetKey }
+  state: State = { error: null, failed: false, key: this.props.resetKey }
+  private unsubscribe: (() => void) | null = null
 
-  static getDerivedStateFromError(): Partial<State> {
-    return { failed: true }
+  static getDerivedStateFromError(error: unknown): Partial<State> {
+    return { failed: true, error }
   }
 
   static getDerivedStateFromProps(props: Props, state: State): Partial<State> | null {
-    return props.resetKey !== state.key ? { failed: false, key: props.resetKey } : null
+    return props.resetKey !== state.key ? { failed: false, error: null, key: props.resetKey } : null
+  }
+
+  componentDidMount() {
+    // Back online: try again (a page whose code failed to download is
+    // loaded afresh, which is what retry does for it).
+    this.unsubscribe = onOnline(() => {
+      if (this.state.failed) this.retry()
+    })
+  }
+
+  componentWillUnmount() {
+    this.unsubscribe?.()
   }
 
   componentDidCatch(err: unknown) {
     if (import.meta.env.DEV) console.error(err)
   }
 
+  retry = () => {
+    if (isChunkLoadError(this.state.error)) {
+      window.location.reload()
+      return
+    }
+    this.props.onReset()
+    this.setState({ failed: false, error: null })
+  }
+
   render() {
     if (!this.state.failed) return this.props.children
     return (
-      <div style={{ paddingTop: 'var(--prima-safe-top)' }}>
-        <StateView kind="error" title={t('error.page')} message={t('error.pageHint')} onRetry={() => window.location.reload()} />
-      </div>
+      <main style={{ paddingTop: 'var(--prima-safe-top)' }} data-testid="route-error">
+        <StateView kind="error" title={t('error.page')} message={t('error.pageHint')} error={this.state.error} onRetry={this.retry} />
+      </main>
     )
   }
+}
+
+// RouteBoundary is the boundary as routes use it: keyed by the path, and a
+// retry that also refetches every query on screen that failed.
+export function RouteBoundary({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation()
+  const client = useQueryClient()
+  const onReset = () => void client.refetchQueries({ type: 'active', predicate: (q) => q.state.status === 'error' })
+  return (
+    <RouteErrorBoundary resetKey={pathname} onReset={onReset}>
+      {children}
+    </RouteErrorBoundary>
+  )
 }

@@ -2,13 +2,13 @@
 // tab you are on scrolls it back to the top, as iOS does.
 import { Suspense, type ComponentType } from 'react'
 import { NavLink, Outlet, useLocation } from 'react-router'
-import { t } from '../i18n'
-import { CommunityIcon, DarkIcon, HomeIcon, MineIcon, ShortVideoIcon } from '../components/icons'
+import { t } from '@/i18n'
+import { CommunityIcon, DarkIcon, HomeIcon, MineIcon, ShortVideoIcon } from '@/components/icons'
 import { PageFallback } from './PageFallback'
 import styles from './TabLayout.module.css'
 
 interface Tab {
-  name: string
+  name: 'home' | 'community' | 'shortvideo' | 'dark' | 'mine'
   path: string
   icon: ComponentType<{ active?: boolean }>
 }

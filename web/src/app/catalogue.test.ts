@@ -4,9 +4,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { zhCN } from '../i18n/zh-CN'
-import { en } from '../i18n/en'
-import { libZhCN } from '../i18n/lib'
+import { zhCN as zhCNTyped } from '@/i18n/zh-CN'
+import { en as enTyped } from '@/i18n/en'
+import { libZhCN } from '@/i18n/lib'
+
+// Indexed by any string here: the test looks for keys the types cannot see.
+const zhCN: Record<string, string> = zhCNTyped
+const en: Record<string, string> = enTyped
 
 const SRC = join(__dirname, '..')
 // src/lib keeps its own strings (i18n/lib.ts) and is checked by its owner.

@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { isValidElement } from 'react'
 import { matchRoutes, type RouteObject } from 'react-router'
 import { appRoutes, buildRoutes, flatRoutes, RedirectTo, routeNameAt, type RouteHandle } from './routes'
-import { zhCN } from '../i18n/zh-CN'
-import { en } from '../i18n/en'
+import { RouteBoundary } from './RouteErrorBoundary'
+import { zhCN as zhCNTyped } from '@/i18n/zh-CN'
+import { en as enTyped } from '@/i18n/en'
+
+const zhCN: Record<string, string> = zhCNTyped
+const en: Record<string, string> = enTyped
 
 // Spec §2, copied by hand: the table must hold every one of these with this
 // exact name and path (params written the router's way).
@@ -116,6 +120,19 @@ describe('route table', () => {
 
   it('gives every route a page or a redirect', () => {
     for (const r of table) expect(Boolean(r.page) || Boolean(r.redirectTo), r.name).toBe(true)
+  })
+
+  it('wraps every page in its own error boundary, inside its layout', () => {
+    for (const path of [...Object.values(spec).filter((p) => p !== '/main'), '/cj_activity']) {
+      const m = matchRoutes(routeObjects, concrete(path))!
+      const el = m[m.length - 1].route.element
+      // element is <RouteNameContext.Provider><RouteBoundary><Page/></RouteBoundary></...>
+      const inner = isValidElement<{ children: unknown }>(el) ? el.props.children : null
+      expect(isValidElement(inner) && inner.type, path).toBe(RouteBoundary)
+    }
+    // A tab page's boundary sits under the tab layout, not around it.
+    const home = matchRoutes(routeObjects, '/home')!
+    expect(home.length).toBe(3) // shell, tab layout, page
   })
 
   it('sends an unknown path to the not-found page', () => {

@@ -4,7 +4,8 @@
 // route's first download holds only the shell and the home page.
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react'
 import { matchRoutes, Navigate, useLocation, type RouteObject } from 'react-router'
-import { RouteNameContext } from '../components/routeName'
+import { RouteNameContext } from '@/components/routeName'
+import { RouteBoundary } from './RouteErrorBoundary'
 import TabLayout from './TabLayout'
 
 type PageModule = { default: ComponentType }
@@ -28,15 +29,17 @@ export interface RouteHandle {
   name: string
 }
 
-const splash: PageLoader = () => import('../features/account/pages/SplashPage')
-const home: PageLoader = () => import('../features/catalog/pages/HomePage')
-const mine: PageLoader = () => import('../features/account/pages/MinePage')
-const login: PageLoader = () => import('../features/account/pages/LoginPage')
-const register: PageLoader = () => import('../features/account/pages/RegisterPage')
-const setting: PageLoader = () => import('../features/account/pages/SettingPage')
+// Splash composes two features (the guest sign-in and home's first data),
+// so it belongs to the app rather than to either.
+const splash: PageLoader = () => import('./SplashPage')
+const home: PageLoader = () => import('@/features/catalog/pages/HomePage')
+const mine: PageLoader = () => import('@/features/account/pages/MinePage')
+const login: PageLoader = () => import('@/features/account/pages/LoginPage')
+const register: PageLoader = () => import('@/features/account/pages/RegisterPage')
+const setting: PageLoader = () => import('@/features/account/pages/SettingPage')
 // One shared page for screens not built yet; it names the screen from the
 // route handle and says what it will hold.
-const soon: PageLoader = () => import('../components/ComingSoon')
+const soon: PageLoader = () => import('@/components/ComingSoon')
 
 export const appRoutes: AppRoute[] = [
   { name: 'splash', path: '/', page: splash },
@@ -162,9 +165,13 @@ export function RedirectTo({ to }: { to: string }) {
 function element(r: AppRoute): ReactElement {
   if (r.redirectTo) return <RedirectTo to={r.redirectTo} />
   const Page = lazyOf(r.page!)
+  // Each page has its own error boundary, inside whatever layout holds it
+  // (the tab bar stays when a tab's page fails).
   return (
     <RouteNameContext.Provider value={r.name}>
-      <Page />
+      <RouteBoundary>
+        <Page />
+      </RouteBoundary>
     </RouteNameContext.Provider>
   )
 }

@@ -2,7 +2,7 @@
 // the screen and says what it will hold (route.<name>.title / .desc in the
 // catalogue), so a link into the app never lands on a blank page.
 import { useNavigate } from 'react-router'
-import { t } from '../i18n'
+import { routeDesc, routeTitle, t } from '@/i18n'
 import { NavBar } from './NavBar'
 import { useRouteName } from './routeName'
 import styles from './ComingSoon.module.css'
@@ -14,7 +14,7 @@ export default function ComingSoon() {
   const navigate = useNavigate()
   const name = useRouteName() ?? 'notfound'
   const isTab = TAB_SCREENS.has(name)
-  const title = t(`route.${name}.title`)
+  const title = routeTitle(name)
 
   return (
     <div className={`${styles.page} ${isTab ? styles.inTabs : ''}`} data-testid="coming-soon" data-route={name}>
@@ -33,7 +33,7 @@ export default function ComingSoon() {
         </svg>
         {name !== 'notfound' && <span className={styles.badge}>{t('soon.badge')}</span>}
         <h2 className={styles.title}>{title}</h2>
-        <p className={styles.desc}>{t(`route.${name}.desc`)}</p>
+        <p className={styles.desc}>{routeDesc(name)}</p>
         <button
           type="button"
           className={styles.home}

@@ -2,7 +2,7 @@
 // for the next page a little before the user reaches the end, plus the
 // loading, error (tap to retry) and end-of-list lines.
 import { useEffect, useRef } from 'react'
-import { t } from '../i18n'
+import { t } from '@/i18n'
 import { Spinner } from './Spinner'
 import styles from './LoadMore.module.css'
 
@@ -33,7 +33,7 @@ export function LoadMore({ hasMore, loading, error, onLoad }: Props) {
   return (
     <div ref={ref} className={styles.foot} data-testid="load-more">
       {error ? (
-        <button type="button" className={styles.retry} onClick={onLoad} data-testid="load-more-retry">
+        <button type="button" className={`${styles.retry} prima-hit`} onClick={onLoad} data-testid="load-more-retry">
           {t('list.loadFailed')}
         </button>
       ) : loading ? (

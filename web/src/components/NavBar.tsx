@@ -3,7 +3,7 @@
 // pads itself below the status bar (viewport-fit=cover).
 import type { ReactNode } from 'react'
 import { useNavigate } from 'react-router'
-import { t } from '../i18n'
+import { t } from '@/i18n'
 import { BackIcon } from './icons'
 import styles from './NavBar.module.css'
 

@@ -1,10 +1,14 @@
-// English catalogue: the same keys as zh-CN.ts (a test keeps them equal).
-export const en: Record<string, string> = {
+// English catalogue: exactly the keys of zh-CN.ts. The type says so: a
+// missing key and an extra key are both compile errors.
+import type { PageKey } from './zh-CN'
+
+export const en: Record<PageKey, string> = {
   'app.name': 'Prima',
 
   'nav.back': 'Back',
   'common.close': 'Close',
   'common.ok': 'OK',
+  'common.cancel': 'Cancel',
 
   'tab.label': 'Main navigation',
   'tab.home': 'Home',
@@ -24,9 +28,11 @@ export const en: Record<string, string> = {
   'error.page': 'Something went wrong',
   'error.pageHint': 'The network may have dropped or the app was updated. Please reload.',
   'boot.failed': 'Cannot reach the server',
+  'offline.title': 'You are offline',
+  'offline.hint': 'Check your connection. The page reloads by itself once you are back online.',
 
   'gate.title': 'Open on your phone',
-  'gate.desc': 'Prima is made for phones. Scan the QR code with your phone to continue.',
+  'gate.desc': '{name} is made for phones. Scan the QR code with your phone to continue.',
   'gate.qrAlt': 'QR code that opens this app',
   'gate.qrFailed': 'Could not draw the QR code',
   'gate.hint': 'Or type the address above into your phone’s browser',
@@ -95,6 +101,8 @@ export const en: Record<string, string> = {
   'setting.version': 'Version',
   'setting.logout': 'Sign out',
   'setting.loggedOut': 'Signed out',
+  'setting.logoutConfirm': 'Sign out?',
+  'setting.logoutConfirmHint': 'You will continue as a guest on this device.',
   'setting.logoutFailed': 'Could not sign out, please try again',
 
   'video.vip': 'VIP',

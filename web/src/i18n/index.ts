@@ -1,12 +1,17 @@
 // One message catalogue for the whole app: every string a user reads goes
 // through t(). zh-CN is the default; en is switchable from settings.
-import { zhCN } from './zh-CN'
+import { zhCN, type PageKey } from './zh-CN'
 import { en } from './en'
-import { libZhCN, libEn } from './lib'
+import { libZhCN, libEn, type LibKey } from './lib'
 
 export type Lang = 'zh-CN' | 'en'
 
-const catalogues: Record<Lang, Record<string, string>> = {
+// MessageKey is every key t() accepts: t('mine.login') compiles, a key
+// missing from zh-CN does not. A key built at run time (route.<name>.title)
+// goes through hasMessage first, or through the helpers below.
+export type MessageKey = PageKey | LibKey
+
+const catalogues: Record<Lang, Partial<Record<string, string>>> = {
   'zh-CN': { ...libZhCN, ...zhCN },
   en: { ...libEn, ...en },
 }
@@ -25,8 +30,26 @@ export function getLang(): Lang {
 // t looks a key up in the current language, then zh-CN, then shows the key
 // itself so a missing string is visible rather than blank. {name} in a
 // message is replaced from vars.
-export function t(key: string, vars?: Record<string, string | number>): string {
+export function t(key: MessageKey, vars?: Record<string, string | number>): string {
   let s = catalogues[current][key] ?? catalogues['zh-CN'][key] ?? key
   if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v))
   return s
+}
+
+// hasMessage narrows a key composed at run time to one the catalogue holds.
+export function hasMessage(key: string): key is MessageKey {
+  return key in catalogues['zh-CN']
+}
+
+// routeTitle / routeDesc name a screen of the route table (route.<name>.*;
+// routes.test.ts checks every route has both in both languages). An
+// unknown name shows the not-found screen's words.
+export function routeTitle(name: string): string {
+  const key = `route.${name}.title`
+  return t(hasMessage(key) ? key : 'route.notfound.title')
+}
+
+export function routeDesc(name: string): string {
+  const key = `route.${name}.desc`
+  return t(hasMessage(key) ? key : 'route.notfound.desc')
 }

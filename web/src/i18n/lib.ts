@@ -1,7 +1,7 @@
 // Strings of src/lib (HTTP status toasts, relative time, network errors,
 // toasts), kept apart from the pages' catalogue. Keys: http.*, time.*,
 // net.*, toast.*.
-export const libZhCN: Record<string, string> = {
+export const libZhCN = {
   // spec §8: one message per HTTP status the server may answer with.
   'http.400': '请求错误',
   'http.401': '用户没有权限，请重新登录',
@@ -36,9 +36,9 @@ export const libZhCN: Record<string, string> = {
   'time.countYi': '{n}亿',
 
   'toast.loading': '加载中…',
-}
+} satisfies Record<string, string>
 
-export const libEn: Record<string, string> = {
+export const libEn = {
   'http.400': 'Bad request',
   'http.401': 'Not authorised, please sign in again',
   'http.403': 'Access forbidden',
@@ -71,4 +71,8 @@ export const libEn: Record<string, string> = {
   'time.countB': '{n}B',
 
   'toast.loading': 'Loading…',
-}
+} satisfies Record<string, string>
+
+// Number units differ by language (万/亿 against k/M/B), so the two lib
+// catalogues need not hold the same keys; t() accepts a key of either.
+export type LibKey = keyof typeof libZhCN | keyof typeof libEn

@@ -1,12 +1,14 @@
 // Strings of the pages and shell. Keys are dotted by area: tab.*, home.*,
 // mine.* ...; route.<name>.title / .desc name every screen of the route
-// table (the coming-soon page shows them).
-export const zhCN: Record<string, string> = {
+// table (the coming-soon page shows them). t() accepts only keys defined
+// here (or in lib.ts), so a typo fails to type-check.
+export const zhCN = {
   'app.name': '精品',
 
   'nav.back': '返回',
   'common.close': '关闭',
   'common.ok': '知道了',
+  'common.cancel': '取消',
 
   'tab.label': '主导航',
   'tab.home': '首页',
@@ -26,9 +28,11 @@ export const zhCN: Record<string, string> = {
   'error.page': '页面出错了',
   'error.pageHint': '可能是网络中断或应用已更新，请重新加载',
   'boot.failed': '无法连接服务器',
+  'offline.title': '网络已断开',
+  'offline.hint': '请检查网络连接，恢复后会自动重新加载',
 
   'gate.title': '请在手机上打开',
-  'gate.desc': '精品为手机设计，用手机扫描二维码即可继续',
+  'gate.desc': '{name}为手机设计，用手机扫描二维码即可继续',
   'gate.qrAlt': '打开本应用的二维码',
   'gate.qrFailed': '二维码生成失败',
   'gate.hint': '也可以在手机浏览器中输入上方网址',
@@ -97,6 +101,8 @@ export const zhCN: Record<string, string> = {
   'setting.version': '版本',
   'setting.logout': '退出登录',
   'setting.loggedOut': '已退出登录',
+  'setting.logoutConfirm': '确定退出登录？',
+  'setting.logoutConfirmHint': '退出后将以游客身份继续使用',
   'setting.logoutFailed': '退出失败，请稍后再试',
 
   'video.vip': 'VIP',
@@ -254,4 +260,8 @@ export const zhCN: Record<string, string> = {
   'route.mineregister.desc': '创建账号，保留当前游客的全部记录。',
   'route.notfound.title': '页面不存在',
   'route.notfound.desc': '这个链接指向的页面不存在或已下线。',
-}
+} satisfies Record<string, string>
+
+// PageKey is every key of the pages' catalogue; en.ts must define exactly
+// these (its type is Record<PageKey, string>).
+export type PageKey = keyof typeof zhCN

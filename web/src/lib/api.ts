@@ -19,7 +19,7 @@
 //   handler registered with setUnauthorizedHandler runs (the app logs out).
 //   A 401 without a token (wrong password on login/h5, which callers send
 //   with noToken) is just an error.
-import { t } from '../i18n'
+import { t } from '@/i18n'
 import { deviceId } from './device'
 import { statusMessage } from './http'
 import { currentPlatform } from './platform'
@@ -27,7 +27,7 @@ import { getToken } from './storage'
 import { toast } from './toast'
 
 export const APP_VERSION = '1.1.3'
-export const REQUEST_TIMEOUT_MS = 30_000
+export const REQUEST_TIMEOUT_MS = 15_000
 
 // kind says where the failure happened: business (2xx with code != 200),
 // http (non-2xx status), network (no response), timeout, parse (a 2xx that
@@ -55,7 +55,7 @@ export class ApiError extends Error {
 export interface RequestOptions {
   silent?: boolean // no error toast (the caller shows the error itself)
   noToken?: boolean // do not send the session token
-  timeout?: number // milliseconds, default 30 000
+  timeout?: number // milliseconds, default REQUEST_TIMEOUT_MS (15 s)
 }
 
 export type Params = Record<string, unknown>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { setLang } from '../i18n'
+import { setLang } from '@/i18n'
 import { KNOWN_STATUSES, statusMessage } from './http'
 
 afterEach(() => setLang('zh-CN'))

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { setLang } from '../i18n'
+import { setLang } from '@/i18n'
 import { formatCount, formatDuration, relativeTime } from './time'
 
 const NOW = Date.parse('2026-11-21T05:00:00Z') // 13:00 in Shanghai

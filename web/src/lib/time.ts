@@ -1,8 +1,8 @@
 // Time and number display. Relative time follows spec §4 (Chinese units,
 // Asia/Shanghai calendar) with DESIGN departure 4: past 12 months it says
 // years. Strings come from i18n keys time.*, so en works too.
-import { getLang, t, type Lang } from '../i18n'
-import { libEn, libZhCN } from '../i18n/lib'
+import { getLang, t, type Lang, type MessageKey } from '@/i18n'
+import { libEn, libZhCN } from '@/i18n/lib'
 
 // Asia/Shanghai has been UTC+8 without daylight saving since 1991, so a
 // fixed offset gives its wall clock without Intl time-zone data.
@@ -10,9 +10,9 @@ const SHANGHAI_OFFSET_MS = 8 * 3600 * 1000
 
 // msg uses the running language through t(), or the catalogue of an
 // explicitly requested language.
-function msg(key: string, vars: Record<string, string | number>, lang?: Lang): string {
+function msg(key: MessageKey, vars: Record<string, string | number>, lang?: Lang): string {
   if (!lang) return t(key, vars)
-  let s = (lang === 'en' ? libEn : libZhCN)[key] ?? key
+  let s = (lang === 'en' ? (libEn as Partial<Record<string, string>>) : (libZhCN as Partial<Record<string, string>>))[key] ?? key
   for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v))
   return s
 }

@@ -15,7 +15,7 @@
 import 'antd-mobile/es/global'
 import type { ToastHandler, ToastShowProps } from 'antd-mobile/es/components/toast'
 import { createElement, type ReactNode } from 'react'
-import { t } from '../i18n'
+import { t } from '@/i18n'
 
 export const TOAST_DURATION = 2000
 

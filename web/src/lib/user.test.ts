@@ -11,6 +11,7 @@ import {
   vipTier,
   type UserInfo,
 } from './user'
+import { displayName } from './user'
 
 const NOW = Date.parse('2026-11-21T05:00:00Z')
 const iso = (offsetMs: number) => new Date(NOW + offsetMs).toISOString()
@@ -148,5 +149,18 @@ describe('txDiscount', () => {
     expect(txDiscount(user({ txDiscount: 0 }))).toBe(0)
     expect(txDiscount(user({ txDiscount: 15 }))).toBe(15)
     expect(txDiscount({ txDiscount: '5' as unknown as number })).toBe(20)
+  })
+})
+
+describe('displayName', () => {
+  it('shows a registered user still named as a guest by their account', () => {
+    expect(displayName({ name: '游客12345', account: 'neo_01', isGuest: false })).toBe('neo_01')
+    expect(displayName({ name: '  ', account: 'neo_01', isGuest: false })).toBe('neo_01')
+  })
+
+  it('keeps a chosen name, and a guest keeps the guest name', () => {
+    expect(displayName({ name: 'Neo', account: 'neo_01', isGuest: false })).toBe('Neo')
+    expect(displayName({ name: '游客12345', account: null, isGuest: true })).toBe('游客12345')
+    expect(displayName({ name: '游客7', account: null, isGuest: false })).toBe('游客7')
   })
 })

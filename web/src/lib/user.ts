@@ -126,3 +126,17 @@ export function txDiscount(u: Maybe<Partial<Pick<UserInfo, 'txDiscount'>>>): num
   const d = u?.txDiscount
   return typeof d === 'number' && Number.isFinite(d) ? d : DEFAULT_TX_DISCOUNT
 }
+
+// GUEST_NAME_PREFIX starts the name the server gives a guest (游客 and a
+// number). Registering keeps the guest's row, and older servers kept that
+// name too.
+export const GUEST_NAME_PREFIX = '游客'
+
+// displayName is the name to show: a registered user whose name is still
+// the guest one is shown by their account instead, so nobody who signed up
+// is called a guest.
+export function displayName(u: Pick<UserInfo, 'name' | 'account' | 'isGuest'>): string {
+  const name = u.name?.trim() ?? ''
+  if (!u.isGuest && u.account && (name === '' || name.startsWith(GUEST_NAME_PREFIX))) return u.account
+  return name
+}

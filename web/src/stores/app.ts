@@ -2,8 +2,8 @@
 // screen, the dark flag and the language. Persisted under prima_app.
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
-import { deviceId } from '../lib/device'
-import type { Lang } from '../i18n'
+import { deviceId } from '@/lib/device'
+import type { Lang } from '@/i18n'
 import { primaStorage } from './persist'
 
 export interface AppState {

@@ -3,7 +3,8 @@
 // returning visitor gets the platform-gate decision without waiting.
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
-import type { GateMode } from '../lib/platform'
+import type { GateMode } from '@/lib/platform'
+import { t } from '@/i18n'
 import { primaStorage } from './persist'
 
 export interface SourceEntry {
@@ -68,6 +69,18 @@ export interface ConfigState {
 
 type Persisted = Pick<ConfigState, 'source' | 'tags' | 'domains'>
 
+// appNameOf is the operator's app name from the remote configuration
+// (APPNAME's first entry with a title), or null when it sets none. It is
+// the same in every language: it is a brand.
+export function appNameOf(source: Pick<SourceConfig, 'APPNAME'> | null | undefined): string | null {
+  const list = Array.isArray(source?.APPNAME) ? source.APPNAME : []
+  for (const e of list) {
+    const title = typeof e?.title === 'string' ? e.title.trim() : ''
+    if (title) return title
+  }
+  return null
+}
+
 export const useConfigStore = create<ConfigState>()(
   persist(
     (set) => ({
@@ -85,3 +98,8 @@ export const useConfigStore = create<ConfigState>()(
     },
   ),
 )
+
+// useAppName: the operator's name for the app, else the built-in one.
+export function useAppName(): string {
+  return useConfigStore((s) => appNameOf(s.source)) ?? t('app.name')
+}

@@ -2,7 +2,7 @@
 // store lands under the one prima_ prefix and a storage failure (Safari
 // private mode, full quota) is swallowed rather than breaking the app.
 import type { PersistStorage, StorageValue } from 'zustand/middleware'
-import { storage } from '../lib/storage'
+import { storage } from '@/lib/storage'
 
 export function primaStorage<S>(): PersistStorage<S> {
   return {

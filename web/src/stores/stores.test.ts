@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { CookieJar, MemoryStorage } from '../lib/testing'
-import type { UserInfo } from '../lib/user'
+import { CookieJar, MemoryStorage } from '@/lib/testing'
+import type { UserInfo } from '@/lib/user'
 
 const mem = new MemoryStorage()
 const jar = new CookieJar()
@@ -91,5 +91,21 @@ describe('app store', () => {
     mem.setItem('prima_app', JSON.stringify({ state: { dark: 'yes', lang: 'fr', tabs: 5 }, version: 0 }))
     await useAppStore.persist.rehydrate()
     expect(useAppStore.getState()).toMatchObject({ dark: null, lang: 'zh-CN', tabs: {} })
+  })
+})
+
+describe('app name', () => {
+  it("is the remote configuration's APPNAME, in every language", async () => {
+    const { appNameOf } = await import('./config')
+    expect(appNameOf({ APPNAME: [{ title: '  星光  ', url: '', weight: 1 }] })).toBe('星光')
+    expect(appNameOf({ APPNAME: [{ title: '', url: '', weight: 1 }, { title: 'Second', url: '', weight: 0 }] })).toBe('Second')
+  })
+
+  it('is null when the configuration names none, so the built-in name shows', async () => {
+    const { appNameOf } = await import('./config')
+    expect(appNameOf(null)).toBeNull()
+    expect(appNameOf({})).toBeNull()
+    expect(appNameOf({ APPNAME: 'x' as never })).toBeNull()
+    expect(appNameOf({ APPNAME: [{ title: 7 } as never] })).toBeNull()
   })
 })

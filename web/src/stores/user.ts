@@ -3,8 +3,8 @@
 // so components re-render when it changes, and persists the user info.
 import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
-import { getToken, setToken } from '../lib/storage'
-import { shouldSaveUser, type UserInfo } from '../lib/user'
+import { getToken, setToken } from '@/lib/storage'
+import { shouldSaveUser, type UserInfo } from '@/lib/user'
 import { primaStorage } from './persist'
 
 export interface UserState {

@@ -2,7 +2,7 @@
 // and signing out (which ends in a fresh guest session, so the app always
 // has a user to show).
 import type { QueryClient } from '@tanstack/react-query'
-import { setSwitchingSession, useUserStore } from '../../stores/user'
+import { setSwitchingSession, useUserStore } from '@/stores/user'
 import { guestLogin } from './api/guest-login'
 import { logout } from './api/logout'
 
@@ -10,6 +10,34 @@ export async function startGuestSession() {
   const r = await guestLogin()
   useUserStore.getState().login(r.token, r.user)
   return r
+}
+
+let pending: Promise<void> | null = null
+
+// ensureGuestSession signs this device in as a guest unless a session
+// exists. Start-up calls it beside the public calls and splash calls it
+// again: both get the one request in flight.
+export function ensureGuestSession(): Promise<void> {
+  if (useUserStore.getState().token) return Promise.resolve()
+  pending ??= startGuestSession().then(
+    () => {
+      pending = null
+    },
+    (e: unknown) => {
+      pending = null
+      throw e
+    },
+  )
+  return pending
+}
+
+// forgetUserData drops everything cached for the user who is leaving: every
+// query (user-specific or not, so nothing fetched with their token can show
+// to the next user) and the persisted user info. Used on sign-out and when a
+// 401 says the session is gone.
+export function forgetUserData(queryClient: QueryClient): void {
+  queryClient.cancelQueries().catch(() => undefined)
+  queryClient.clear()
 }
 
 // signOut revokes the token on the server, drops everything cached for the
@@ -21,7 +49,7 @@ export async function signOut(queryClient: QueryClient): Promise<void> {
     // A failed revoke (network, already revoked) does not keep the user in:
     // the token is forgotten here either way.
     await logout().catch(() => undefined)
-    queryClient.removeQueries({ queryKey: ['mine'] })
+    forgetUserData(queryClient)
     try {
       await startGuestSession()
     } catch (e) {

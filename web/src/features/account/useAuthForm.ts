@@ -4,12 +4,13 @@
 import { useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { t } from '../../i18n'
-import { ApiError } from '../../lib/api'
-import { toast } from '../../lib/toast'
-import { useUserStore } from '../../stores/user'
+import { t, type MessageKey } from '@/i18n'
+import { ApiError } from '@/lib/api'
+import { toast } from '@/lib/toast'
+import { useUserStore } from '@/stores/user'
 import type { SessionResult } from './api/login-h5'
 import { hasErrors, normalizeAccount, type FieldErrors } from './validation'
+import { forgetUserData } from './session'
 
 interface Credentials {
   account: string
@@ -20,8 +21,8 @@ export function useAuthForm<F extends Credentials>(opts: {
   initial: F
   validate: (f: F) => FieldErrors<keyof F & string>
   send: (input: { account: string; passWord: string }) => Promise<SessionResult>
-  successKey: string
-  failedKey: string
+  successKey: MessageKey
+  failedKey: MessageKey
 }) {
   const navigate = useNavigate()
   const queryClient = useQueryClient()
@@ -50,8 +51,9 @@ export function useAuthForm<F extends Credentials>(opts: {
       { account: normalizeAccount(form.account), passWord: form.password },
       {
         onSuccess: (r) => {
+          // Another user now: nothing cached for the last one may show.
+          forgetUserData(queryClient)
           login(r.token, r.user)
-          queryClient.removeQueries({ queryKey: ['mine'] })
           toast.success(t(opts.successKey))
           navigate('/mine', { replace: true })
         },

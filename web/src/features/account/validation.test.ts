@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { checkAccount, checkConfirm, checkPassword, hasErrors, validateLogin, validateRegister } from './validation'
-import { zhCN } from '../../i18n/zh-CN'
-import { en } from '../../i18n/en'
+import { zhCN as zhCNTyped } from '@/i18n/zh-CN'
+import { en as enTyped } from '@/i18n/en'
+
+const zhCN: Record<string, string> = zhCNTyped
+const en: Record<string, string> = enTyped
 
 describe('register validation mirrors the server rules', () => {
   it.each([

@@ -4,11 +4,13 @@
 // server checks again; these only spare the user a round trip. Each check
 // answers an i18n key, or null when the value passes.
 
+import type { MessageKey } from '@/i18n'
+
 export const ACCOUNT_RE = /^[A-Za-z][A-Za-z0-9_]{3,19}$/
 export const PASSWORD_MIN = 6
 export const PASSWORD_MAX = 32
 
-export type FieldErrors<K extends string> = Partial<Record<K, string>>
+export type FieldErrors<K extends string> = Partial<Record<K, MessageKey>>
 
 // normalizeAccount: accounts never hold spaces, so stray ones from the
 // keyboard or a paste are dropped at the ends rather than refused.
@@ -16,7 +18,7 @@ export function normalizeAccount(s: string): string {
   return s.trim()
 }
 
-export function checkAccount(account: string): string | null {
+export function checkAccount(account: string): MessageKey | null {
   const a = normalizeAccount(account)
   if (a === '') return 'form.account.required'
   if (a.length < 4 || a.length > 20) return 'form.account.length'
@@ -25,7 +27,7 @@ export function checkAccount(account: string): string | null {
   return null
 }
 
-export function checkPassword(password: string): string | null {
+export function checkPassword(password: string): MessageKey | null {
   if (password === '') return 'form.password.required'
   const n = [...password].length
   if (n < PASSWORD_MIN || n > PASSWORD_MAX) return 'form.password.length'
@@ -33,7 +35,7 @@ export function checkPassword(password: string): string | null {
   return null
 }
 
-export function checkConfirm(password: string, confirm: string): string | null {
+export function checkConfirm(password: string, confirm: string): MessageKey | null {
   if (confirm === '') return 'form.confirm.required'
   if (confirm !== password) return 'form.confirm.mismatch'
   return null

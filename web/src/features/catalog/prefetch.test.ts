@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { QueryClient } from '@tanstack/react-query'
 
 const get = vi.fn()
-vi.mock('../../lib/api', () => ({ api: { get: (...a: unknown[]) => get(...a) } }))
+vi.mock('@/lib/api', () => ({ api: { get: (...a: unknown[]) => get(...a) } }))
 const { prefetchHome } = await import('./prefetch')
-const { useAppStore } = await import('../../stores/app')
-const { useConfigStore } = await import('../../stores/config')
+const { useAppStore } = await import('@/stores/app')
+const { useConfigStore } = await import('@/stores/config')
 const { modulesQueryOptions } = await import('./api/get-modules')
 const { moduleSectionsQueryOptions } = await import('./api/get-module-sections')
 const { announcementsQueryOptions } = await import('./api/get-announcements')

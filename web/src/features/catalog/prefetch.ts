@@ -8,18 +8,21 @@
 // finds these queries running or done; should the two ever disagree, the
 // page simply asks for its own, as it always did.
 import type { QueryClient } from '@tanstack/react-query'
-import { useAppStore } from '../../stores/app'
-import { useConfigStore } from '../../stores/config'
+import { useAppStore } from '@/stores/app'
+import { useConfigStore } from '@/stores/config'
 import { announcementsQueryOptions } from './api/get-announcements'
 import { modulesQueryOptions } from './api/get-modules'
 import { moduleSectionsQueryOptions } from './api/get-module-sections'
 import { defaultTabIndex, homeTabs, pickTab } from './tabs'
 
-export async function prefetchHome(client: QueryClient): Promise<void> {
+// ready, when given, is waited for (its failure ignored) before the tab is
+// picked: the start-up passes the remote configuration's request on a
+// first visit, since the default tab comes from it.
+export async function prefetchHome(client: QueryClient, ready?: Promise<unknown>): Promise<void> {
   void client.prefetchQuery(announcementsQueryOptions())
   let modules
   try {
-    modules = await client.fetchQuery(modulesQueryOptions(0))
+    ;[modules] = await Promise.all([client.fetchQuery(modulesQueryOptions(0)), ready?.catch(() => undefined)])
   } catch {
     return // the page shows the error and its retry
   }

@@ -1,7 +1,7 @@
 // Keeps the config store in step with the server: the tag list and the
 // delivery domains load once the app is running, in the background.
 import { useEffect } from 'react'
-import { useConfigStore } from '../../stores/config'
+import { useConfigStore } from '@/stores/config'
 import { useDomains } from './api/get-domains'
 import { useTags } from './api/get-tags'
 

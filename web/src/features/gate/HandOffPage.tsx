@@ -3,13 +3,16 @@
 // This module and the QR encoder load only when the gate says so.
 import { useEffect, useState } from 'react'
 import QRCode from 'qrcode'
-import { t } from '../../i18n'
-import { qrLevel } from '../../lib/qr'
+import { Logo } from '@/components/Logo'
+import { t } from '@/i18n'
+import { useAppName } from '@/stores/config'
+import { qrLevel } from '@/lib/qr'
 import styles from './HandOffPage.module.css'
 
 export default function HandOffPage({ url }: { url: string }) {
   const [img, setImg] = useState<string | null>(null)
   const [failed, setFailed] = useState(false)
+  const appName = useAppName()
 
   useEffect(() => {
     let live = true
@@ -24,9 +27,9 @@ export default function HandOffPage({ url }: { url: string }) {
   return (
     <main className={styles.page} data-testid="gate-handoff">
       <div className={styles.card}>
-        <img className={styles.logo} src="/favicon.svg" alt="" width="56" height="56" />
+        <Logo className={styles.logo} size={56} />
         <h1 className={styles.title}>{t('gate.title')}</h1>
-        <p className={styles.desc}>{t('gate.desc')}</p>
+        <p className={styles.desc}>{t('gate.desc', { name: appName })}</p>
         <div className={styles.qr}>
           {img ? (
             <img src={img} alt={t('gate.qrAlt')} width="240" height="240" data-testid="gate-qr" />

@@ -1,7 +1,8 @@
 // GET /api/app/mine/info: the caller's own user info.
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api } from '../../../lib/api'
-import type { UserInfo } from '../../../lib/user'
+import { api } from '@/lib/api'
+import type { UserInfo } from '@/lib/user'
+import { accountKeys } from '@/features/account/keys'
 
 export function getMe(): Promise<UserInfo> {
   return api.get<UserInfo>('/api/app/mine/info', undefined, { silent: true })
@@ -10,7 +11,7 @@ export function getMe(): Promise<UserInfo> {
 // The key carries the token so a new session never sees the last one's data.
 export function meQueryOptions(token: string | null) {
   return queryOptions({
-    queryKey: ['mine', 'info', token],
+    queryKey: accountKeys.me(token),
     queryFn: getMe,
     enabled: token != null,
     staleTime: 30_000,

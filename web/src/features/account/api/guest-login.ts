@@ -1,10 +1,10 @@
 // POST /api/app/mine/login: guest login by device id. Creates or resumes the
 // account bound to this browser's device id.
 import { useMutation } from '@tanstack/react-query'
-import { api } from '../../../lib/api'
-import { deviceId } from '../../../lib/device'
-import { currentPlatform } from '../../../lib/platform'
-import type { UserInfo } from '../../../lib/user'
+import { api } from '@/lib/api'
+import { deviceId } from '@/lib/device'
+import { currentPlatform } from '@/lib/platform'
+import type { UserInfo } from '@/lib/user'
 
 export interface GuestLoginResult {
   token: string

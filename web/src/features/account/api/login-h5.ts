@@ -1,7 +1,7 @@
 // POST /api/app/mine/login/h5: account and password login.
-import { api } from '../../../lib/api'
-import { currentPlatform } from '../../../lib/platform'
-import type { UserInfo } from '../../../lib/user'
+import { api } from '@/lib/api'
+import { currentPlatform } from '@/lib/platform'
+import type { UserInfo } from '@/lib/user'
 
 export interface LoginInput {
   account: string
@@ -14,7 +14,8 @@ export interface SessionResult {
 }
 
 // Sent without the guest token: a wrong password answers 401, which must
-// not be taken for an expired session.
+// not be taken for an expired session. Silent: the form shows the server's
+// tip under it, and a toast saying the same again would be noise.
 export function loginH5(input: LoginInput): Promise<SessionResult> {
-  return api.post<SessionResult>('/api/app/mine/login/h5', { ...input, sysType: currentPlatform() }, { noToken: true })
+  return api.post<SessionResult>('/api/app/mine/login/h5', { ...input, sysType: currentPlatform() }, { noToken: true, silent: true })
 }

@@ -1,5 +1,5 @@
 // The user's portrait, or a drawn placeholder when there is none.
-import { LazyImage } from '../../../components/LazyImage'
+import { LazyImage } from '@/components/LazyImage'
 import styles from './Avatar.module.css'
 
 export function Avatar({ src, size = 64 }: { src?: string | null; size?: number }) {

@@ -2,13 +2,13 @@
 // glyph, a title, a value or control, and a chevron when it leads somewhere.
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import { ChevronRightIcon } from '../../../components/icons'
+import { ChevronRightIcon } from '@/components/icons'
 import styles from './Cells.module.css'
 
 export function CellGroup({ title, children }: { title?: ReactNode; children: ReactNode }) {
   return (
     <section className={styles.group}>
-      {title && <h3 className={styles.groupTitle}>{title}</h3>}
+      {title && <h2 className={styles.groupTitle}>{title}</h2>}
       <div className={styles.cells}>{children}</div>
     </section>
   )

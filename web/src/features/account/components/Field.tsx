@@ -1,7 +1,7 @@
 // One labelled input of the sign-in forms, iOS grouped-list style, with its
 // validation message under it. Password fields get a show/hide toggle.
 import { useId, useState, type InputHTMLAttributes } from 'react'
-import { t } from '../../../i18n'
+import { t } from '@/i18n'
 import styles from './AuthForm.module.css'
 
 interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
@@ -41,7 +41,7 @@ export function Field({ label, value, onChange, error, hint, testid, type = 'tex
         {isPassword && (
           <button
             type="button"
-            className={styles.eye}
+            className={`${styles.eye} prima-hit`}
             onClick={() => setShown((v) => !v)}
             aria-label={shown ? t('form.hidePassword') : t('form.showPassword')}
             aria-pressed={shown}

@@ -1,15 +1,15 @@
 // minelogin (/mine/login): account and password. The server's tip on
-// failure (one tip for a wrong account or password) is toasted by the API
-// client and also shown under the form.
+// failure (one tip for a wrong account or password) is shown once, under
+// the form (the request is silent, so no toast repeats it).
 import { Link } from 'react-router'
-import { t } from '../../../i18n'
-import { NavBar } from '../../../components/NavBar'
-import { Spinner } from '../../../components/Spinner'
-import { loginH5 } from '../api/login-h5'
-import { Field } from '../components/Field'
-import { useAuthForm } from '../useAuthForm'
-import { validateLogin } from '../validation'
-import styles from '../components/AuthForm.module.css'
+import { t } from '@/i18n'
+import { NavBar } from '@/components/NavBar'
+import { Spinner } from '@/components/Spinner'
+import { loginH5 } from '@/features/account/api/login-h5'
+import { Field } from '@/features/account/components/Field'
+import { useAuthForm } from '@/features/account/useAuthForm'
+import { validateLogin } from '@/features/account/validation'
+import styles from '@/features/account/components/AuthForm.module.css'
 
 export default function LoginPage() {
   const { form, set, onSubmit, fieldError, serverError, pending } = useAuthForm({
@@ -22,7 +22,8 @@ export default function LoginPage() {
   return (
     <div className={styles.page}>
       <NavBar title={t('route.minelogin.title')} back="/mine" />
-      <form className={styles.body} onSubmit={onSubmit} noValidate data-testid="login-form">
+      <main>
+        <form className={styles.body} onSubmit={onSubmit} noValidate data-testid="login-form">
         <h2 className={styles.heading}>{t('login.heading')}</h2>
         <p className={styles.sub}>{t('login.sub')}</p>
         <div className={styles.group}>
@@ -67,7 +68,8 @@ export default function LoginPage() {
             {t('login.forgot')}
           </Link>
         </div>
-      </form>
+        </form>
+      </main>
     </div>
   )
 }

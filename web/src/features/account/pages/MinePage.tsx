@@ -3,16 +3,16 @@
 // settings. The user info is refreshed from the server on each visit.
 import { useEffect } from 'react'
 import { Link } from 'react-router'
-import { t } from '../../../i18n'
-import { couponTotal, isSuperVip, isVip, type UserInfo } from '../../../lib/user'
-import { formatCount } from '../../../lib/time'
-import { DarkSwitch } from '../../../components/DarkSwitch'
-import { GearIcon } from '../../../components/icons'
-import { useUserStore } from '../../../stores/user'
-import { useMe } from '../api/get-me'
-import { Avatar } from '../components/Avatar'
-import { Cell, CellGroup } from '../components/Cells'
-import { Glyph, type GlyphName } from '../components/MineIcons'
+import { routeTitle, t } from '@/i18n'
+import { couponTotal, displayName, isSuperVip, isVip, type UserInfo } from '@/lib/user'
+import { formatCount } from '@/lib/time'
+import { DarkSwitch } from '@/components/DarkSwitch'
+import { GearIcon } from '@/components/icons'
+import { useUserStore } from '@/stores/user'
+import { useMe } from '@/features/account/api/get-me'
+import { Avatar } from '@/features/account/components/Avatar'
+import { Cell, CellGroup } from '@/features/account/components/Cells'
+import { Glyph, type GlyphName } from '@/features/account/components/MineIcons'
 import styles from './MinePage.module.css'
 
 interface Entry {
@@ -64,10 +64,10 @@ function GuestCard({ user }: { user: UserInfo | null }) {
         </p>
       </div>
       <div className={styles.actions}>
-        <Link to="/mine/login" className={`${styles.btn} ${styles.btnGhost}`} data-testid="mine-login">
+        <Link to="/mine/login" className={`${styles.btn} ${styles.btnGhost} prima-hit`} data-testid="mine-login">
           {t('mine.login')}
         </Link>
-        <Link to="/mine/register" className={`${styles.btn} ${styles.btnFill}`} data-testid="mine-register">
+        <Link to="/mine/register" className={`${styles.btn} ${styles.btnFill} prima-hit`} data-testid="mine-register">
           {t('mine.register')}
         </Link>
       </div>
@@ -92,7 +92,7 @@ function ProfileCard({ user }: { user: UserInfo }) {
         <Avatar src={user.portrait} />
         <div className={styles.who}>
           <h2 className={styles.name}>
-            <span className={styles.nameText} data-testid="mine-name">{user.name}</span>
+            <span className={styles.nameText} data-testid="mine-name">{displayName(user)}</span>
             <VipBadge user={user} />
           </h2>
           <p className={styles.meta} data-testid="mine-uid">
@@ -135,11 +135,12 @@ export default function MinePage() {
     <div className={styles.page} data-testid="mine-page">
       <header className={`${styles.header} prima-chrome`}>
         <h1>{t('route.mine.title')}</h1>
-        <Link to="/mine/setting" className={styles.gear} aria-label={t('route.setting.title')} data-testid="mine-setting">
+        <Link to="/mine/setting" className={`${styles.gear} prima-hit`} aria-label={t('route.setting.title')} data-testid="mine-setting">
           <GearIcon />
         </Link>
       </header>
 
+      <main>
       {user == null && me.isPending ? (
         <section className={styles.card} aria-busy="true">
           <span className={`${styles.skAvatar} prima-skeleton`} />
@@ -160,7 +161,7 @@ export default function MinePage() {
             <Cell
               key={e.route}
               icon={<Glyph name={e.glyph} color={e.color} />}
-              title={t(`route.${e.route}.title`)}
+              title={routeTitle(e.route)}
               to={e.path}
               testid={`mine-entry-${e.route}`}
             />
@@ -172,6 +173,7 @@ export default function MinePage() {
         <Cell icon={<Glyph name="moon" color="#5e5ce6" />} title={t('setting.dark')} extra={<DarkSwitch />} />
         <Cell icon={<Glyph name="gear" color="#8e8e93" />} title={t('route.setting.title')} to="/mine/setting" testid="mine-entry-setting" />
       </CellGroup>
+      </main>
     </div>
   )
 }

@@ -2,14 +2,14 @@
 // here by the server's rules first; sent with the guest's token, so the
 // guest account is upgraded in place (same uid) and lands on /mine.
 import { Link } from 'react-router'
-import { t } from '../../../i18n'
-import { NavBar } from '../../../components/NavBar'
-import { Spinner } from '../../../components/Spinner'
-import { register } from '../api/register'
-import { Field } from '../components/Field'
-import { useAuthForm } from '../useAuthForm'
-import { validateRegister } from '../validation'
-import styles from '../components/AuthForm.module.css'
+import { t } from '@/i18n'
+import { NavBar } from '@/components/NavBar'
+import { Spinner } from '@/components/Spinner'
+import { register } from '@/features/account/api/register'
+import { Field } from '@/features/account/components/Field'
+import { useAuthForm } from '@/features/account/useAuthForm'
+import { validateRegister } from '@/features/account/validation'
+import styles from '@/features/account/components/AuthForm.module.css'
 
 export default function RegisterPage() {
   const { form, set, onSubmit, fieldError, serverError, pending } = useAuthForm({
@@ -22,7 +22,8 @@ export default function RegisterPage() {
   return (
     <div className={styles.page}>
       <NavBar title={t('route.mineregister.title')} back="/mine" />
-      <form className={styles.body} onSubmit={onSubmit} noValidate data-testid="register-form">
+      <main>
+        <form className={styles.body} onSubmit={onSubmit} noValidate data-testid="register-form">
         <h2 className={styles.heading}>{t('register.heading')}</h2>
         <p className={styles.sub}>{t('register.sub')}</p>
         <div className={styles.group}>
@@ -81,7 +82,8 @@ export default function RegisterPage() {
             {t('register.toLogin')}
           </Link>
         </div>
-      </form>
+        </form>
+      </main>
     </div>
   )
 }

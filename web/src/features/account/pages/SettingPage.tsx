@@ -3,17 +3,17 @@
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
 import { useQueryClient } from '@tanstack/react-query'
-import { t, type Lang } from '../../../i18n'
-import { APP_VERSION } from '../../../lib/api'
-import { toast } from '../../../lib/toast'
-import { DarkSwitch } from '../../../components/DarkSwitch'
-import { NavBar } from '../../../components/NavBar'
-import { Spinner } from '../../../components/Spinner'
-import { useAppStore } from '../../../stores/app'
-import { useUserStore } from '../../../stores/user'
-import { Cell, CellGroup } from '../components/Cells'
-import { Glyph } from '../components/MineIcons'
-import { signOut } from '../session'
+import { t, type Lang } from '@/i18n'
+import { APP_VERSION } from '@/lib/api'
+import { toast } from '@/lib/toast'
+import { DarkSwitch } from '@/components/DarkSwitch'
+import { NavBar } from '@/components/NavBar'
+import { Spinner } from '@/components/Spinner'
+import { useAppStore } from '@/stores/app'
+import { useUserStore } from '@/stores/user'
+import { Cell, CellGroup } from '@/features/account/components/Cells'
+import { Glyph } from '@/features/account/components/MineIcons'
+import { signOut } from '@/features/account/session'
 import styles from './SettingPage.module.css'
 
 const LANGS: { lang: Lang; label: string; testid: string }[] = [
@@ -29,6 +29,19 @@ export default function SettingPage() {
   const setLang = useAppStore((s) => s.setLang)
   const user = useUserStore((s) => s.user)
   const [busy, setBusy] = useState(false)
+
+  // Signing out asks first: it ends the session on this device.
+  const confirmLogout = async () => {
+    if (busy) return
+    const { default: Dialog } = await import('antd-mobile/es/components/dialog')
+    const ok = await Dialog.confirm({
+      title: t('setting.logoutConfirm'),
+      content: t('setting.logoutConfirmHint'),
+      confirmText: t('setting.logout'),
+      cancelText: t('common.cancel'),
+    })
+    if (ok) await onLogout()
+  }
 
   const onLogout = async () => {
     if (busy) return
@@ -47,7 +60,7 @@ export default function SettingPage() {
   return (
     <div className={styles.page}>
       <NavBar title={t('route.setting.title')} back="/mine" />
-      <div className={styles.body}>
+      <main className={styles.body}>
         <CellGroup title={t('setting.general')}>
           <Cell
             icon={<Glyph name="globe" color="#007aff" />}
@@ -60,7 +73,7 @@ export default function SettingPage() {
                     type="button"
                     role="radio"
                     aria-checked={lang === l.lang}
-                    className={`${styles.segment} ${lang === l.lang ? styles.on : ''}`}
+                    className={`${styles.segment} ${lang === l.lang ? styles.on : ''} prima-hit`}
                     onClick={() => setLang(l.lang)}
                     data-testid={l.testid}
                   >
@@ -84,13 +97,13 @@ export default function SettingPage() {
                   {t('setting.logout')}
                 </span>
               }
-              onClick={onLogout}
+              onClick={() => void confirmLogout()}
               danger
               testid="logout"
             />
           </CellGroup>
         )}
-      </div>
+      </main>
     </div>
   )
 }

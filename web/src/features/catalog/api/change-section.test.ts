@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
 const get = vi.fn()
-vi.mock('../../../lib/api', () => ({ api: { get: (...a: unknown[]) => get(...a) } }))
+vi.mock('@/lib/api', () => ({ api: { get: (...a: unknown[]) => get(...a) } }))
 const { changeSectionFrom } = await import('./change-section')
 
 const v = (id: number) => ({ id }) as never

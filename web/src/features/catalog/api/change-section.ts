@@ -2,8 +2,8 @@
 // videos ("换一批"). Each call answers a different batch, so it is used as a
 // mutation: the caller keeps the batch it got.
 import { useMutation } from '@tanstack/react-query'
-import { api } from '../../../lib/api'
-import type { Video } from '../types'
+import { api } from '@/lib/api'
+import type { Video } from '@/features/catalog/types'
 
 export function changeSection(subModuleID: number, pageSize: number): Promise<{ list: Video[] }> {
   return api.get<{ list: Video[] }>('/api/app/vid/moduleSection/change', { subModuleID, pageSize })

@@ -1,7 +1,8 @@
 // GET /api/app/modules/announce: the announcements currently shown.
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api } from '../../../lib/api'
-import type { Announcement } from '../types'
+import { api } from '@/lib/api'
+import type { Announcement } from '@/features/catalog/types'
+import { catalogKeys } from '@/features/catalog/keys'
 
 export function getAnnouncements(): Promise<Announcement[]> {
   return api.get<Announcement[]>('/api/app/modules/announce', undefined, { silent: true })
@@ -9,7 +10,7 @@ export function getAnnouncements(): Promise<Announcement[]> {
 
 export function announcementsQueryOptions() {
   return queryOptions({
-    queryKey: ['catalog', 'announce'],
+    queryKey: catalogKeys.announcements(),
     queryFn: getAnnouncements,
     staleTime: 5 * 60_000,
   })

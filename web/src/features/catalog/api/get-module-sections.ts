@@ -1,8 +1,9 @@
 // GET /api/app/vid/moduleSection: a module's sections (one per sub-module),
 // each with its first few videos, a page of sections at a time.
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
-import { api } from '../../../lib/api'
-import { nextPage, type Paged, type Section } from '../types'
+import { api } from '@/lib/api'
+import { nextPage, type Paged, type Section } from '@/features/catalog/types'
+import { catalogKeys } from '@/features/catalog/keys'
 
 export const SECTIONS_PAGE_SIZE = 4
 // Videos per section: two rows of the two-column grid.
@@ -18,7 +19,7 @@ export function getModuleSections(moduleID: number, pageNumber: number): Promise
 
 export function moduleSectionsQueryOptions(moduleID: number) {
   return infiniteQueryOptions({
-    queryKey: ['catalog', 'sections', moduleID],
+    queryKey: catalogKeys.sections(moduleID),
     queryFn: ({ pageParam }) => getModuleSections(moduleID, pageParam),
     initialPageParam: 1,
     getNextPageParam: nextPage,

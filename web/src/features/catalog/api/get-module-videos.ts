@@ -1,8 +1,9 @@
 // GET /api/app/vid/moduleVideo: one sub-module's videos, sorted, a page at a
 // time.
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
-import { api } from '../../../lib/api'
-import { nextPage, type Paged, type Video } from '../types'
+import { api } from '@/lib/api'
+import { nextPage, type Paged, type Video } from '@/features/catalog/types'
+import { catalogKeys } from '@/features/catalog/keys'
 
 // sortType: 0 newest, 1 most played, 2 most liked.
 export type SortType = 0 | 1 | 2
@@ -23,7 +24,7 @@ export function getModuleVideos(p: ModuleVideosParams, pageNumber: number): Prom
 
 export function moduleVideosQueryOptions(p: ModuleVideosParams) {
   return infiniteQueryOptions({
-    queryKey: ['catalog', 'videos', p.subModuleID, p.sortType],
+    queryKey: catalogKeys.videos(p.subModuleID, p.sortType),
     queryFn: ({ pageParam }) => getModuleVideos(p, pageParam),
     initialPageParam: 1,
     getNextPageParam: nextPage,

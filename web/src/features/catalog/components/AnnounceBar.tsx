@@ -3,11 +3,11 @@
 // dialog's code loads on the first tap.
 import { useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { t } from '../../../i18n'
-import { linkOf, openLink } from '../../../lib/links'
-import { SpeakerIcon } from '../../../components/icons'
-import { useAnnouncements } from '../api/get-announcements'
-import type { Announcement } from '../types'
+import { t } from '@/i18n'
+import { linkOf, openLink } from '@/lib/links'
+import { SpeakerIcon } from '@/components/icons'
+import { useAnnouncements } from '@/features/catalog/api/get-announcements'
+import type { Announcement } from '@/features/catalog/types'
 import styles from './AnnounceBar.module.css'
 
 const ROTATE_MS = 4000
@@ -42,8 +42,10 @@ export function AnnounceBar() {
   }
 
   return (
-    <button type="button" className={styles.bar} onClick={() => void open(current)} data-testid="announce-bar" aria-label={t('announce.label')}>
+    <button type="button" className={`${styles.bar} prima-hit`} onClick={() => void open(current)} data-testid="announce-bar">
       <SpeakerIcon className={styles.icon} />
+      {/* Heard before the title (the visible text stays the name, as VoiceOver expects). */}
+      <span className="prima-sr-only">{t('announce.label')}: </span>
       <span className={styles.viewport}>
         <span key={current.id} className={styles.text}>
           {current.title}

@@ -2,7 +2,7 @@
 // sub-modules, the current one bold with an indicator, kept in view as the
 // selection moves.
 import { useEffect, useRef } from 'react'
-import type { HomeTab } from '../tabs'
+import type { HomeTab } from '@/features/catalog/tabs'
 import styles from './ModuleTabs.module.css'
 
 interface Props {

@@ -4,7 +4,7 @@
 // home page runs and wraps the content once it has arrived (normally while
 // the first data is still loading).
 import { lazy, Suspense, type ReactNode } from 'react'
-import { t } from '../../../i18n'
+import { t } from '@/i18n'
 
 type Module = typeof import('antd-mobile/es/components/pull-to-refresh')
 let loading: Promise<Module> | null = null

@@ -2,14 +2,13 @@
 // grid with "more" and "换一批", loading further sections as the user
 // scrolls.
 import { useState } from 'react'
-import { t } from '../../../i18n'
-import { ApiError } from '../../../lib/api'
-import { LoadMore } from '../../../components/LoadMore'
-import { RefreshIcon, ChevronRightIcon } from '../../../components/icons'
-import { StateView } from '../../../components/StateView'
-import { SECTION_VIDEOS, useModuleSections } from '../api/get-module-sections'
-import { useChangeSection } from '../api/change-section'
-import type { Section, Video } from '../types'
+import { t } from '@/i18n'
+import { LoadMore } from '@/components/LoadMore'
+import { RefreshIcon, ChevronRightIcon } from '@/components/icons'
+import { StateView } from '@/components/StateView'
+import { SECTION_VIDEOS, useModuleSections } from '@/features/catalog/api/get-module-sections'
+import { useChangeSection } from '@/features/catalog/api/change-section'
+import type { Section, Video } from '@/features/catalog/types'
 import { VideoCard, VideoCardSkeleton, VideoGrid } from './VideoCard'
 import styles from './Feed.module.css'
 
@@ -24,7 +23,7 @@ function SectionBlock({ section, first, onMore }: { section: Section; first: boo
     <section className={styles.section} data-testid="home-section" data-section-id={section.id}>
       <header className={styles.sectionHead}>
         <h2 className={styles.sectionTitle}>{section.moduleName}</h2>
-        <button type="button" className={styles.more} onClick={() => onMore(section.id)} data-testid="section-more">
+        <button type="button" className={`${styles.more} prima-hit`} onClick={() => onMore(section.id)} data-testid="section-more">
           {t('home.more')}
           <ChevronRightIcon size={14} />
         </button>
@@ -41,7 +40,7 @@ function SectionBlock({ section, first, onMore }: { section: Section; first: boo
       <div className={styles.sectionFoot}>
         <button
           type="button"
-          className={styles.change}
+          className={`${styles.change} prima-hit`}
           disabled={change.isPending}
           onClick={() => change.mutate(videos, { onSuccess: (list) => list.length > 0 && setBatch(list) })}
           data-testid="section-change"
@@ -78,7 +77,7 @@ export function SectionFeed({ moduleID, onMore }: { moduleID: number; onMore: (s
 
   if (q.isPending) return <SectionsSkeleton />
   if (q.isError && !q.data) {
-    return <StateView kind="error" message={q.error instanceof ApiError ? q.error.tip : undefined} onRetry={() => void q.refetch()} />
+    return <StateView kind="error" error={q.error} onRetry={() => void q.refetch()} />
   }
   const sections = q.data.pages.flatMap((p) => p.list)
   if (sections.length === 0) return <StateView kind="empty" title={t('home.empty')} />

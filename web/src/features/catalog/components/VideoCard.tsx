@@ -3,11 +3,11 @@
 // duration over the cover, the title under it in at most two lines.
 import { memo, type ReactNode } from 'react'
 import { Link } from 'react-router'
-import { t } from '../../../i18n'
-import { formatCount, formatDuration } from '../../../lib/time'
-import { LazyImage } from '../../../components/LazyImage'
-import { PlayIcon } from '../../../components/icons'
-import type { Video } from '../types'
+import { t } from '@/i18n'
+import { formatCount, formatDuration } from '@/lib/time'
+import { LazyImage } from '@/components/LazyImage'
+import { PlayIcon } from '@/components/icons'
+import type { Video } from '@/features/catalog/types'
 import styles from './VideoCard.module.css'
 
 function Badge({ video }: { video: Video }) {

@@ -1,15 +1,14 @@
 // A sub-module's own view: every video of it in a two-column grid, sorted
 // by the chip the user picked, loading more as the user scrolls.
-import { t } from '../../../i18n'
-import { useAppStore } from '../../../stores/app'
-import { ApiError } from '../../../lib/api'
-import { LoadMore } from '../../../components/LoadMore'
-import { StateView } from '../../../components/StateView'
-import { useModuleVideos, type SortType } from '../api/get-module-videos'
+import { t, type MessageKey } from '@/i18n'
+import { useAppStore } from '@/stores/app'
+import { LoadMore } from '@/components/LoadMore'
+import { StateView } from '@/components/StateView'
+import { useModuleVideos, type SortType } from '@/features/catalog/api/get-module-videos'
 import { VideoCard, VideoCardSkeleton, VideoGrid } from './VideoCard'
 import styles from './Feed.module.css'
 
-const SORTS: { sort: SortType; key: string }[] = [
+const SORTS: { sort: SortType; key: MessageKey }[] = [
   { sort: 0, key: 'home.sort.newest' },
   { sort: 1, key: 'home.sort.hottest' },
   { sort: 2, key: 'home.sort.liked' },
@@ -34,7 +33,7 @@ export function VideoFeed({ subModuleID }: { subModuleID: number }) {
       </VideoGrid>
     )
   } else if (q.isError && !q.data) {
-    body = <StateView kind="error" message={q.error instanceof ApiError ? q.error.tip : undefined} onRetry={() => void q.refetch()} />
+    body = <StateView kind="error" error={q.error} onRetry={() => void q.refetch()} />
   } else {
     const videos = q.data.pages.flatMap((p) => p.list)
     body =

@@ -3,24 +3,26 @@
 // reload; scroll down for more.
 import { useQueryClient } from '@tanstack/react-query'
 import { Link } from 'react-router'
-import { t } from '../../../i18n'
-import { ApiError } from '../../../lib/api'
-import { StateView } from '../../../components/StateView'
-import { useAppStore } from '../../../stores/app'
-import { useConfigStore } from '../../../stores/config'
-import { useModules } from '../api/get-modules'
-import { AnnounceBar } from '../components/AnnounceBar'
-import { ModuleTabs, ModuleTabsSkeleton } from '../components/ModuleTabs'
-import { preloadPullRefresh, PullRefresh } from '../components/PullRefresh'
-import { SectionFeed, SectionsSkeleton } from '../components/SectionFeed'
-import { VideoFeed } from '../components/VideoFeed'
-import { defaultTabIndex, homeTabs, pickTab, type HomeTab } from '../tabs'
+import { t } from '@/i18n'
+import { Logo } from '@/components/Logo'
+import { StateView } from '@/components/StateView'
+import { useAppStore } from '@/stores/app'
+import { useAppName, useConfigStore } from '@/stores/config'
+import { useModules } from '@/features/catalog/api/get-modules'
+import { AnnounceBar } from '@/features/catalog/components/AnnounceBar'
+import { ModuleTabs, ModuleTabsSkeleton } from '@/features/catalog/components/ModuleTabs'
+import { preloadPullRefresh, PullRefresh } from '@/features/catalog/components/PullRefresh'
+import { SectionFeed, SectionsSkeleton } from '@/features/catalog/components/SectionFeed'
+import { VideoFeed } from '@/features/catalog/components/VideoFeed'
+import { defaultTabIndex, homeTabs, pickTab, type HomeTab } from '@/features/catalog/tabs'
 import styles from './HomePage.module.css'
+import { catalogKeys } from '@/features/catalog/keys'
 
 preloadPullRefresh()
 
 export default function HomePage() {
   const queryClient = useQueryClient()
+  const appName = useAppName()
   const modules = useModules(0)
   const selected = useAppStore((s) => s.tabs.home)
   const setTab = useAppStore((s) => s.setTab)
@@ -30,11 +32,11 @@ export default function HomePage() {
 
   const refresh = () =>
     Promise.all([
-      queryClient.refetchQueries({ queryKey: ['catalog', 'modules'], type: 'active' }),
-      queryClient.refetchQueries({ queryKey: ['catalog', 'announce'], type: 'active' }),
+      queryClient.refetchQueries({ queryKey: catalogKeys.modulesAll(), type: 'active' }),
+      queryClient.refetchQueries({ queryKey: catalogKeys.announcements(), type: 'active' }),
       // Lists start again from their first page.
-      queryClient.resetQueries({ queryKey: ['catalog', 'sections'] }),
-      queryClient.resetQueries({ queryKey: ['catalog', 'videos'] }),
+      queryClient.resetQueries({ queryKey: catalogKeys.sectionsAll() }),
+      queryClient.resetQueries({ queryKey: catalogKeys.videosAll() }),
     ])
 
   const select = (tab: HomeTab) => {
@@ -53,7 +55,7 @@ export default function HomePage() {
     body = (
       <StateView
         kind="error"
-        message={modules.error instanceof ApiError ? modules.error.tip : undefined}
+        error={modules.error}
         onRetry={() => void modules.refetch()}
       />
     )
@@ -65,11 +67,11 @@ export default function HomePage() {
     <div className={styles.page} data-testid="home-page">
       <header className={`${styles.header} prima-chrome`}>
         <div className={styles.top}>
-          <span className={styles.brand}>
-            <img src="/favicon.svg" alt="" width="24" height="24" />
-            {t('app.name')}
-          </span>
-          <Link to="/home/search" className={styles.search} data-testid="home-search">
+          <h1 className={styles.brand}>
+            <Logo size={24} className={styles.logo} />
+            {appName}
+          </h1>
+          <Link to="/home/search" className={`${styles.search} prima-hit`} data-testid="home-search">
             <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.2" aria-hidden="true">
               <circle cx="11" cy="11" r="7" />
               <path d="m20 20-3.5-3.5" />
@@ -83,12 +85,14 @@ export default function HomePage() {
           current && <ModuleTabs tabs={tabs} selected={current.key} onSelect={select} />
         )}
       </header>
-      <PullRefresh onRefresh={refresh}>
-        <div className={styles.content}>
-          <AnnounceBar />
-          {body}
-        </div>
-      </PullRefresh>
+      <main>
+        <PullRefresh onRefresh={refresh}>
+          <div className={styles.content}>
+            <AnnounceBar />
+            {body}
+          </div>
+        </PullRefresh>
+      </main>
     </div>
   )
 }

@@ -1,8 +1,9 @@
 // GET /api/app/vid/source: the remote configuration, which also carries the
 // platform gate.
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api } from '../../../lib/api'
-import type { SourceConfig } from '../../../stores/config'
+import { api } from '@/lib/api'
+import type { SourceConfig } from '@/stores/config'
+import { configKeys } from '@/features/config/keys'
 
 export function getSource(): Promise<SourceConfig> {
   return api.get<SourceConfig>('/api/app/vid/source', undefined, { silent: true })
@@ -10,7 +11,7 @@ export function getSource(): Promise<SourceConfig> {
 
 export function sourceQueryOptions() {
   return queryOptions({
-    queryKey: ['config', 'source'],
+    queryKey: configKeys.source(),
     queryFn: getSource,
     staleTime: 10 * 60_000,
   })

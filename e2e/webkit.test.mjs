@@ -1,0 +1,242 @@
+// The app in a real WebKit (WebKitGTK, the engine of iPhone Safari) at
+// iPhone size: every route of the route table loads and renders with no
+// script error, and the foundation's journey (journey.test.mjs) passes.
+// Chromium's iPhone emulation cannot catch a syntax or API that WebKit
+// lacks; a page that never renders here is that sign.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { root, startServer } from './harness.mjs'
+import { launchWebKit, startCaptureProxy, pageErrors } from './webkit.mjs'
+
+let server, proxy, wk, s
+const account = 'wk_' + Date.now().toString(36).slice(-6)
+const password = 'journey123'
+const css = (id) => `[data-testid=${id}]`
+
+before(async () => {
+  server = await startServer()
+  proxy = await startCaptureProxy(server.base)
+  wk = await launchWebKit()
+  s = wk.session
+})
+
+after(async () => {
+  await wk?.close()
+  await proxy?.stop()
+  await server?.stop()
+})
+
+// The route table, read from its source so a route added there is tested
+// here without anyone remembering to: name, path, and the page or redirect.
+function routeTable() {
+  const src = readFileSync(join(root, 'web/src/app/routes.tsx'), 'utf8')
+  const table = src.slice(src.indexOf('export const appRoutes'), src.indexOf('export const notFound'))
+  const routes = []
+  const re = /\{\s*name:\s*'([^']+)',\s*path:\s*'([^']+)',\s*(?:page:\s*(\w+)|redirectTo:\s*'([^']+)')/g
+  for (let m; (m = re.exec(table)); ) routes.push({ name: m[1], path: m[2], page: m[3], redirectTo: m[4] })
+  return routes
+}
+
+// What each built page shows once rendered; the placeholder routes show the
+// shared coming-soon page naming their route.
+const builtMarkers = {
+  splash: { url: /\/home$/, css: css('video-card') }, // splash goes on to home
+  home: { css: css('video-card') },
+  mine: { css: css('mine-page') },
+  setting: { css: css('setting-version') },
+  minelogin: { css: css('login-form') },
+  mineregister: { css: css('register-form') },
+}
+
+// The app's root has rendered: the boot mark is gone and there is content.
+const rendered = `const r = document.getElementById('root');
+  return !!r && !r.querySelector('.prima-boot') && r.innerText.trim().length > 0`
+
+test('the error capture sees a module WebKit cannot parse', async () => {
+  await s.navigate(proxy.base + '/__e2e/broken')
+  const errs = await s.waitFor(async () => (await pageErrors(s)).length && pageErrors(s), { what: 'a captured error' })
+  assert.match(errs.join('\n'), /SyntaxError/)
+  assert.equal(await s.execute(rendered), false, 'a root that never rendered is seen as such')
+})
+
+test('every route of the route table renders in WebKit with no script error', async () => {
+  const routes = routeTable()
+  assert.ok(routes.length >= 60, `read ${routes.length} routes from routes.tsx`)
+  // A path outside the table gets the not-found page.
+  routes.push({ name: 'notfound', path: '/no/such/page', page: 'soon' })
+  // Splash first: it makes the visitor a guest, which the mine pages need.
+  assert.equal(routes[0].name, 'splash')
+  const failures = []
+  for (const r of routes) {
+    const path = r.path.replace(/:\w+/g, '1')
+    try {
+      await s.navigate(proxy.base + path)
+      await s.waitForScript(rendered, { what: `${path}: the app's root to render`, timeout: 10000 })
+      if (r.redirectTo) {
+        await s.waitForURL(new RegExp(r.redirectTo.replace(/\//g, '\\/') + '$'), { timeout: 10000 })
+      } else if (r.page === 'soon') {
+        await s.waitForElement(`${css('coming-soon')}[data-route=${r.name}]`, { timeout: 10000 })
+      } else {
+        const m = builtMarkers[r.name]
+        if (!m) throw new Error(`built page ${r.name} has no marker in webkit.test.mjs: add what it shows`)
+        if (m.url) await s.waitForURL(m.url, { timeout: 10000 })
+        await s.waitForElement(m.css, { timeout: 10000 })
+      }
+      if ((await s.findAll(css('state-error'))).length) throw new Error('shows the error state')
+      const errs = await pageErrors(s)
+      if (errs.length) throw new Error(errs.join('\n  '))
+      await s.screenshot(`route-${r.name}`)
+    } catch (e) {
+      failures.push(`${r.name} (${path}): ${e.message}`)
+      await s.screenshot(`route-${r.name}-FAILED`).catch(() => {})
+    }
+  }
+  assert.deepEqual(failures, [], 'routes failing in WebKit:\n' + failures.join('\n'))
+})
+
+// The journey of journey.test.mjs, as a new visitor. A failing step leaves
+// a screenshot of where it stopped.
+function step(name, fn) {
+  test('journey: ' + name, async () => {
+    try {
+      await fn()
+    } catch (e) {
+      await s.screenshot('FAILED-' + name.replace(/\W+/g, '-')).catch(() => {})
+      throw e
+    }
+  })
+}
+
+step('splash reaches home keeping the query, with a guest token', async () => {
+  await s.cmd('DELETE', '/cookie')
+  await s.execute('localStorage.clear(); sessionStorage.clear()')
+  await s.navigate(proxy.base + '/?ch=e2e')
+  await s.waitForURL(/\/home\?ch=e2e$/)
+  assert.equal(await s.execute("return !!localStorage.getItem('prima_token') || document.cookie.includes('prima_token')"), true, 'guest token saved')
+})
+
+step('home shows the seeded modules, sections and videos', async () => {
+  const card = await s.waitForElement(css('video-card'))
+  assert.ok((await s.findAll(css('home-module-tab'))).length > 3, 'module tabs from the API')
+  assert.ok((await s.findAll(css('home-section'))).length >= 2, 'sections')
+  assert.ok((await card.text()).trim().length > 0, 'a video card has a title')
+  await s.waitForScript(`return [...document.querySelectorAll('[data-testid=video-card] [data-phase]')].slice(0, 4)
+    .every((b) => b.getAttribute('data-phase') === 'loaded')`, { what: 'covers above the fold to load' })
+  await s.screenshot('01-home')
+})
+
+step('scrolling loads more', async () => {
+  const count = () => s.execute(`return document.querySelectorAll('[data-testid=home-section]').length`)
+  const before = await count()
+  for (let i = 0; i < 12 && (await count()) === before; i++) {
+    await s.execute('window.scrollBy(0, 4000)')
+    await new Promise((r) => setTimeout(r, 400))
+  }
+  assert.ok((await count()) > before, `more sections after scrolling (had ${before})`)
+  await s.execute('window.scrollTo(0, 0)')
+})
+
+step('a sub-module tab shows its grid, sorted by the chosen chip', async () => {
+  const tabs = await s.findAll(css('home-module-tab'))
+  await tabs[2].click()
+  await s.waitForScript(`return document.querySelectorAll('[data-testid=home-module-tab]')[2]?.getAttribute('aria-selected') === 'true'`)
+  await s.waitForElement(css('home-video-feed'))
+  await s.waitForElement(css('video-card'))
+  await (await s.waitForElement(`${css('sort-chip')}[data-sort="1"]`)).click()
+  await s.waitForScript(`return document.querySelector('[data-testid=sort-chip][data-sort="1"]')?.getAttribute('aria-checked') === 'true'`)
+  await s.screenshot('03-home-subtab-hot')
+})
+
+step('the tab bar switches pages', async () => {
+  await (await s.waitForElement(css('tab-community'))).click()
+  await s.waitForURL(/\/community$/)
+  await s.waitForElement(`${css('tab-community')}[aria-current=page]`)
+  await (await s.find(css('tab-mine'))).click()
+  await s.waitForURL(/\/mine$/)
+  await s.waitForElement(css('mine-guest-card'))
+  await s.screenshot('05-mine-guest')
+})
+
+step('the dark flag switches the whole app', async () => {
+  await (await s.waitForElement(css('dark-toggle'))).click()
+  await s.waitForScript(`return document.documentElement.getAttribute('data-prefers-color-scheme') === 'dark'`)
+  assert.notEqual(await s.execute('return getComputedStyle(document.body).backgroundColor'), 'rgb(255, 255, 255)', 'body is not white in dark mode')
+  await s.screenshot('06-mine-dark')
+  await (await s.find(css('dark-toggle'))).click()
+  await s.waitForScript(`return document.documentElement.getAttribute('data-prefers-color-scheme') !== 'dark'`)
+})
+
+step('a guest registers and keeps their uid', async () => {
+  const guestUid = (await (await s.waitForElement(css('mine-uid'))).text()).replace(/\D/g, '')
+  assert.ok(guestUid.length > 0, 'the guest has a uid')
+  await (await s.find(css('mine-register'))).click()
+  await s.waitForURL(/\/mine\/register$/)
+  // The form checks the rules before the server does.
+  await (await s.waitForElement(css('register-account'))).fill('1bad')
+  await (await s.find(css('register-password'))).fill('short')
+  await (await s.find(css('register-confirm'))).fill('short')
+  await (await s.find(css('register-submit'))).click()
+  await s.waitForElement(css('register-account-error'))
+  await s.screenshot('08-register-errors')
+  await (await s.find(css('register-account'))).fill(account)
+  await (await s.find(css('register-password'))).fill(password)
+  await (await s.find(css('register-confirm'))).fill(password)
+  await (await s.find(css('register-submit'))).click()
+  await s.waitForURL(/\/mine$/)
+  const card = await s.waitForElement(css('mine-profile-card'))
+  assert.match(await (await s.find(css('mine-account'))).text(), new RegExp(account))
+  const uids = (await card.text()).match(/\d+/g) ?? []
+  assert.ok(uids.includes(guestUid), `registered user keeps the guest uid ${guestUid}`)
+  await s.screenshot('09-mine-registered')
+})
+
+async function logout() {
+  await (await s.waitForElement(css('mine-entry-setting'))).click()
+  await s.waitForURL(/\/mine\/setting$/)
+  await (await s.waitForElement(css('logout'))).click()
+  // A confirmation may come first (a dialog the page loads on demand, so it
+  // can appear a moment later); accept it when its button takes clicks.
+  await s.waitFor(async () => {
+    if (/\/mine$/.test(await s.url())) return true
+    for (const b of await s.findAll('.adm-dialog-button, .adm-modal-button')) {
+      if (/退出|确定|确认/.test(await b.text()) && (await b.displayed())) await b.click()
+    }
+    return false
+  }, { what: 'sign-out to return to /mine' })
+  await s.waitForElement(css('mine-guest-card'))
+}
+
+step('logout returns to a guest', async () => {
+  await logout()
+  await s.screenshot('11-mine-after-logout')
+})
+
+step('the account logs in again', async () => {
+  await (await s.find(css('mine-login'))).click()
+  await s.waitForURL(/\/mine\/login$/)
+  await (await s.waitForElement(css('login-account'))).fill(account)
+  await (await s.find(css('login-password'))).fill(password)
+  await (await s.find(css('login-submit'))).click()
+  await s.waitForURL(/\/mine$/)
+  await s.waitForElement(css('mine-profile-card'))
+  assert.match(await (await s.find(css('mine-account'))).text(), new RegExp(account))
+})
+
+step('a wrong password shows the server tip', async () => {
+  await logout()
+  await (await s.find(css('mine-login'))).click()
+  await (await s.waitForElement(css('login-account'))).fill(account)
+  await (await s.find(css('login-password'))).fill('wrong1234')
+  await (await s.find(css('login-submit'))).click()
+  const tip = await s.waitForElement(css('login-error'))
+  assert.match(await tip.text(), /账号或密码错误/)
+  await s.screenshot('13-login-wrong-password')
+})
+
+step('no script error on the way', async () => {
+  // The journey ran as one page load since splash, so this is every error
+  // the app raised in it.
+  assert.deepEqual(await pageErrors(s), [])
+})

@@ -1,0 +1,207 @@
+// Package admin is the operator's API under /api/admin/...: the users
+// calls and the audit log. Every route is mounted behind the account
+// handler's RequireOperator, and every action writes the audit log in its
+// own transaction through prima/internal/platform/audit.
+//
+// Admin reaches the domains it operates on; no domain imports admin. A
+// domain that adds an operator call of its own puts the action (with its
+// audit.Record) in its service and mounts the handler under /api/admin in
+// internal/app/routes.go behind RequireOperator (docs/architecture.md).
+package admin
+
+import (
+	"context"
+	"errors"
+	"math"
+	"net/http"
+	"strings"
+	"time"
+
+	"prima/internal/account"
+	"prima/internal/platform/audit"
+	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
+)
+
+// Users is what the operator API needs of the account service.
+type Users interface {
+	User(ctx context.Context, uid int64) (account.User, error)
+	UserByAccount(ctx context.Context, name string) (account.User, error)
+	LiveSessions(ctx context.Context, uid int64) (int, error)
+	SetRole(ctx context.Context, actor audit.Actor, uid int64, role httpx.Role) (account.User, error)
+	RevokeSessions(ctx context.Context, actor audit.Actor, uid int64) (int64, error)
+}
+
+// Handler serves /api/admin/...
+type Handler struct {
+	users Users
+	db    db.Querier // reads the audit log
+}
+
+// NewHandler returns the operator API over users, reading the audit log from q.
+func NewHandler(users Users, q db.Querier) *Handler { return &Handler{users: users, db: q} }
+
+// Page sizes of the audit listing.
+const (
+	defaultPageSize = 20
+	maxPageSize     = 100
+)
+
+// UserView is a user as an operator sees it: no password hash, but the
+// account, role and how many devices are signed in.
+type UserView struct {
+	UID          int64      `json:"uid"`
+	Name         string     `json:"name"`
+	Account      *string    `json:"account"`
+	IsGuest      bool       `json:"isGuest"`
+	Role         httpx.Role `json:"role"`
+	LiveSessions int        `json:"liveSessions"`
+	VipLevel     int        `json:"vipLevel"`
+	CreatedAt    time.Time  `json:"createdAt"`
+}
+
+func (h *Handler) view(ctx context.Context, u account.User) (UserView, error) {
+	n, err := h.users.LiveSessions(ctx, u.ID)
+	if err != nil {
+		return UserView{}, err
+	}
+	v := UserView{UID: u.ID, Name: u.Name, IsGuest: u.IsGuest(), Role: u.Role, LiveSessions: n, VipLevel: u.VipLevel,
+		CreatedAt: time.Unix(u.CreatedAt, 0).UTC()}
+	if !u.IsGuest() {
+		v.Account = &u.Account
+	}
+	return v, nil
+}
+
+// User is GET /api/admin/users?account=NAME or ?uid=N: one user.
+func (h *Handler) User(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	q := httpx.Q(r)
+	name := q.String("account")
+	var (
+		u   account.User
+		err error
+	)
+	switch {
+	case name != "" && r.URL.Query().Has("uid"):
+		return httpx.Invalid("请只填写账号或用户ID之一", "give account or uid, not both")
+	case name != "":
+		u, err = h.users.UserByAccount(ctx, name)
+	case r.URL.Query().Has("uid"):
+		uid := q.Required("uid", 1, math.MaxInt64)
+		if err := q.Err(); err != nil {
+			return err
+		}
+		u, err = h.users.User(ctx, uid)
+	default:
+		return httpx.Invalid("请输入账号或用户ID", "account or uid is required")
+	}
+	if err != nil {
+		return toHTTP(err)
+	}
+	v, err := h.view(ctx, u)
+	if err != nil {
+		return httpx.Internal(err)
+	}
+	return httpx.OK(w, v)
+}
+
+// SetRole is POST /api/admin/users/role {uid, role}: promote a registered
+// user to operator or demote an operator to user.
+func (h *Handler) SetRole(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		UID  int64  `json:"uid"`
+		Role string `json:"role"`
+	}
+	if err := httpx.Decode(w, r, &req); err != nil {
+		return err
+	}
+	if req.UID < 1 {
+		return httpx.Invalid("请输入用户ID", "uid must be a positive integer")
+	}
+	role := httpx.Role(strings.TrimSpace(req.Role))
+	if !role.Valid() {
+		return httpx.Invalid("角色无效，应为 user 或 operator", "role must be user or operator")
+	}
+	u, err := h.users.SetRole(r.Context(), audit.ActorFrom(r), req.UID, role)
+	if err != nil {
+		return toHTTP(err)
+	}
+	v, err := h.view(r.Context(), u)
+	if err != nil {
+		return httpx.Internal(err)
+	}
+	return httpx.OK(w, v)
+}
+
+// RevokeSessions is POST /api/admin/users/sessions/revoke {uid}: sign the
+// user out on every device.
+func (h *Handler) RevokeSessions(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		UID int64 `json:"uid"`
+	}
+	if err := httpx.Decode(w, r, &req); err != nil {
+		return err
+	}
+	if req.UID < 1 {
+		return httpx.Invalid("请输入用户ID", "uid must be a positive integer")
+	}
+	n, err := h.users.RevokeSessions(r.Context(), audit.ActorFrom(r), req.UID)
+	if err != nil {
+		return toHTTP(err)
+	}
+	return httpx.OK(w, map[string]int64{"uid": req.UID, "revoked": n})
+}
+
+// Audit is GET /api/admin/audit: the log newest first, filtered by actor,
+// action, targetType and targetID, paged by pageNumber/pageSize or, to
+// page through a growing log without repeats, by beforeID.
+func (h *Handler) Audit(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	pageSize := int(q.Int("pageSize", defaultPageSize, 1, maxPageSize))
+	pageNumber := int(q.Int("pageNumber", 1, 1, math.MaxInt32))
+	f := audit.Filter{
+		Actor:      q.Int("actor", -1, 0, math.MaxInt64),
+		Action:     q.String("action"),
+		TargetType: q.String("targetType"),
+		TargetID:   q.String("targetID"),
+		BeforeID:   q.Int("beforeID", 0, 1, math.MaxInt64),
+	}
+	if err := q.Err(); err != nil {
+		return err
+	}
+	if (pageNumber-1)*pageSize >= audit.Window {
+		return httpx.Invalid("页码过大，请缩小范围或使用 beforeID", "pageNumber reaches past the first 10000 rows; page on with beforeID")
+	}
+	for name, v := range map[string]string{"action": f.Action, "targetType": f.TargetType, "targetID": f.TargetID} {
+		if len(v) > 128 {
+			return httpx.Invalid("参数 "+name+" 过长", name+" is longer than 128 bytes")
+		}
+	}
+	page, err := audit.List(r.Context(), h.db, f, pageNumber, pageSize)
+	if err != nil {
+		return httpx.Internal(err)
+	}
+	return httpx.OK(w, page)
+}
+
+// NotFound answers an /api/admin path no route matched; it is mounted
+// behind RequireOperator so that only operators learn which calls exist.
+func NotFound(w http.ResponseWriter, r *http.Request) error {
+	return httpx.NotFound("请求地址不存在", "no route for "+r.Method+" "+r.URL.Path)
+}
+
+func toHTTP(err error) error {
+	var ve *account.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		return httpx.Invalid(ve.Tip, ve.Msg)
+	case errors.Is(err, db.ErrNotFound):
+		return httpx.NotFound("用户不存在", "no such user")
+	case errors.Is(err, account.ErrLastOperator):
+		return httpx.Conflict("不能撤销最后一位运营人员", err.Error())
+	case errors.Is(err, account.ErrGuestOperator):
+		return httpx.Invalid("游客账号不能设为运营人员，请先注册", err.Error())
+	}
+	return httpx.Internal(err)
+}

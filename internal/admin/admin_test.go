@@ -1,0 +1,285 @@
+package admin
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"prima/internal/account"
+	"prima/internal/platform/audit"
+	"prima/internal/platform/db"
+	"prima/internal/platform/db/dbtest"
+	"prima/internal/platform/httpx"
+	"prima/internal/platform/ratelimit"
+)
+
+type envelope struct {
+	Code int             `json:"code"`
+	Tip  string          `json:"tip"`
+	Msg  string          `json:"msg"`
+	Data json.RawMessage `json:"data"`
+}
+
+// fixture is an install with one operator, one registered user and one guest.
+type fixture struct {
+	d                          *db.DB
+	s                          *account.Service
+	api                        http.Handler
+	opUID, userUID, guestUID   int64
+	opToken, userToken, guestT string
+}
+
+func newFixture(t *testing.T, d *db.DB) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	s := account.NewService(d, ratelimit.NewMemory())
+	acct := account.NewHandler(s)
+	adm := NewHandler(s, d)
+	mux := http.NewServeMux()
+	op := func(pattern string, fn httpx.Handler) { mux.Handle(pattern, acct.RequireOperator(fn)) }
+	// The same table as internal/app/routes.go.
+	op("GET /api/admin/users", adm.User)
+	op("POST /api/admin/users/role", adm.SetRole)
+	op("POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
+	op("GET /api/admin/audit", adm.Audit)
+	op("/api/admin/", NotFound)
+	// The test's requests come from 192.0.2.9, trusted here as a proxy so
+	// that the request id it sends is kept and lands in the audit rows.
+	trusted, _ := httpx.ParseTrustedProxies("192.0.2.0/24")
+	f := &fixture{d: d, s: s, api: httpx.Chain(mux, httpx.RealIP(trusted), httpx.WithRequestID, acct.Authenticate)}
+
+	if _, _, err := s.CreateOperator(ctx, audit.Actor{UID: audit.CLI}, "ops_1", "secret12"); err != nil {
+		t.Fatal(err)
+	}
+	l, err := s.PasswordLogin(ctx, account.PasswordLoginInput{Account: "ops_1", Password: "secret12", IP: "10.0.0.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.opUID, f.opToken = l.User.ID, l.Token
+	u, err := s.Register(ctx, account.RegisterInput{Account: "kate", Password: "pass123", IP: "10.0.0.2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.userUID, f.userToken = u.User.ID, u.Token
+	g, err := s.GuestLogin(ctx, account.GuestLoginInput{DevID: "abcdefghABCDEFGH1772366400000", SysType: "ios", IP: "10.0.0.3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.guestUID, f.guestT = g.User.ID, g.Token
+	return f
+}
+
+func (f *fixture) do(t *testing.T, method, path, body, token string) (int, envelope) {
+	t.Helper()
+	r := httptest.NewRequest(method, path, strings.NewReader(body))
+	r.RemoteAddr = "192.0.2.9:5000"
+	r.Header.Set("X-Request-Id", "test-req")
+	if token != "" {
+		r.Header.Set("Authorization", "Bearer "+token)
+	}
+	rec := httptest.NewRecorder()
+	f.api.ServeHTTP(rec, r)
+	var e envelope
+	if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil {
+		t.Fatalf("%s %s: not an envelope: %s", method, path, rec.Body)
+	}
+	if e.Code != rec.Code {
+		t.Fatalf("%s %s: status %d but code %d", method, path, rec.Code, e.Code)
+	}
+	if rec.Code != 200 && e.Tip == "" {
+		t.Fatalf("%s %s: an error without a tip: %s", method, path, rec.Body)
+	}
+	return rec.Code, e
+}
+
+func (f *fixture) auditCount(t *testing.T) int {
+	t.Helper()
+	var n int
+	if err := f.d.QueryRow(context.Background(), `SELECT COUNT(*) FROM audit_log`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestOnlyOperatorsReachTheAdminAPI(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		f := newFixture(t, d)
+		calls := []struct{ method, path, body string }{
+			{"GET", "/api/admin/users?account=kate", ""},
+			{"POST", "/api/admin/users/role", fmt.Sprintf(`{"uid":%d,"role":"operator"}`, f.userUID)},
+			{"POST", "/api/admin/users/sessions/revoke", fmt.Sprintf(`{"uid":%d}`, f.opUID)},
+			{"GET", "/api/admin/audit", ""},
+			{"GET", "/api/admin/no/such/call", ""},
+		}
+		before := f.auditCount(t)
+		for _, c := range calls {
+			if code, e := f.do(t, c.method, c.path, c.body, ""); code != 401 || e.Tip != "请先登录" {
+				t.Errorf("%s %s without a token: %d %q", c.method, c.path, code, e.Tip)
+			}
+			if code, _ := f.do(t, c.method, c.path, c.body, "garbage"); code != 401 {
+				t.Errorf("%s %s with a bad token: %d", c.method, c.path, code)
+			}
+			for _, tok := range []string{f.userToken, f.guestT} {
+				if code, e := f.do(t, c.method, c.path, c.body, tok); code != 403 || e.Tip != "无权访问" {
+					t.Errorf("%s %s as a user: %d %q", c.method, c.path, code, e.Tip)
+				}
+			}
+		}
+		if n := f.auditCount(t); n != before {
+			t.Fatalf("refused calls wrote %d audit rows", n-before)
+		}
+		if u, _ := f.s.User(context.Background(), f.userUID); u.Role != httpx.RoleUser {
+			t.Fatalf("a refused call promoted the user")
+		}
+		if code, _ := f.do(t, "GET", "/api/admin/no/such/call", "", f.opToken); code != 404 {
+			t.Fatalf("unknown admin call as operator: %d", code)
+		}
+	})
+}
+
+func TestAdminUsersAndAudit(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		f := newFixture(t, d)
+		op := f.opToken
+		// Lookup by account (any case) and by uid.
+		code, e := f.do(t, "GET", "/api/admin/users?account=KATE", "", op)
+		var v UserView
+		if code != 200 || json.Unmarshal(e.Data, &v) != nil || v.UID != f.userUID || v.Role != "user" || v.Account == nil || *v.Account != "kate" || v.LiveSessions != 1 {
+			t.Fatalf("lookup kate: %d %s", code, e.Data)
+		}
+		if strings.Contains(string(e.Data), "argon2") || strings.Contains(string(e.Data), "password") {
+			t.Fatalf("the password hash leaked: %s", e.Data)
+		}
+		code, e = f.do(t, "GET", fmt.Sprintf("/api/admin/users?uid=%d", f.guestUID), "", op)
+		if code != 200 || json.Unmarshal(e.Data, &v) != nil || !v.IsGuest || v.Account != nil {
+			t.Fatalf("lookup guest: %d %s", code, e.Data)
+		}
+
+		// Promote kate, then kate can use the admin API with her existing token.
+		code, e = f.do(t, "POST", "/api/admin/users/role", fmt.Sprintf(`{"uid":%d,"role":"operator"}`, f.userUID), op)
+		if code != 200 || json.Unmarshal(e.Data, &v) != nil || v.Role != "operator" {
+			t.Fatalf("promote: %d %s", code, e.Data)
+		}
+		if code, _ := f.do(t, "GET", "/api/admin/audit", "", f.userToken); code != 200 {
+			t.Fatalf("kate after promotion: %d", code)
+		}
+		// kate demotes ops; ops's token loses the API on its next call.
+		if code, e := f.do(t, "POST", "/api/admin/users/role", fmt.Sprintf(`{"uid":%d,"role":"user"}`, f.opUID), f.userToken); code != 200 {
+			t.Fatalf("demote ops: %d %s", code, e.Tip)
+		}
+		if code, _ := f.do(t, "GET", "/api/admin/audit", "", op); code != 403 {
+			t.Fatalf("ops after demotion: %d", code)
+		}
+		// kate is the last operator now and cannot demote herself.
+		if code, e := f.do(t, "POST", "/api/admin/users/role", fmt.Sprintf(`{"uid":%d,"role":"user"}`, f.userUID), f.userToken); code != 409 || !strings.Contains(e.Tip, "最后一位") {
+			t.Fatalf("demote the last operator: %d %q", code, e.Tip)
+		}
+		// Sign ops out everywhere.
+		code, e = f.do(t, "POST", "/api/admin/users/sessions/revoke", fmt.Sprintf(`{"uid":%d}`, f.opUID), f.userToken)
+		if code != 200 || string(e.Data) != fmt.Sprintf(`{"revoked":1,"uid":%d}`, f.opUID) {
+			t.Fatalf("revoke: %d %s", code, e.Data)
+		}
+		if code, e := f.do(t, "GET", "/api/admin/audit", "", op); code != 401 || e.Tip != "登录已失效，请重新登录" {
+			t.Fatalf("ops's revoked token: %d %q", code, e.Tip)
+		}
+
+		// The log, newest first: revoke, demote, promote, the CLI's create.
+		code, e = f.do(t, "GET", "/api/admin/audit?pageSize=10", "", f.userToken)
+		var page audit.Page
+		if code != 200 || json.Unmarshal(e.Data, &page) != nil {
+			t.Fatalf("audit: %d %s", code, e.Data)
+		}
+		want := []struct {
+			actor  int64
+			action string
+			target int64
+		}{
+			{f.userUID, account.ActionSessionsRevoke, f.opUID},
+			{f.userUID, account.ActionUserRole, f.opUID},
+			{f.opUID, account.ActionUserRole, f.userUID},
+			{audit.CLI, account.ActionUserCreate, f.opUID},
+		}
+		if page.Total != len(want) || len(page.List) != len(want) {
+			t.Fatalf("audit page %s", e.Data)
+		}
+		for i, w := range want {
+			r := page.List[i]
+			if r.ActorUID != w.actor || r.Action != w.action || r.TargetType != "user" || r.TargetID != fmt.Sprint(w.target) {
+				t.Errorf("row %d = %+v, want %+v", i, r, w)
+			}
+			if w.actor != audit.CLI && (r.IP != "192.0.2.9" || r.RequestID != "test-req") {
+				t.Errorf("row %d ip %q request %q", i, r.IP, r.RequestID)
+			}
+		}
+		// Filters and paging.
+		code, e = f.do(t, "GET", fmt.Sprintf("/api/admin/audit?action=user.role&targetType=user&targetID=%d", f.userUID), "", f.userToken)
+		if code != 200 || json.Unmarshal(e.Data, &page) != nil || page.Total != 1 || page.List[0].ActorUID != f.opUID {
+			t.Fatalf("filtered: %d %s", code, e.Data)
+		}
+		code, e = f.do(t, "GET", "/api/admin/audit?actor=0", "", f.userToken)
+		if code != 200 || json.Unmarshal(e.Data, &page) != nil || page.Total != 1 || page.List[0].Action != account.ActionUserCreate {
+			t.Fatalf("actor 0: %d %s", code, e.Data)
+		}
+		code, e = f.do(t, "GET", "/api/admin/audit?pageSize=3", "", f.userToken)
+		if code != 200 || json.Unmarshal(e.Data, &page) != nil || !page.HasMore || page.NextBeforeID == 0 {
+			t.Fatalf("page 1 of 3: %s", e.Data)
+		}
+		code, e = f.do(t, "GET", fmt.Sprintf("/api/admin/audit?pageSize=3&beforeID=%d", page.NextBeforeID), "", f.userToken)
+		if code != 200 || json.Unmarshal(e.Data, &page) != nil || len(page.List) != 1 || page.List[0].Action != account.ActionUserCreate || page.HasMore {
+			t.Fatalf("after the cursor: %s", e.Data)
+		}
+	})
+}
+
+func TestAdminBadInput(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		f := newFixture(t, d)
+		before := f.auditCount(t)
+		for _, c := range []struct {
+			method, path, body string
+			status             int
+			tip                string
+		}{
+			{"GET", "/api/admin/users", "", 422, "请输入账号或用户ID"},
+			{"GET", "/api/admin/users?account=kate&uid=1", "", 422, "之一"},
+			{"GET", "/api/admin/users?uid=abc", "", 422, "uid"},
+			{"GET", "/api/admin/users?uid=0", "", 422, "uid"},
+			{"GET", "/api/admin/users?account=nobody", "", 404, "用户不存在"},
+			{"GET", "/api/admin/users?uid=987654", "", 404, "用户不存在"},
+			{"POST", "/api/admin/users/role", `{"uid":`, 400, "请求格式错误"},
+			{"POST", "/api/admin/users/role", `{"uid":"x","role":"user"}`, 400, "uid 类型错误"},
+			{"POST", "/api/admin/users/role", `{"role":"operator"}`, 422, "用户ID"},
+			{"POST", "/api/admin/users/role", fmt.Sprintf(`{"uid":%d,"role":"admin"}`, f.userUID), 422, "角色无效"},
+			{"POST", "/api/admin/users/role", fmt.Sprintf(`{"uid":%d}`, f.userUID), 422, "角色无效"},
+			{"POST", "/api/admin/users/role", fmt.Sprintf(`{"uid":%d,"role":"operator"}`, f.guestUID), 422, "游客"},
+			{"POST", "/api/admin/users/role", `{"uid":987654,"role":"operator"}`, 404, "用户不存在"},
+			{"POST", "/api/admin/users/role", fmt.Sprintf(`{"uid":%d,"role":"user"}`, f.opUID), 409, "最后一位"},
+			{"POST", "/api/admin/users/sessions/revoke", `{}`, 422, "用户ID"},
+			{"POST", "/api/admin/users/sessions/revoke", `{"uid":-3}`, 422, "用户ID"},
+			{"POST", "/api/admin/users/sessions/revoke", `{"uid":987654}`, 404, "用户不存在"},
+			{"POST", "/api/admin/users/sessions/revoke", ``, 400, "不能为空"},
+			{"GET", "/api/admin/audit?pageSize=0", "", 422, "pageSize"},
+			{"GET", "/api/admin/audit?pageSize=101", "", 422, "pageSize"},
+			{"GET", "/api/admin/audit?pageNumber=0", "", 422, "pageNumber"},
+			{"GET", "/api/admin/audit?pageNumber=101&pageSize=100", "", 422, "beforeID"},
+			{"GET", "/api/admin/audit?actor=-1", "", 422, "actor"},
+			{"GET", "/api/admin/audit?beforeID=x", "", 422, "beforeID"},
+			{"GET", "/api/admin/audit?action=" + strings.Repeat("a", 129), "", 422, "action"},
+		} {
+			code, e := f.do(t, c.method, c.path, c.body, f.opToken)
+			if code != c.status || !strings.Contains(e.Tip, c.tip) {
+				t.Errorf("%s %s %s: %d %q, want %d with %q", c.method, c.path, c.body, code, e.Tip, c.status, c.tip)
+			}
+		}
+		if n := f.auditCount(t); n != before {
+			t.Fatalf("bad input wrote %d audit rows", n-before)
+		}
+		if u, _ := f.s.User(context.Background(), f.opUID); u.Role != httpx.RoleOperator {
+			t.Fatal("bad input demoted the operator")
+		}
+	})
+}

@@ -1,0 +1,56 @@
+// What the app asks the server for before anything renders. Every call that
+// does not depend on another goes out at once: the public ones (remote
+// configuration, home's modules and announcements, tags, delivery domains)
+// need no token, and the guest sign-in goes beside them. Only what needs an
+// answer waits for it: home's first sections need the module list (and, on
+// a first visit, the configuration's default tab); user-specific calls
+// (mine/info) wait for the token and are made by the pages that show them.
+// Before this, a first visit went source -> guest login -> modules, tags,
+// domains -> sections, four rounds before the first cover; now it is two
+// (scripts/startup-rounds.mjs measures it).
+import type { QueryClient } from '@tanstack/react-query'
+import { ensureGuestSession } from '@/features/account/session'
+import { prefetchHome } from '@/features/catalog/prefetch'
+import { domainsQueryOptions } from '@/features/config/api/get-domains'
+import { sourceQueryOptions } from '@/features/config/api/get-source'
+import { tagsQueryOptions } from '@/features/config/api/get-tags'
+import { currentPlatform, gateDecision } from '@/lib/platform'
+import { useConfigStore } from '@/stores/config'
+import { useUserStore } from '@/stores/user'
+import { preloadRoute, routeNameAt } from './routes'
+
+// mayStartSession: the guest sign-in may go out before the gate's answer
+// only when this device gets in whatever the operator set (an iPhone passes
+// every mode) or the configuration cached from the last visit lets it in.
+// Otherwise a gated desktop would get an account it can never use; splash
+// signs it in once the gate has passed.
+export function mayStartSession(): boolean {
+  const platform = currentPlatform()
+  if (platform === 'ios') return true
+  const cached = useConfigStore.getState().source
+  return cached != null && gateDecision(cached.gate?.mode, platform, cached.gate?.redirectURL) === 'pass'
+}
+
+export function startUp(client: QueryClient, pathname: string): void {
+  const hadSource = useConfigStore.getState().source != null
+  const source = client.fetchQuery(sourceQueryOptions()).then((s) => {
+    // The gate and home's default tab read the store: fill it as soon as
+    // the answer is here, not a render later.
+    useConfigStore.getState().setSource(s)
+    return s
+  })
+  source.catch(() => undefined) // the gate shows the failure and a retry
+  preloadRoute(pathname)
+
+  const name = routeNameAt(pathname)
+  if (name === 'home' || name === 'splash') {
+    // With a cached configuration the default tab is known now; on a first
+    // visit the sections wait for the configuration, which left with the
+    // modules, so that costs no extra round.
+    void prefetchHome(client, hadSource ? undefined : source)
+  }
+  void client.prefetchQuery(tagsQueryOptions())
+  void client.prefetchQuery(domainsQueryOptions())
+
+  if (!useUserStore.getState().token && mayStartSession()) ensureGuestSession().catch(() => undefined) // splash shows it
+}
