@@ -1,4 +1,4 @@
-// Command prima is the whole server: `prima serve`, `prima migrate`, `prima seed`, `prima admin`.
+// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`.
 package main
 
 import (
@@ -19,7 +19,9 @@ import (
 const usage = `prima: a self-hostable mobile-web content platform.
 
 Usage:
-  prima serve     serve the API and the web app
+  prima serve     serve the API and the web app, and run background jobs
+                  (PRIMA_WORKERS at once, default 2; 0 leaves them to workers)
+  prima worker    run background jobs only, no HTTP (for scaled-out deployments)
   prima migrate   apply database migrations
   prima seed      load the demo catalogue into an empty database
   prima admin create -account NAME
@@ -27,7 +29,7 @@ Usage:
                   or promotes an existing account)
 
 Each command takes -h for its flags; every flag also reads an environment
-variable (PRIMA_LISTEN, PRIMA_DATA_DIR, PRIMA_DATABASE_URL, ...).
+variable (PRIMA_LISTEN, PRIMA_DATA_DIR, PRIMA_DATABASE_URL, PRIMA_WORKERS, ...).
 `
 
 func main() {
@@ -64,6 +66,13 @@ func run(args []string) error {
 		}
 		defer a.Close()
 		return a.Serve(ctx)
+	case "worker":
+		a, err := app.New(ctx, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		return a.Work(ctx)
 	case "migrate":
 		d, err := db.Open(ctx, cfg.DatabaseURL)
 		if err != nil {

@@ -26,6 +26,7 @@ import (
 	"prima/internal/platform/config"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
+	"prima/internal/platform/jobs"
 	"prima/internal/platform/metrics"
 	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
@@ -53,6 +54,9 @@ type App struct {
 	// Events carries realtime events to users' open connections.
 	Events realtime.Broker
 	WS     *realtime.WS
+	// Jobs runs background jobs; Serve starts it when cfg.Workers > 0 and
+	// Work runs it alone. Enqueueing needs no running queue.
+	Jobs *jobs.Queue
 }
 
 // New opens the database, applies migrations and builds the services.
@@ -118,13 +122,14 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	}
 	cat := catalog.NewService(d, catalog.Options{Gate: cfg.Gate, GateURL: cfg.GateURL, PublicURL: cfg.PublicURL})
 	acct.Reports = cat // reportVid in the user info
-	return &App{
+	a := &App{
 		Config:  cfg,
 		DB:      d,
 		Media:   media,
 		Signer:  signer,
 		Account: acct,
 		Catalog: cat,
+		Jobs:    jobs.New(d, jobs.Config{Workers: cfg.Workers, Log: log}),
 		Log:     log,
 		Metrics: metrics.New(d),
 		Checks:  checks,
@@ -132,7 +137,12 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		Redis:   rdb,
 		Events:  events,
 		WS:      realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, Log: log}),
-	}, nil
+	}
+	// Every domain's handlers are registered in every process, so any
+	// process that runs workers can run any job.
+	a.Account.RegisterJobs(a.Jobs)
+	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
+	return a, nil
 }
 
 // wsAuth lets the WebSocket endpoint check tokens with the account rules.
@@ -245,15 +255,49 @@ func (a *App) Serve(ctx context.Context) error {
 		}
 		go func() { errc <- s.Serve(ln) }()
 	}
-	a.Log.Info("serving", "listen", a.Config.Listen, "metrics", a.Config.MetricsListen, "database", a.DB.Engine, "gate", a.Config.Gate)
+	a.Log.Info("serving", "listen", a.Config.Listen, "metrics", a.Config.MetricsListen, "database", a.DB.Engine, "gate", a.Config.Gate, "workers", a.Config.Workers)
+	if a.Config.Workers > 0 {
+		if err := a.Jobs.Start(ctx); err != nil {
+			for _, s := range servers {
+				_ = s.Close()
+			}
+			return err
+		}
+	}
 	select {
 	case err = <-errc: // one listener failed: stop the other too
 	case <-ctx.Done():
 	}
+	// HTTP first, so no request enqueues into a queue that is stopping
+	// (its jobs would wait for the next start, not be lost), then jobs.
 	shut, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	for _, s := range servers {
 		err = errors.Join(err, s.Shutdown(shut))
 	}
-	return err
+	return errors.Join(err, a.stopJobs())
+}
+
+// Work runs background jobs only, with no HTTP listener, until SIGINT or
+// SIGTERM: `prima worker`, for deployments that scale jobs apart from the API.
+func (a *App) Work(ctx context.Context) error {
+	if a.Config.Workers <= 0 {
+		return errors.New("prima worker needs PRIMA_WORKERS (or -workers) above 0")
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := a.Jobs.Start(ctx); err != nil {
+		return err
+	}
+	a.Log.Info("working", "database", a.DB.Engine, "workers", a.Config.Workers)
+	<-ctx.Done()
+	return a.stopJobs()
+}
+
+// stopJobs lets running jobs finish for up to 30 s, then releases the rest
+// to be run again elsewhere. A no-op when the queue never started.
+func (a *App) stopJobs() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return a.Jobs.Stop(ctx)
 }

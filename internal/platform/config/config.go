@@ -15,6 +15,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"prima/internal/platform/httpx"
@@ -43,6 +44,11 @@ type Config struct {
 	// S3-compatible media storage; with endpoint and bucket set it replaces
 	// the media folder in the data dir. TLS follows the endpoint's scheme.
 	S3Endpoint, S3Bucket, S3AccessKey, S3SecretKey, S3Region, S3Prefix string
+
+	// Workers is how many background jobs this process runs at once; 0:
+	// serve runs none (an API-only node beside `prima worker` processes).
+	Workers int
+	workers string
 }
 
 type option struct {
@@ -71,6 +77,7 @@ var options = []option{
 	{"secret-previous", "PRIMA_SECRET_PREVIOUS", "", "the signing secret before the last rotation, still accepted for media URLs it signed", func(c *Config) *string { return &c.SecretPrevious }, nil},
 	{"trusted-proxies", "PRIMA_TRUSTED_PROXIES", "", "comma-separated CIDRs of your reverse proxies; only their X-Forwarded-For and X-Real-IP are believed (empty: none, the peer address is the client)", func(c *Config) *string { return &c.TrustedProxies }, cidrList},
 	{"metrics-listen", "PRIMA_METRICS_LISTEN", "", "address for Prometheus /metrics, kept off the public listener, e.g. 127.0.0.1:9090 (empty: off)", func(c *Config) *string { return &c.MetricsListen }, listenAddr},
+	{"workers", "PRIMA_WORKERS", "2", "background jobs run at once by this process (0: serve runs none, leaving them to prima worker processes)", func(c *Config) *string { return &c.workers }, workerCount},
 }
 
 // secretOptions name the options whose values are credentials: help output
@@ -113,6 +120,7 @@ func LoadCommand(name string, args []string, extra func(*flag.FlagSet)) (*Config
 			return nil, fmt.Errorf("%s: %w", o.name, err)
 		}
 	}
+	c.Workers, _ = strconv.Atoi(c.workers) // validated above
 	if (c.S3Endpoint == "") != (c.S3Bucket == "") {
 		return nil, errors.New("s3-endpoint and s3-bucket: set both to store media in S3, or neither")
 	}
@@ -174,6 +182,13 @@ func redisURL(s string) error {
 		return nil
 	}
 	return fmt.Errorf("%q is not a redis://, rediss:// or unix:// URL", s)
+}
+
+func workerCount(s string) error {
+	if n, err := strconv.Atoi(s); err != nil || n < 0 || n > 1000 {
+		return fmt.Errorf("%q is not a number from 0 to 1000", s)
+	}
+	return nil
 }
 
 // redisPrefix keeps to characters that read well in redis-cli; an empty

@@ -66,6 +66,23 @@ func TestInvalidSettingsAreRefused(t *testing.T) {
 	}
 }
 
+func TestWorkers(t *testing.T) {
+	t.Setenv("PRIMA_DATA_DIR", t.TempDir())
+	c, err := Load("serve", nil)
+	if err != nil || c.Workers != 2 {
+		t.Fatalf("default workers %d, %v; want 2", c.Workers, err)
+	}
+	t.Setenv("PRIMA_WORKERS", "0")
+	if c, err := Load("serve", nil); err != nil || c.Workers != 0 {
+		t.Fatalf("PRIMA_WORKERS=0: %d, %v", c.Workers, err)
+	}
+	for _, bad := range []string{"-1", "two", "1001", ""} {
+		if _, err := Load("serve", []string{"-workers", bad}); err == nil || !strings.Contains(err.Error(), "workers") {
+			t.Errorf("-workers %q: err = %v, want a workers error", bad, err)
+		}
+	}
+}
+
 func TestTrustedProxiesAndMetricsListen(t *testing.T) {
 	t.Setenv("PRIMA_DATA_DIR", t.TempDir())
 	t.Setenv("PRIMA_TRUSTED_PROXIES", "10.0.0.0/8, 127.0.0.1 ,::1")

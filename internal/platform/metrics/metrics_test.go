@@ -1,12 +1,14 @@
 package metrics
 
 import (
+	"context"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
+	"prima/internal/platform/jobs"
 )
 
 func scrape(t *testing.T, m *Metrics) string {
@@ -58,4 +60,29 @@ func TestRegistriesAreSeparate(t *testing.T) {
 	if strings.Contains(scrape(t, b), `route="/"`) {
 		t.Fatal("one app's requests show in another's registry")
 	}
+}
+
+func TestJobsCollector(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		m := New(nil)
+		q := jobs.New(d, jobs.Config{Workers: 1})
+		m.Registry().MustRegister(NewJobsCollector(q, d))
+		for range 3 {
+			if _, err := jobs.EnqueueNow(context.Background(), d, "metrics.test", nil, jobs.Opts{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out := scrape(t, m)
+		for _, w := range []string{
+			`prima_jobs_queued{state="available"} 3`,
+			`prima_jobs_queued{state="dead"} 0`,
+			`prima_jobs_total{event="claimed"} 0`,
+			`prima_jobs_total{event="enqueued"}`,
+			"prima_jobs_running 0",
+		} {
+			if !strings.Contains(out, w) {
+				t.Errorf("scrape lacks %s", w)
+			}
+		}
+	})
 }
