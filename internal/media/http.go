@@ -67,7 +67,9 @@ func (s *Service) View(a Asset) (View, error) {
 	sign(&v.Poster, a.PosterKey)
 	folder(&v.Master, a.HLSPrefix)
 	folder(&v.Preview, a.PreviewPrefix)
-	v.ExpiresAt = time.Now().Add(URLTTL).Truncate(time.Second)
+	if err == nil {
+		v.ExpiresAt = expiresAt(cmpStr(v.Display, v.Master))
+	}
 	return v, err
 }
 
@@ -217,3 +219,10 @@ func (h *Handler) AdminList(w http.ResponseWriter, r *http.Request) error {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func cmpStr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

@@ -335,6 +335,7 @@ func TestVideoTranscodesToHLS(t *testing.T) {
 		if rec.Code != 200 || strings.Count(rec.Body.String(), "#EXT-X-STREAM-INF") != 1 {
 			t.Fatalf("preview: %d %s", rec.Code, rec.Body)
 		}
+		t.Run("playback", func(t *testing.T) { playback(t, s, tok, v) })
 		op := operator(t, s)
 		apitest.Run(t, s.Handler,
 			apitest.Scenario{Name: "operators list ready", URL: "/api/admin/media?state=ready", Token: op, ExpectedStatus: 200,
@@ -377,4 +378,72 @@ func TestFailingTranscodeEndsFailed(t *testing.T) {
 		apitest.Scenario{URL: "/api/admin/media?state=failed", Token: op, ExpectedStatus: 200,
 			ExpectedContent: []string{`"total":1`, "encoder exploded"}}.Run(t, s.Handler)
 	})
+}
+
+// playback attaches the ready asset to a free and a VIP video: the free one
+// plays the full ladder, the VIP one (refused to a guest) only the preview,
+// and the preview's token opens nothing of the full folder.
+func playback(t *testing.T, s *apptest.Server, tok string, asset media.View) {
+	ctx := context.Background()
+	now := time.Now().Unix() // the catalog keeps seconds
+	var mod int64
+	if err := s.App.DB.QueryRow(ctx, `INSERT INTO modules (pid, name, module_type, sort, created_at) VALUES (0, 'm', 0, 0, ?) RETURNING id`, now).Scan(&mod); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[int]int64{}
+	for _, vip := range []int{0, 1} {
+		var id int64
+		if err := s.App.DB.QueryRow(ctx, `INSERT INTO videos (title, module_id, sub_module_id, vip_level, published, media_id, created_at, updated_at)
+			VALUES ('v', ?, ?, ?, 1, ?, ?, ?) RETURNING id`, mod, mod, vip, asset.ID, now, now).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids[vip] = id
+	}
+	type info struct {
+		Access struct {
+			Allowed bool `json:"allowed"`
+		} `json:"access"`
+		Playback *struct {
+			URL     string `json:"url"`
+			Preview bool   `json:"preview"`
+		} `json:"playback"`
+	}
+	detail := func(id int64) info {
+		res := apitest.Scenario{URL: fmt.Sprintf("/api/app/vid/info?id=%d", id), Token: tok, ExpectedStatus: 200}.Run(t, s.Handler)
+		return apitest.Data[info](t, res)
+	}
+	free := detail(ids[0])
+	if !free.Access.Allowed || free.Playback == nil || free.Playback.Preview || !strings.HasSuffix(free.Playback.URL, "/hls/master.m3u8") {
+		t.Fatalf("free video: %+v %+v", free.Access, free.Playback)
+	}
+	if rec := get(t, s.Handler, free.Playback.URL); rec.Code != 200 || strings.Count(rec.Body.String(), "#EXT-X-STREAM-INF") != 2 {
+		t.Fatalf("full master: %d", rec.Code)
+	}
+	vip := detail(ids[1])
+	if vip.Access.Allowed || vip.Playback == nil || !vip.Playback.Preview || !strings.HasSuffix(vip.Playback.URL, "/preview/master.m3u8") {
+		t.Fatalf("VIP video as a guest: %+v %+v", vip.Access, vip.Playback)
+	}
+	if rec := get(t, s.Handler, vip.Playback.URL); rec.Code != 200 {
+		t.Fatalf("preview master: %d", rec.Code)
+	}
+	// The preview token on the full folder's keys: refused, whether the
+	// key is swapped in or reached by relative resolution.
+	full := strings.Replace(vip.Playback.URL, "/preview/master.m3u8", "/hls/master.m3u8", 1)
+	dotdot := strings.Replace(vip.Playback.URL, "/preview/master.m3u8", "/preview/../hls/master.m3u8", 1)
+	for _, u := range []string{full, strings.Replace(vip.Playback.URL, "/preview/master.m3u8", "/hls/v1/index.m3u8", 1)} {
+		if rec := get(t, s.Handler, u); rec.Code != http.StatusForbidden {
+			t.Fatalf("the preview's token on %s: %d, want 403", u, rec.Code)
+		}
+	}
+	// A client resolving "../hls/" gets the cleaned path, the case above.
+	if rec := get(t, s.Handler, dotdot); rec.Code < 300 || rec.Code >= 400 && rec.Code != http.StatusForbidden {
+		t.Fatalf("the preview's token on %s: %d", dotdot, rec.Code)
+	}
+	// A video without media still says playback null.
+	if err := s.App.DB.QueryRow(ctx, `UPDATE videos SET media_id = 0 WHERE id = ? RETURNING id`, ids[0]).Scan(new(int64)); err != nil {
+		t.Fatal(err)
+	}
+	if d := detail(ids[0]); d.Playback != nil {
+		t.Fatalf("no media, yet playback %+v", d.Playback)
+	}
 }
