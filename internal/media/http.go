@@ -1,7 +1,9 @@
 package media
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"mime"
@@ -32,15 +34,18 @@ type View struct {
 	Placeholder string `json:"placeholder"` // BlurHash; "" until known
 	Error       string `json:"error,omitempty"`
 	// Signed URLs, present once there is something to fetch.
-	Display   string    `json:"display,omitempty"`
-	Thumb     string    `json:"thumb,omitempty"`
-	Poster    string    `json:"poster,omitempty"`
-	Master    string    `json:"master,omitempty"`  // HLS master playlist of the full video
-	Preview   string    `json:"preview,omitempty"` // HLS master playlist of the first 10 s
-	ExpiresAt time.Time `json:"expiresAt,omitzero"`
-	OwnerUID  int64     `json:"ownerUid,omitempty"` // operators' list only
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	Display string `json:"display,omitempty"`
+	Thumb   string `json:"thumb,omitempty"`
+	// The same pictures as WebP, when ffmpeg could make them.
+	DisplayWebP string    `json:"displayWebp,omitempty"`
+	ThumbWebP   string    `json:"thumbWebp,omitempty"`
+	Poster      string    `json:"poster,omitempty"`
+	Master      string    `json:"master,omitempty"`  // HLS master playlist of the full video
+	Preview     string    `json:"preview,omitempty"` // HLS master playlist of the first 10 s
+	ExpiresAt   time.Time `json:"expiresAt,omitzero"`
+	OwnerUID    int64     `json:"ownerUid,omitempty"` // operators' list only
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
 }
 
 // View signs the asset's URLs for about URLTTL.
@@ -64,6 +69,8 @@ func (s *Service) View(a Asset) (View, error) {
 	}
 	sign(&v.Display, a.DisplayKey)
 	sign(&v.Thumb, a.ThumbKey)
+	sign(&v.DisplayWebP, a.DisplayWebP)
+	sign(&v.ThumbWebP, a.ThumbWebP)
 	sign(&v.Poster, a.PosterKey)
 	folder(&v.Master, a.HLSPrefix)
 	folder(&v.Preview, a.PreviewPrefix)
@@ -109,20 +116,40 @@ func (h *Handler) Upload(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handler) receive(w http.ResponseWriter, r *http.Request, part io.Reader, largest int64) error {
+	// Sniff before spooling: an unknown type is refused before its bytes
+	// touch the disk, and a picture is cut off at the picture limit rather
+	// than the video one. Service.Upload sniffs and checks again.
+	br := bufio.NewReaderSize(part, 4096)
+	head, err := br.Peek(sniffLen)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return bodyError(err)
+	}
+	limit := largest
+	if len(head) > 0 {
+		format, ok := Sniff(head)
+		if !ok {
+			return uploadError(ErrUnsupported)
+		}
+		if format.Kind == Image {
+			limit = h.s.Limits.ImageBytes
+		} else {
+			limit = h.s.Limits.VideoBytes
+		}
+	}
 	f, err := os.CreateTemp(h.s.TempDir, "prima-upload-")
 	if err != nil {
 		return httpx.Internal(err)
 	}
 	defer os.Remove(f.Name())
-	n, err := io.Copy(f, io.LimitReader(part, largest+1))
+	n, err := io.Copy(f, io.LimitReader(br, limit+1))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return bodyError(err)
 	}
-	if n > largest {
-		return tooLarge("file is over " + itoa(largest) + " bytes")
+	if n > limit {
+		return uploadError(fmt.Errorf("%w: over %d bytes", ErrTooLarge, limit))
 	}
 	a, err := h.s.Upload(r.Context(), httpx.UserID(r.Context()), f.Name(), n)
 	if err != nil {

@@ -161,7 +161,7 @@ func TestBadUploadsStoreNothing(t *testing.T) {
 		t.Run("body over the largest limit", func(t *testing.T) {
 			s.App.Uploads.Limits.VideoBytes = 32 << 10
 			defer func() { s.App.Uploads.Limits.VideoBytes = media.DefaultLimits.VideoBytes }()
-			sc := upload(tok, "file", "big.mp4", bytes.Repeat([]byte("x"), 2<<20), t)
+			sc := upload(tok, "file", "big.mp4", append([]byte("\x00\x00\x00\x18ftypisom"), make([]byte, 2<<20)...), t)
 			sc.ExpectedStatus = 413
 			sc.Run(t, s.Handler)
 			if rows, blobs := counts(t, s); rows != 0 || blobs != 0 {
@@ -213,8 +213,14 @@ func TestImageUpload(t *testing.T) {
 			apitest.Scenario{Name: "bad id", URL: "/api/app/vid/uploadStatic?id=x", Token: alice, ExpectedStatus: 422},
 			apitest.Scenario{Name: "no token", URL: url, ExpectedStatus: 401},
 		)
-		if rows, blobs := counts(t, s); rows != 1 || blobs != 3 {
-			t.Fatalf("%d rows, %d blobs; want 1 and 3 (source, display, thumb)", rows, blobs)
+		for _, u := range []string{v.DisplayWebP, v.ThumbWebP} {
+			rec := get(t, s.Handler, u)
+			if b := rec.Body.Bytes(); rec.Code != 200 || len(b) < 12 || string(b[8:12]) != "WEBP" {
+				t.Fatalf("webp %s: %d", u, rec.Code)
+			}
+		}
+		if rows, blobs := counts(t, s); rows != 1 || blobs != 5 {
+			t.Fatalf("%d rows, %d blobs; want 1 and 5 (source, display and thumb as JPEG and WebP)", rows, blobs)
 		}
 	})
 }

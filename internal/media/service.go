@@ -62,6 +62,8 @@ type Asset struct {
 	SourceKey     string
 	DisplayKey    string
 	ThumbKey      string
+	DisplayWebP   string
+	ThumbWebP     string
 	HLSPrefix     string
 	PosterKey     string
 	PreviewPrefix string
@@ -99,13 +101,13 @@ var (
 	ErrEmpty       = errors.New("media: empty file")
 )
 
-const assetColumns = `id, owner_uid, kind, state, source_key, display_key, thumb_key, hls_prefix, poster_key,
+const assetColumns = `id, owner_uid, kind, state, source_key, display_key, thumb_key, display_webp, thumb_webp, hls_prefix, poster_key,
 	preview_prefix, width, height, duration_ms, video_codec, audio_codec, placeholder, error, created_at, updated_at`
 
 func scanAsset(s db.Scanner) (Asset, error) {
 	var a Asset
 	var created, updated int64
-	err := s.Scan(&a.ID, &a.OwnerUID, &a.Kind, &a.State, &a.SourceKey, &a.DisplayKey, &a.ThumbKey, &a.HLSPrefix,
+	err := s.Scan(&a.ID, &a.OwnerUID, &a.Kind, &a.State, &a.SourceKey, &a.DisplayKey, &a.ThumbKey, &a.DisplayWebP, &a.ThumbWebP, &a.HLSPrefix,
 		&a.PosterKey, &a.PreviewPrefix, &a.Width, &a.Height, &a.DurationMS, &a.VideoCodec, &a.AudioCodec,
 		&a.Placeholder, &a.Error, &created, &updated)
 	a.CreatedAt, a.UpdatedAt = time.UnixMilli(created), time.UnixMilli(updated)
@@ -213,6 +215,17 @@ func (s *Service) Upload(ctx context.Context, owner int64, path string, size int
 			cleanup()
 			return Asset{}, fmt.Errorf("media: storing: %w", err)
 		}
+		// WebP copies are smaller for the same look; the JPEGs are the
+		// contract, so an ffmpeg without libwebp only costs the copies.
+		if dw, tw, err := s.Tools.WebP(ctx, s.TempDir, p.Display, p.Thumb); err != nil {
+			s.Log.Warn("media: no WebP variants", "err", err)
+		} else {
+			a.DisplayWebP, a.ThumbWebP = folder+"/display.webp", folder+"/thumb.webp"
+			if err := errors.Join(put(a.DisplayWebP, dw), put(a.ThumbWebP, tw)); err != nil {
+				cleanup()
+				return Asset{}, fmt.Errorf("media: storing: %w", err)
+			}
+		}
 	case Video:
 		if probe, err = s.Tools.ProbeVideo(ctx, path); err != nil {
 			return Asset{}, err
@@ -227,9 +240,9 @@ func (s *Service) Upload(ctx context.Context, owner int64, path string, size int
 	}
 	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		err := tx.QueryRow(ctx, `INSERT INTO media_assets (owner_uid, kind, state, source_key, display_key, thumb_key,
-			width, height, duration_ms, video_codec, audio_codec, placeholder, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			a.OwnerUID, string(a.Kind), string(a.State), a.SourceKey, a.DisplayKey, a.ThumbKey, a.Width, a.Height,
+			display_webp, thumb_webp, width, height, duration_ms, video_codec, audio_codec, placeholder, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			a.OwnerUID, string(a.Kind), string(a.State), a.SourceKey, a.DisplayKey, a.ThumbKey, a.DisplayWebP, a.ThumbWebP, a.Width, a.Height,
 			a.DurationMS, a.VideoCodec, a.AudioCodec, a.Placeholder, now.UnixMilli(), now.UnixMilli()).Scan(&a.ID)
 		if err != nil {
 			return err

@@ -262,3 +262,33 @@ func lastLine(s string) string {
 	}
 	return s
 }
+
+// WebP re-encodes the display and thumbnail JPEGs as WebP with one ffmpeg
+// run (Go's standard library has no WebP encoder, and x/image only decodes).
+func (t Tools) WebP(ctx context.Context, tmp string, display, thumb []byte) (dw, tw []byte, err error) {
+	dir, err := os.MkdirTemp(tmp, "prima-webp-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(dir)
+	in1, in2 := filepath.Join(dir, "d.jpg"), filepath.Join(dir, "t.jpg")
+	out1, out2 := filepath.Join(dir, "d.webp"), filepath.Join(dir, "t.webp")
+	if err := errors.Join(os.WriteFile(in1, display, 0o600), os.WriteFile(in2, thumb, 0o600)); err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	err = t.run(ctx, []string{"-nostdin", "-hide_banner", "-v", "error", "-y", "-threads", "1", "-i", in1, "-i", in2,
+		"-map", "0:v", "-c:v", "libwebp", "-quality", "80", out1,
+		"-map", "1:v", "-c:v", "libwebp", "-quality", "80", out2})
+	if err != nil {
+		return nil, nil, err
+	}
+	if dw, err = os.ReadFile(out1); err != nil {
+		return nil, nil, err
+	}
+	if tw, err = os.ReadFile(out2); err != nil {
+		return nil, nil, err
+	}
+	return dw, tw, nil
+}

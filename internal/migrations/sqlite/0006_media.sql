@@ -10,6 +10,8 @@ CREATE TABLE media_assets (
     source_key     TEXT NOT NULL,            -- the upload as received (never served)
     display_key    TEXT NOT NULL DEFAULT '', -- image: JPEG, long side <= 1280
     thumb_key      TEXT NOT NULL DEFAULT '', -- image: JPEG, long side <= 360
+    display_webp   TEXT NOT NULL DEFAULT '', -- image: the display variant as WebP ('' if ffmpeg could not)
+    thumb_webp     TEXT NOT NULL DEFAULT '', -- image: the thumbnail as WebP
     hls_prefix     TEXT NOT NULL DEFAULT '', -- video: folder holding master.m3u8 and the ladder
     poster_key     TEXT NOT NULL DEFAULT '', -- video: JPEG frame at about 1 s
     preview_prefix TEXT NOT NULL DEFAULT '', -- video: folder of the first 10 s as HLS
