@@ -183,8 +183,10 @@ func uploadError(err error) error {
 			Msg: "the file's bytes are not JPEG, PNG, GIF, WebP, MP4/MOV or WebM/Matroska"}
 	case errors.Is(err, ErrTooLarge):
 		return &httpx.Error{Status: http.StatusRequestEntityTooLarge, Tip: "文件太大（图片不超过 10MB，视频不超过 500MB）", Msg: err.Error()}
+	case errors.Is(err, ErrImageTooBig):
+		return httpx.Invalid("图片尺寸过大（单边不超过 12000 像素，总计不超过 5000 万像素）", err.Error())
 	case errors.Is(err, ErrBadImage):
-		return httpx.Invalid("图片无法识别或尺寸过大", err.Error())
+		return httpx.Invalid("图片已损坏或无法识别", err.Error())
 	case errors.Is(err, ErrBadVideo):
 		return httpx.Invalid("视频无法识别：需要包含画面且时长大于 0", err.Error())
 	}

@@ -31,6 +31,9 @@ const (
 // ErrBadImage is an image that cannot be taken: undecodable, truncated or too large.
 var ErrBadImage = errors.New("media: bad image")
 
+// ErrImageTooBig is a picture whose declared size is over the limits.
+var ErrImageTooBig = fmt.Errorf("%w: too many pixels", ErrBadImage)
+
 // Processed is what an image upload becomes.
 type Processed struct {
 	Width, Height int
@@ -48,7 +51,7 @@ func ProcessImage(data []byte) (*Processed, error) {
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > MaxImageSide || cfg.Height > MaxImageSide ||
 		int64(cfg.Width)*int64(cfg.Height) > MaxImagePixels {
-		return nil, fmt.Errorf("%w: %dx%d is over the limit (%d px a side, %d pixels)", ErrBadImage, cfg.Width, cfg.Height, MaxImageSide, MaxImagePixels)
+		return nil, fmt.Errorf("%w: %dx%d is over the limit (%d px a side, %d pixels)", ErrImageTooBig, cfg.Width, cfg.Height, MaxImageSide, MaxImagePixels)
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {

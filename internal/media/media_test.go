@@ -126,8 +126,7 @@ func TestBadUploadsStoreNothing(t *testing.T) {
 	good := jpegOf(t, 64, 48)
 	// A huge declared size: a valid PNG header that claims 20000x20000
 	// (the pixels are never reached).
-	bomb := pngOf(t, 4, 4)
-	copy(bomb[16:24], []byte{0, 0, 0x4e, 0x20, 0, 0, 0x4e, 0x20})
+	bomb := media.DeclaredPNG(pngOf(t, 4, 4), 20000, 20000)
 	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
 		s.App.Uploads.Limits.ImageBytes = 64 << 10 // small, to test the limit cheaply
 		tok := apitest.GuestLogin(t, s.Handler, apitest.DevID(1))
@@ -140,8 +139,9 @@ func TestBadUploadsStoreNothing(t *testing.T) {
 			{"text renamed .jpg", upload(tok, "file", "a.jpg", []byte("hello, this is not a picture\n"), t), 415, "不支持"},
 			{"ELF renamed .mp4", upload(tok, "file", "a.mp4", elf, t), 415, "不支持"},
 			{"truncated JPEG", upload(tok, "file", "a.jpg", good[:len(good)/2], t), 422, "图片"},
-			{"huge declared size", upload(tok, "file", "a.png", bomb, t), 422, "图片"},
+			{"huge declared size", upload(tok, "file", "a.png", bomb, t), 422, "尺寸"},
 			{"empty file", upload(tok, "file", "a.jpg", nil, t), 400, "空"},
+			{"ftyp header, then junk ffprobe cannot read", upload(tok, "file", "a.mp4", append([]byte("\x00\x00\x00\x18ftypisom"), bytes.Repeat([]byte("junk"), 500)...), t), 422, "视频"},
 			{"audio-only mp4", upload(tok, "file", "a.mp4", audioOnly, t), 422, "视频"},
 			{"image over the limit", upload(tok, "file", "a.png", append(pngOf(t, 4, 4), make([]byte, 100<<10)...), t), 413, "太大"},
 			{"no file field", upload(tok, "picture", "a.jpg", good, t), 400, "选择"},
