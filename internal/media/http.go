@@ -80,6 +80,9 @@ func (s *Service) View(a Asset) (View, error) {
 	return v, err
 }
 
+// UploadTimeout is how long one upload may take to arrive.
+const UploadTimeout = 30 * time.Minute
+
 // multipartOverhead is room for the form's boundaries and headers on top
 // of the file itself.
 const multipartOverhead = 1 << 20
@@ -95,6 +98,12 @@ func (h *Handler) Upload(w http.ResponseWriter, r *http.Request) error {
 	}
 	largest := max(h.s.Limits.ImageBytes, h.s.Limits.VideoBytes)
 	r.Body = http.MaxBytesReader(w, r.Body, largest+multipartOverhead)
+	// The server's read timeout (60 s) suits JSON calls, not 500 MiB over a
+	// phone's uplink: this request alone gets longer. Where the writer
+	// cannot say (a test recorder), the server's timeouts simply stand.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(UploadTimeout))
+	_ = rc.SetWriteDeadline(time.Now().Add(UploadTimeout + time.Minute))
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return httpx.BadRequest("上传格式错误", "multipart body: "+err.Error())

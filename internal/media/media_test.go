@@ -2,6 +2,7 @@ package media_test
 
 import (
 	"bytes"
+	"io"
 	"context"
 	"fmt"
 	"image"
@@ -451,5 +452,35 @@ func playback(t *testing.T, s *apptest.Server, tok string, asset media.View) {
 	}
 	if d := detail(ids[0]); d.Playback != nil {
 		t.Fatalf("no media, yet playback %+v", d.Playback)
+	}
+}
+
+// An upload may take longer than the server's read timeout (made 300 ms
+// here): the handler extends its own deadline through every middleware.
+func TestSlowUploadOutlivesReadTimeout(t *testing.T) {
+	s := apptest.New(t, "sqlite")
+	srv := httptest.NewUnstartedServer(s.Handler)
+	srv.Config.ReadTimeout = 300 * time.Millisecond
+	srv.Start()
+	defer srv.Close()
+	tok := apitest.GuestLogin(t, s.Handler, apitest.DevID(1))
+	body, ct := form(t, "file", "a.jpg", jpegOf(t, 32, 32))
+	pr, pw := io.Pipe()
+	go func() {
+		pw.Write([]byte(body[:len(body)/2]))
+		time.Sleep(700 * time.Millisecond)
+		pw.Write([]byte(body[len(body)/2:]))
+		pw.Close()
+	}()
+	req, _ := http.NewRequest("POST", srv.URL+"/api/app/vid/uploadStatic", pr)
+	req.Header.Set("Content-Type", ct)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if b, _ := io.ReadAll(res.Body); res.StatusCode != 200 {
+		t.Fatalf("slow upload: %d %s", res.StatusCode, b)
 	}
 }

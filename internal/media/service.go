@@ -87,11 +87,18 @@ type Service struct {
 	// TempDir holds uploads and transcodes while they are worked on ("" is os.TempDir()).
 	TempDir string
 	Log     *slog.Logger
+	// decodes bounds pictures decoded at once: a 50 MP picture takes
+	// 200 MB, and uploads arrive in parallel.
+	decodes chan struct{}
 }
+
+// MaxParallelDecodes is how many pictures one process decodes at once.
+const MaxParallelDecodes = 2
 
 // NewService builds a pipeline over d, the blob store and its signer.
 func NewService(d *db.DB, store blob.Store, signer *blob.Signer) *Service {
-	return &Service{db: d, store: store, signer: signer, Limits: DefaultLimits, Log: slog.Default()}
+	return &Service{db: d, store: store, signer: signer, Limits: DefaultLimits, Log: slog.Default(),
+		decodes: make(chan struct{}, MaxParallelDecodes)}
 }
 
 // Upload errors the HTTP layer turns into 4xx answers.
@@ -205,7 +212,13 @@ func (s *Service) Upload(ctx context.Context, owner int64, path string, size int
 		if err != nil {
 			return Asset{}, err
 		}
+		select {
+		case s.decodes <- struct{}{}:
+		case <-ctx.Done():
+			return Asset{}, ctx.Err()
+		}
 		p, err := ProcessImage(data)
+		<-s.decodes
 		if err != nil {
 			return Asset{}, err
 		}
