@@ -2,13 +2,13 @@ package media_test
 
 import (
 	"bytes"
-	"io"
 	"context"
 	"fmt"
 	"image"
 	"image/color"
 	"image/jpeg"
 	"image/png"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
