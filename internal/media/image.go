@@ -53,13 +53,22 @@ func ProcessImage(data []byte) (*Processed, error) {
 		int64(cfg.Width)*int64(cfg.Height) > MaxImagePixels {
 		return nil, fmt.Errorf("%w: %dx%d is over the limit (%d px a side, %d pixels)", ErrImageTooBig, cfg.Width, cfg.Height, MaxImageSide, MaxImagePixels)
 	}
-	img, _, err := image.Decode(bytes.NewReader(data))
+	img, format, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("%w: decode: %v", ErrBadImage, err)
 	}
-	b := img.Bounds()
-	p := &Processed{Width: b.Dx(), Height: b.Dy()}
-	display := fit(img, DisplaySide)
+	// Turned after scaling: the display copy is at most 1280 px, so the
+	// turn costs little whatever the original's size.
+	o := 1
+	if format == "jpeg" {
+		o = jpegOrientation(data)
+	}
+	display := orient(fit(img, DisplaySide), o)
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	if o >= 5 {
+		w, h = h, w // reported as the picture stands
+	}
+	p := &Processed{Width: w, Height: h}
 	thumb := fit(display, ThumbSide)
 	if p.Display, err = encodeJPEG(display); err != nil {
 		return nil, err

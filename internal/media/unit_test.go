@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"image/gif"
+	"image/jpeg"
 	"image/png"
 	"os"
 	"os/exec"
@@ -241,4 +242,77 @@ func TestTranscodeSpeed(t *testing.T) {
 	}
 	t.Logf("10 s 640x360 clip: ladder alone %v; whole job (fetch, ladder, 10 s preview, poster, %d uploads, row) %v; ratio %.2f",
 		aloneTime.Round(time.Millisecond), countBlobs(t, store), jobTime.Round(time.Millisecond), float64(jobTime)/float64(aloneTime))
+}
+
+// withOrientation puts an EXIF APP1 segment (big- or little-endian TIFF)
+// with orientation o right after a JPEG's SOI marker.
+func withOrientation(jpg []byte, o uint16, little bool) []byte {
+	var tiff []byte
+	if little {
+		tiff = []byte{'I', 'I', 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, byte(o), 0, 0, 0, 0, 0, 0, 0}
+	} else {
+		tiff = []byte{'M', 'M', 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, byte(o), 0, 0, 0, 0, 0, 0}
+	}
+	payload := append([]byte("Exif\x00\x00"), tiff...)
+	seg := []byte{0xFF, 0xE1, byte((len(payload) + 2) >> 8), byte(len(payload) + 2)}
+	out := append([]byte{0xFF, 0xD8}, seg...)
+	out = append(out, payload...)
+	return append(out, jpg[2:]...)
+}
+
+func TestEXIFOrientation(t *testing.T) {
+	// 80x40: left half red, right half blue.
+	src := image.NewRGBA(image.Rect(0, 0, 80, 40))
+	for y := range 40 {
+		for x := range 80 {
+			c := color.RGBA{220, 0, 0, 255}
+			if x >= 40 {
+				c = color.RGBA{0, 0, 220, 255}
+			}
+			src.Set(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	jpeg.Encode(&buf, src, &jpeg.Options{Quality: 95})
+	red := func(c color.Color) bool { r, _, b, _ := c.RGBA(); return r>>8 > 150 && b>>8 < 80 }
+	blue := func(c color.Color) bool { r, _, b, _ := c.RGBA(); return b>>8 > 150 && r>>8 < 80 }
+	cases := []struct {
+		o        uint16
+		little   bool
+		w, h     int
+		at1, at2 image.Point // at1 must be red, at2 blue
+	}{
+		{1, false, 80, 40, image.Pt(5, 20), image.Pt(75, 20)},
+		{2, true, 80, 40, image.Pt(75, 20), image.Pt(5, 20)},  // mirrored
+		{3, false, 80, 40, image.Pt(75, 20), image.Pt(5, 20)}, // upside down
+		{6, true, 40, 80, image.Pt(20, 5), image.Pt(20, 75)},  // turned a quarter clockwise: left comes on top
+		{8, false, 40, 80, image.Pt(20, 75), image.Pt(20, 5)}, // a quarter anticlockwise
+	}
+	for _, c := range cases {
+		data := withOrientation(buf.Bytes(), c.o, c.little)
+		if got := jpegOrientation(data); got != int(c.o) {
+			t.Fatalf("read orientation %d, want %d", got, c.o)
+		}
+		p, err := ProcessImage(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, _ := decodeJPEG(p.Display)
+		if p.Width != c.w || p.Height != c.h || img.Bounds().Dx() != c.w || img.Bounds().Dy() != c.h {
+			t.Fatalf("o=%d: %dx%d, display %v, want %dx%d", c.o, p.Width, p.Height, img.Bounds(), c.w, c.h)
+		}
+		if !red(img.At(c.at1.X, c.at1.Y)) || !blue(img.At(c.at2.X, c.at2.Y)) {
+			t.Fatalf("o=%d: %v at %v, %v at %v", c.o, img.At(c.at1.X, c.at1.Y), c.at1, img.At(c.at2.X, c.at2.Y), c.at2)
+		}
+	}
+	// Malformed segments are ignored, never a panic.
+	for _, bad := range [][]byte{
+		{0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x01},
+		{0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF, 'E', 'x'},
+		append([]byte{0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x10}, []byte("Exif\x00\x00MM\x00\x2a\xff\xff\xff\xff")...),
+	} {
+		if o := jpegOrientation(bad); o != 1 {
+			t.Fatalf("malformed %x: %d", bad, o)
+		}
+	}
 }
