@@ -287,6 +287,8 @@ func get(t *testing.T, h http.Handler, url string, hdr ...string) *httptest.Resp
 func TestVideoTranscodesToHLS(t *testing.T) {
 	data := clip(t, t.TempDir())
 	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		tmp := t.TempDir()
+		s.App.Uploads.TempDir = tmp
 		startQueue(t, s)
 		tok := apitest.GuestLogin(t, s.Handler, apitest.DevID(1))
 		sc := upload(tok, "file", "clip.bin", data, t)
@@ -299,6 +301,7 @@ func TestVideoTranscodesToHLS(t *testing.T) {
 		if v.State != media.Ready || v.Master == "" || v.Preview == "" || v.Poster == "" {
 			t.Fatalf("after the job: %+v", v)
 		}
+		noTemp(t, tmp)
 		rec := get(t, s.Handler, v.Master)
 		if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/vnd.apple.mpegurl" {
 			t.Fatalf("master %s: %d %s", v.Master, rec.Code, rec.Body)
@@ -364,6 +367,8 @@ func TestFailingTranscodeEndsFailed(t *testing.T) {
 	}
 	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
 		s.App.Uploads.Tools.FFmpeg = fake
+		tmp := t.TempDir()
+		s.App.Uploads.TempDir = tmp
 		startQueue(t, s)
 		tok := apitest.GuestLogin(t, s.Handler, apitest.DevID(1))
 		sc := upload(tok, "file", "clip.mp4", data, t)
@@ -373,6 +378,7 @@ func TestFailingTranscodeEndsFailed(t *testing.T) {
 		if v.State != media.Failed || !strings.Contains(v.Error, "encoder exploded") || v.Master != "" {
 			t.Fatalf("after the retries: %+v", v)
 		}
+		noTemp(t, tmp)
 		var attempts int
 		var state string
 		if err := s.App.DB.QueryRow(context.Background(), `SELECT attempt, state FROM jobs WHERE kind = ?`, media.TranscodeKind).Scan(&attempts, &state); err != nil {
@@ -483,4 +489,49 @@ func TestSlowUploadOutlivesReadTimeout(t *testing.T) {
 	if b, _ := io.ReadAll(res.Body); res.StatusCode != 200 {
 		t.Fatalf("slow upload: %d %s", res.StatusCode, b)
 	}
+}
+
+// An ffmpeg that hangs is killed at the attempt's time limit, and after the
+// last attempt the asset is failed with that reason.
+func TestHangingTranscodeIsKilled(t *testing.T) {
+	data := clip(t, t.TempDir())
+	fake := filepath.Join(t.TempDir(), "ffmpeg")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\nexec sleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		s.App.Uploads.Tools.FFmpeg = fake
+		tmp := t.TempDir()
+		s.App.Uploads.TempDir = tmp
+		s.App.Uploads.TranscodeTimeout = 300 * time.Millisecond
+		start := time.Now()
+		startQueue(t, s)
+		tok := apitest.GuestLogin(t, s.Handler, apitest.DevID(1))
+		sc := upload(tok, "file", "clip.mp4", data, t)
+		sc.ExpectedStatus = 200
+		v := apitest.Data[media.View](t, sc.Run(t, s.Handler))
+		v = waitState(t, s, tok, v.ID)
+		if v.State != media.Failed || !strings.Contains(v.Error, "time limit") {
+			t.Fatalf("after the retries: %+v", v)
+		}
+		noTemp(t, tmp)
+		if d := time.Since(start); d > 10*time.Second {
+			t.Fatalf("three 300 ms attempts took %v: ffmpeg was not killed", d)
+		}
+	})
+}
+
+// noTemp fails when dir still holds anything: uploads and transcodes clean up.
+func noTemp(t *testing.T, dir string) {
+	t.Helper()
+	// The job's result is recorded just after the row changes; give its
+	// deferred cleanup a moment.
+	for range 50 {
+		if left, _ := os.ReadDir(dir); len(left) == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	left, _ := os.ReadDir(dir)
+	t.Fatalf("%d entries left in the temp dir, e.g. %s", len(left), left[0].Name())
 }

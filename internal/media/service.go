@@ -50,6 +50,9 @@ const TranscodeKind = "media.transcode"
 // repeats three times is the file's fault, not the machine's.
 const TranscodeAttempts = 3
 
+// DefaultTranscodeTimeout is ample for 500 MiB of phone video on two threads.
+const DefaultTranscodeTimeout = time.Hour
+
 // URLTTL is how long the signed URLs handed out live.
 const URLTTL = 2 * time.Hour
 
@@ -86,7 +89,10 @@ type Service struct {
 	Limits Limits
 	// TempDir holds uploads and transcodes while they are worked on ("" is os.TempDir()).
 	TempDir string
-	Log     *slog.Logger
+	// TranscodeTimeout bounds one transcode attempt (DefaultTranscodeTimeout
+	// when zero); read by RegisterJobs.
+	TranscodeTimeout time.Duration
+	Log              *slog.Logger
 	// decodes bounds pictures decoded at once: a 50 MP picture takes
 	// 200 MB, and uploads arrive in parallel.
 	decodes chan struct{}
@@ -279,7 +285,11 @@ type transcodeJob struct {
 
 // RegisterJobs adds the transcode handler to q.
 func (s *Service) RegisterJobs(q *jobs.Queue) {
-	jobs.Register(q, TranscodeKind, s.transcode, jobs.KindOpts{MaxAttempts: TranscodeAttempts, Timeout: time.Hour})
+	timeout := s.TranscodeTimeout
+	if timeout <= 0 {
+		timeout = DefaultTranscodeTimeout
+	}
+	jobs.Register(q, TranscodeKind, s.transcode, jobs.KindOpts{MaxAttempts: TranscodeAttempts, Timeout: timeout})
 }
 
 // transcode is the job: fetch the source, run ffmpeg into a temp dir that
@@ -303,7 +313,10 @@ func (s *Service) transcode(ctx context.Context, j jobs.Job, p transcodeJob) err
 	if runErr == nil {
 		return nil
 	}
-	if j.Attempt >= j.MaxAttempts && ctx.Err() == nil {
+	// The last attempt marks the asset failed, unless it was cancelled
+	// (shutdown or a lost lease: the queue runs it again). Running out of
+	// the kind's time limit is a failure like any other.
+	if j.Attempt >= j.MaxAttempts && !errors.Is(ctx.Err(), context.Canceled) {
 		folder := path.Dir(a.SourceKey)
 		bg := context.WithoutCancel(ctx)
 		_ = s.store.DeletePrefix(bg, folder+"/hls/")

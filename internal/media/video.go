@@ -215,6 +215,9 @@ func (t Tools) run(ctx context.Context, args []string) error {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return fmt.Errorf("ffmpeg ran past its time limit: %w", ctx.Err())
+		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("ffmpeg stopped: %w", ctx.Err())
 		}
