@@ -27,7 +27,9 @@ import { getToken } from './storage'
 import { toast } from './toast'
 
 export const APP_VERSION = '1.1.3'
-export const REQUEST_TIMEOUT_MS = 15_000
+// The spec's request timeout (§9). Offline is detected at once (lib/network.ts), so a
+// long timeout only costs waiting on a network that is up but very slow.
+export const REQUEST_TIMEOUT_MS = 30_000
 
 // kind says where the failure happened: business (2xx with code != 200),
 // http (non-2xx status), network (no response), timeout, parse (a 2xx that
