@@ -87,6 +87,7 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
 	op("GET /api/admin/audit", adm.Audit)
 	op("GET /api/admin/media", up.AdminList)
+	op("POST /api/admin/videos/media", up.AdminAttach)
 	op("/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed

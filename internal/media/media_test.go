@@ -345,11 +345,11 @@ func TestVideoTranscodesToHLS(t *testing.T) {
 		if rec.Code != 200 || strings.Count(rec.Body.String(), "#EXT-X-STREAM-INF") != 1 {
 			t.Fatalf("preview: %d %s", rec.Code, rec.Body)
 		}
-		t.Run("playback", func(t *testing.T) { playback(t, s, tok, v) })
 		op := operator(t, s)
+		t.Run("playback", func(t *testing.T) { playback(t, s, tok, op, v) })
 		apitest.Run(t, s.Handler,
 			apitest.Scenario{Name: "operators list ready", URL: "/api/admin/media?state=ready", Token: op, ExpectedStatus: 200,
-				ExpectedContent: []string{`"total":1`, `"state":"ready"`}},
+				ExpectedContent: []string{`"total":2`, `"state":"ready"`, `"kind":"video"`, `"kind":"image"`}},
 			apitest.Scenario{Name: "none failed", URL: "/api/admin/media?state=failed", Token: op, ExpectedStatus: 200, ExpectedContent: []string{`"total":0`}},
 			apitest.Scenario{Name: "bad state", URL: "/api/admin/media?state=odd", Token: op, ExpectedStatus: 422},
 			apitest.Scenario{Name: "a user may not", URL: "/api/admin/media", Token: tok, ExpectedStatus: 403},
@@ -396,7 +396,7 @@ func TestFailingTranscodeEndsFailed(t *testing.T) {
 // playback attaches the ready asset to a free and a VIP video: the free one
 // plays the full ladder, the VIP one (refused to a guest) only the preview,
 // and the preview's token opens nothing of the full folder.
-func playback(t *testing.T, s *apptest.Server, tok string, asset media.View) {
+func playback(t *testing.T, s *apptest.Server, tok, op string, asset media.View) {
 	ctx := context.Background()
 	now := time.Now().Unix() // the catalog keeps seconds
 	var mod int64
@@ -406,11 +406,37 @@ func playback(t *testing.T, s *apptest.Server, tok string, asset media.View) {
 	ids := map[int]int64{}
 	for _, vip := range []int{0, 1} {
 		var id int64
-		if err := s.App.DB.QueryRow(ctx, `INSERT INTO videos (title, module_id, sub_module_id, vip_level, published, media_id, created_at, updated_at)
-			VALUES ('v', ?, ?, ?, 1, ?, ?, ?) RETURNING id`, mod, mod, vip, asset.ID, now, now).Scan(&id); err != nil {
+		if err := s.App.DB.QueryRow(ctx, `INSERT INTO videos (title, module_id, sub_module_id, vip_level, published, created_at, updated_at)
+			VALUES ('v', ?, ?, ?, 1, ?, ?) RETURNING id`, mod, mod, vip, now, now).Scan(&id); err != nil {
 			t.Fatal(err)
 		}
 		ids[vip] = id
+	}
+	sc := upload(tok, "file", "p.jpg", jpegOf(t, 20, 20), t)
+	sc.ExpectedStatus = 200
+	picture := apitest.Data[media.View](t, sc.Run(t, s.Handler))
+	attach := func(name, token string, video, asset int64, status int, tip string) apitest.Scenario {
+		return apitest.Scenario{Name: name, Method: "POST", URL: "/api/admin/videos/media", Token: token,
+			Body: fmt.Sprintf(`{"videoId":%d,"mediaId":%d}`, video, asset), ExpectedStatus: status, ExpectedTip: tip}
+	}
+	apitest.Run(t, s.Handler,
+		attach("no token", "", ids[0], asset.ID, 401, ""),
+		attach("a user", tok, ids[0], asset.ID, 403, ""),
+		attach("unknown video", op, 999999, asset.ID, 404, "视频不存在"),
+		attach("unknown asset", op, ids[0], 999999, 404, "文件不存在"),
+		attach("a picture", op, ids[0], picture.ID, 422, "只能关联视频"),
+		apitest.Scenario{Name: "no videoId", Method: "POST", URL: "/api/admin/videos/media", Token: op, Body: `{"mediaId":1}`, ExpectedStatus: 422},
+		apitest.Scenario{Name: "negative mediaId", Method: "POST", URL: "/api/admin/videos/media", Token: op, Body: fmt.Sprintf(`{"videoId":%d,"mediaId":-1}`, ids[0]), ExpectedStatus: 422},
+		attach("free video", op, ids[0], asset.ID, 200, ""),
+		attach("again: no change", op, ids[0], asset.ID, 200, ""),
+		attach("vip video", op, ids[1], asset.ID, 200, ""),
+	)
+	var audits int
+	if err := s.App.DB.QueryRow(ctx, `SELECT COUNT(*) FROM audit_log WHERE action = 'video.media'`).Scan(&audits); err != nil {
+		t.Fatal(err)
+	}
+	if audits != 2 {
+		t.Fatalf("%d audit rows, want 2 (the repeat changes nothing)", audits)
 	}
 	type info struct {
 		Access struct {
@@ -453,9 +479,7 @@ func playback(t *testing.T, s *apptest.Server, tok string, asset media.View) {
 		t.Fatalf("the preview's token on %s: %d", dotdot, rec.Code)
 	}
 	// A video without media still says playback null.
-	if err := s.App.DB.QueryRow(ctx, `UPDATE videos SET media_id = 0 WHERE id = ? RETURNING id`, ids[0]).Scan(new(int64)); err != nil {
-		t.Fatal(err)
-	}
+	attach("detach", op, ids[0], 0, 200, "").Run(t, s.Handler)
 	if d := detail(ids[0]); d.Playback != nil {
 		t.Fatalf("no media, yet playback %+v", d.Playback)
 	}
