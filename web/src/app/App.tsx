@@ -66,7 +66,8 @@ export function App() {
   const lang = useAppStore((s) => s.lang)
   const chosen = useAppStore((s) => s.dark)
   const system = useSystemDark()
-  const dark = chosen ?? system
+  const darkWeb = useAppStore((s) => s.darkWeb)
+  const dark = darkWeb || (chosen ?? system)
   // t() reads the module-level language; set it before this render's
   // children call it.
   if (getLang() !== lang) setLang(lang)

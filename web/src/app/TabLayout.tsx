@@ -1,9 +1,12 @@
 // mainView: the tab screens with the iOS tab bar at the bottom. Tapping the
 // tab you are on scrolls it back to the top, as iOS does.
 import { Suspense, type ComponentType } from 'react'
+import { useQuery } from '@tanstack/react-query'
 import { NavLink, Outlet, useLocation } from 'react-router'
 import { t } from '@/i18n'
 import { CommunityIcon, DarkIcon, HomeIcon, MineIcon, ShortVideoIcon } from '@/components/icons'
+import { navOpen, useConfigStore } from '@/stores/config'
+import { modulesQueryOptions } from '@/features/catalog/api/get-modules'
 import { PageFallback } from './PageFallback'
 import styles from './TabLayout.module.css'
 
@@ -21,8 +24,19 @@ export const TABS: Tab[] = [
   { name: 'mine', path: '/mine', icon: MineIcon },
 ]
 
+// The dark tab follows the configuration: NAVOPEN can take it out of the
+// bar, and its label is the operator's name for the dark module (the
+// first module of type 2), else the built-in one.
+function useDarkTab(): { open: boolean; label: string | null } {
+  const open = useConfigStore((s) => navOpen(s.source))
+  const dark = useQuery({ ...modulesQueryOptions(2), enabled: open })
+  const name = dark.data?.[0]?.moduleName?.trim()
+  return { open, label: name || null }
+}
+
 export default function TabLayout() {
   const { pathname } = useLocation()
+  const darkTab = useDarkTab()
   return (
     <div className={styles.layout}>
       {/* Its own boundary: the tab bar stays up while a tab's code loads. */}
@@ -30,7 +44,7 @@ export default function TabLayout() {
         <Outlet />
       </Suspense>
       <nav className={`${styles.bar} prima-chrome`} aria-label={t('tab.label')}>
-        {TABS.map(({ name, path, icon: Icon }) => (
+        {TABS.filter((tab) => tab.name !== 'dark' || darkTab.open).map(({ name, path, icon: Icon }) => (
           <NavLink
             key={name}
             to={path}
@@ -43,7 +57,7 @@ export default function TabLayout() {
             {({ isActive }) => (
               <>
                 <Icon active={isActive} />
-                <span className={styles.label}>{t(`tab.${name}`)}</span>
+                <span className={styles.label}>{(name === 'dark' && darkTab.label) || t(`tab.${name}`)}</span>
               </>
             )}
           </NavLink>

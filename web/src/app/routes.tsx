@@ -37,6 +37,10 @@ const mine: PageLoader = () => import('@/features/account/pages/MinePage')
 const login: PageLoader = () => import('@/features/account/pages/LoginPage')
 const register: PageLoader = () => import('@/features/account/pages/RegisterPage')
 const setting: PageLoader = () => import('@/features/account/pages/SettingPage')
+const shortvideo: PageLoader = () => import('@/features/shortvideo/pages/ShortVideoPage')
+const sourceshortvideo: PageLoader = () => import('@/features/shortvideo/pages/SourceShortVideoPage')
+const dark: PageLoader = () => import('@/features/catalog/pages/DarkPage')
+const discover: PageLoader = () => import('@/features/catalog/pages/DiscoverPage')
 // One shared page for screens not built yet; it names the screen from the
 // route handle and says what it will hold.
 const soon: PageLoader = () => import('@/components/ComingSoon')
@@ -49,9 +53,9 @@ export const appRoutes: AppRoute[] = [
     redirectTo: '/home',
     layout: TabLayout,
     children: [
-      { name: 'dark', path: '/dark', page: soon },
-      { name: 'discover', path: '/discover', page: soon },
-      { name: 'shortvideo', path: '/shortvideo', page: soon },
+      { name: 'dark', path: '/dark', page: dark },
+      { name: 'discover', path: '/discover', page: discover },
+      { name: 'shortvideo', path: '/shortvideo', page: shortvideo },
       { name: 'community', path: '/community', page: soon },
       { name: 'home', path: '/home', page: home },
       { name: 'mine', path: '/mine', page: mine },
@@ -74,7 +78,7 @@ export const appRoutes: AppRoute[] = [
   { name: 'gallery', path: '/gallery/:id', page: soon },
   { name: 'galleryVip', path: '/galleryVip', page: soon },
   { name: 'galleryCategory', path: '/galleryCategory', page: soon },
-  { name: 'sourceshortvideo', path: '/sourceshortvideo', page: soon },
+  { name: 'sourceshortvideo', path: '/sourceshortvideo', page: sourceshortvideo },
   { name: 'source', path: '/source', page: soon },
   // Account area.
   { name: 'setting', path: '/mine/setting', page: setting },

@@ -16,6 +16,11 @@ export interface AppState {
   // user picks one.
   dark: boolean | null
   lang: Lang
+  // darkWeb is the spec's global dark-web flag (§2: the root view takes
+  // the dark style while it is set): the dark module's page sets it while
+  // it is shown, whatever the user's own choice. Not persisted.
+  darkWeb: boolean
+  setDarkWeb: (on: boolean) => void
   setTab: (screen: string, value: number) => void
   setDark: (dark: boolean) => void
   setLang: (lang: Lang) => void
@@ -30,6 +35,8 @@ export const useAppStore = create<AppState>()(
       tabs: {},
       dark: null,
       lang: 'zh-CN',
+      darkWeb: false,
+      setDarkWeb: (darkWeb) => set({ darkWeb }),
       setTab: (screen, value) => set((s) => ({ tabs: { ...s.tabs, [screen]: value } })),
       setDark: (dark) => set({ dark }),
       setLang: (lang) => set({ lang }),

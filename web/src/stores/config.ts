@@ -39,6 +39,7 @@ export interface SourceConfig {
   [key: string]: unknown
   APPNAME?: SourceEntry[]
   MODULESELECTINDEX?: SourceEntry[]
+  NAVOPEN?: SourceEntry[]
   COMMUNITYLAYOUT?: SourceEntry[]
   CUST?: SourceEntry[]
   preSaleConfig?: PreSale[]
@@ -102,4 +103,14 @@ export const useConfigStore = create<ConfigState>()(
 // useAppName: the operator's name for the app, else the built-in one.
 export function useAppName(): string {
   return useConfigStore((s) => appNameOf(s.source)) ?? t('app.name')
+}
+
+// navOpen reads NAVOPEN from the remote configuration: whether the dark
+// module's tab is in the tab bar. Its first entry's title says so ("开启"
+// in the seed); only an explicit off (关闭, 关, off, close, false, 0, no)
+// hides it, so a missing or unknown value keeps the tab.
+export function navOpen(source: Pick<SourceConfig, 'NAVOPEN'> | null | undefined): boolean {
+  const list = Array.isArray(source?.NAVOPEN) ? source.NAVOPEN : []
+  const title = typeof list[0]?.title === 'string' ? list[0].title.trim().toLowerCase() : ''
+  return !['关闭', '关', 'off', 'close', 'closed', 'false', '0', 'no'].includes(title)
 }

@@ -109,3 +109,18 @@ describe('app name', () => {
     expect(appNameOf({ APPNAME: [{ title: 7 } as never] })).toBeNull()
   })
 })
+
+describe('NAVOPEN', () => {
+  it('keeps the dark tab unless the configuration turns it off', async () => {
+    const { navOpen } = await import('./config')
+    const e = (title: string) => ({ NAVOPEN: [{ title, url: '', weight: 1 }] })
+    expect(navOpen(null)).toBe(true)
+    expect(navOpen({})).toBe(true)
+    expect(navOpen(e('开启'))).toBe(true)
+    expect(navOpen(e('whatever'))).toBe(true)
+    expect(navOpen(e('关闭'))).toBe(false)
+    expect(navOpen(e(' OFF '))).toBe(false)
+    expect(navOpen(e('0'))).toBe(false)
+    expect(navOpen({ NAVOPEN: 'x' as never })).toBe(true)
+  })
+})

@@ -11,5 +11,6 @@ export const catalogKeys = {
   sectionsAll: () => [...catalogKeys.all, 'sections'] as const,
   sections: (moduleID: number) => [...catalogKeys.sectionsAll(), moduleID] as const,
   videosAll: () => [...catalogKeys.all, 'videos'] as const,
+  top: (moduleID: number) => [...catalogKeys.all, 'top', moduleID] as const,
   videos: (subModuleID: number, sortType: number) => [...catalogKeys.videosAll(), subModuleID, sortType] as const,
 }

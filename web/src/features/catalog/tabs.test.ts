@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { defaultTabIndex, homeTabs, pickTab } from './tabs'
+import { bannerIndex, channelSwipe, defaultTabIndex, homeTabs, neighbourTab, pickTab } from './tabs'
 import type { Module } from './types'
 
 const mod = (moduleID: number, name: string, subs: [number, string][]): Module => ({
@@ -42,5 +42,30 @@ describe('home tabs', () => {
     expect(defaultTabIndex([{ title: '3' }])).toBe(3)
     expect(defaultTabIndex([{ title: 'x' }])).toBe(1)
     expect(defaultTabIndex(undefined)).toBe(1)
+  })
+})
+
+describe('sideways swipe on home', () => {
+  const tabs = homeTabs([mod(1, 'A', [[11, 'a1']]), mod(2, 'B', [])])
+  it('moves to the neighbouring tab, not past the ends', () => {
+    expect(neighbourTab(tabs, 'm1', 1)?.key).toBe('s11')
+    expect(neighbourTab(tabs, 's11', 1)?.key).toBe('m2')
+    expect(neighbourTab(tabs, 's11', -1)?.key).toBe('m1')
+    expect(neighbourTab(tabs, 'm1', -1)).toBeUndefined()
+    expect(neighbourTab(tabs, 'm2', 1)).toBeUndefined()
+    expect(neighbourTab(tabs, 'zz', 1)).toBeUndefined()
+  })
+  it('needs distance or a flick', () => {
+    expect(channelSwipe(-80, 0)).toBe(1)
+    expect(channelSwipe(80, 0)).toBe(-1)
+    expect(channelSwipe(-20, -2)).toBe(0)
+    expect(channelSwipe(-40, -0.8)).toBe(1)
+    expect(channelSwipe(-40, 0.8)).toBe(0)
+    expect(channelSwipe(-40, -0.1)).toBe(0)
+  })
+  it('banner steps wrap', () => {
+    expect(bannerIndex(2, 3, 1)).toBe(0)
+    expect(bannerIndex(0, 3, -1)).toBe(2)
+    expect(bannerIndex(0, 0, 1)).toBe(0)
   })
 })

@@ -36,3 +36,29 @@ export function defaultTabIndex(entries: { title: string }[] | undefined): numbe
   const n = Number(entries?.[0]?.title)
   return Number.isInteger(n) ? n : 1
 }
+
+// neighbourTab is the tab a sideways swipe on home moves to: the next one
+// for a swipe to the left (dir 1), the previous for one to the right (dir
+// -1); none past either end.
+export function neighbourTab(tabs: HomeTab[], currentKey: string, dir: 1 | -1): HomeTab | undefined {
+  const i = tabs.findIndex((t) => t.key === currentKey)
+  if (i < 0) return undefined
+  return tabs[i + dir]
+}
+
+// CHANNEL_SWIPE_PX: how far a sideways swipe must travel to change channel
+// (a short sideways wobble while scrolling does nothing).
+export const CHANNEL_SWIPE_PX = 60
+
+// channelSwipe decides a finished horizontal gesture: 1 (next), -1
+// (previous) or 0 (none). A fast flick of at least 30 px counts too.
+export function channelSwipe(dx: number, vx: number): 1 | -1 | 0 {
+  if (Math.abs(dx) >= CHANNEL_SWIPE_PX || (Math.abs(dx) >= 30 && Math.abs(vx) > 0.5 && Math.sign(vx) === Math.sign(dx))) return dx < 0 ? 1 : -1
+  return 0
+}
+
+// bannerIndex steps a carousel of n slides forwards or back, wrapping.
+export function bannerIndex(i: number, n: number, step: number): number {
+  if (n <= 0) return 0
+  return (((i + step) % n) + n) % n
+}

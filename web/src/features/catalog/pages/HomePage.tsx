@@ -1,6 +1,7 @@
 // home (/home): the module tabs of module type 0, the announcement bar and
 // the selected module's sections or a sub-module's grid. Pull down to
 // reload; scroll down for more.
+import { useEffect, useRef } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { t } from '@/i18n'
@@ -10,11 +11,13 @@ import { useAppStore } from '@/stores/app'
 import { useAppName, useConfigStore } from '@/stores/config'
 import { useModules } from '@/features/catalog/api/get-modules'
 import { AnnounceBar } from '@/features/catalog/components/AnnounceBar'
+import { Banner } from '@/features/catalog/components/Banner'
+import { axisOf } from '@/lib/gesture'
 import { ModuleTabs, ModuleTabsSkeleton } from '@/features/catalog/components/ModuleTabs'
 import { preloadPullRefresh, PullRefresh } from '@/features/catalog/components/PullRefresh'
 import { SectionFeed, SectionsSkeleton } from '@/features/catalog/components/SectionFeed'
 import { VideoFeed } from '@/features/catalog/components/VideoFeed'
-import { defaultTabIndex, homeTabs, pickTab, type HomeTab } from '@/features/catalog/tabs'
+import { channelSwipe, defaultTabIndex, homeTabs, neighbourTab, pickTab, type HomeTab } from '@/features/catalog/tabs'
 import styles from './HomePage.module.css'
 import { catalogKeys } from '@/features/catalog/keys'
 
@@ -48,6 +51,48 @@ export default function HomePage() {
     const tab = tabs.find((x) => x.kind === 'sub' && x.id === id)
     if (tab) select(tab)
   }
+
+  // A sideways swipe on the content changes channel. The gesture's first
+  // movement decides its axis (lib/gesture.ts): a vertical or diagonal
+  // start stays a scroll and is never taken over. Listeners are passive,
+  // so scrolling is never delayed.
+  const content = useRef<HTMLDivElement>(null)
+  const step = useRef<(dir: 1 | -1) => void>(() => undefined)
+  step.current = (dir) => {
+    const next = current && neighbourTab(tabs, current.key, dir)
+    if (next) select(next)
+  }
+  useEffect(() => {
+    const el = content.current
+    if (!el) return
+    let g: { x: number; y: number; t: number; axis: 'x' | 'y' | null } | null = null
+    const down = (e: TouchEvent) => {
+      const target = e.target as Element | null
+      g = e.touches.length === 1 && !target?.closest('[data-no-swipe]') ? { x: e.touches[0].clientX, y: e.touches[0].clientY, t: e.timeStamp, axis: null } : null
+    }
+    const move = (e: TouchEvent) => {
+      if (g && g.axis == null) g.axis = axisOf(e.touches[0].clientX - g.x, e.touches[0].clientY - g.y)
+    }
+    const up = (e: TouchEvent) => {
+      const s = g
+      g = null
+      if (!s || s.axis !== 'x') return
+      const dx = e.changedTouches[0].clientX - s.x
+      const dir = channelSwipe(dx, dx / Math.max(1, e.timeStamp - s.t))
+      if (dir !== 0) step.current(dir)
+    }
+    el.addEventListener('touchstart', down, { passive: true })
+    el.addEventListener('touchmove', move, { passive: true })
+    el.addEventListener('touchend', up, { passive: true })
+    const cancel = () => (g = null)
+    el.addEventListener('touchcancel', cancel, { passive: true })
+    return () => {
+      el.removeEventListener('touchstart', down)
+      el.removeEventListener('touchmove', move)
+      el.removeEventListener('touchend', up)
+      el.removeEventListener('touchcancel', cancel)
+    }
+  }, [])
 
   let body
   if (modules.isPending) body = <SectionsSkeleton />
@@ -87,8 +132,9 @@ export default function HomePage() {
       </header>
       <main>
         <PullRefresh onRefresh={refresh}>
-          <div className={styles.content}>
+          <div className={styles.content} ref={content} data-testid="home-content">
             <AnnounceBar />
+            <Banner />
             {body}
           </div>
         </PullRefresh>

@@ -1,0 +1,35 @@
+// POST /api/app/vid/like (optimistic, rolled back on failure) and
+// POST /api/app/vid/play (counted once per clip, failures ignored).
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api'
+import type { VideoInfo } from '@/features/shortvideo/types'
+import { shortKeys } from '@/features/shortvideo/keys'
+
+export function useLike(id: number) {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: (isLike: boolean) => api.post<{ isLike: boolean; likeCount: number }>('/api/app/vid/like', { id, isLike }),
+    onMutate: async (isLike) => {
+      await qc.cancelQueries({ queryKey: shortKeys.info(id) })
+      const before = qc.getQueryData<VideoInfo>(shortKeys.info(id))
+      if (before)
+        qc.setQueryData<VideoInfo>(shortKeys.info(id), {
+          ...before,
+          isLike,
+          likeCount: Math.max(0, before.likeCount + (isLike === before.isLike ? 0 : isLike ? 1 : -1)),
+        })
+      return { before }
+    },
+    onError: (_e, _v, ctx) => {
+      if (ctx?.before) qc.setQueryData(shortKeys.info(id), ctx.before)
+    },
+    onSuccess: (res) => {
+      const cur = qc.getQueryData<VideoInfo>(shortKeys.info(id))
+      if (cur) qc.setQueryData<VideoInfo>(shortKeys.info(id), { ...cur, isLike: res.isLike, likeCount: res.likeCount })
+    },
+  })
+}
+
+export function sendPlay(id: number): void {
+  api.post('/api/app/vid/play', { id }, { silent: true }).catch(() => undefined)
+}

@@ -1,0 +1,227 @@
+// One clip of the feed: its <video> (a source only when the feed says so),
+// the title, the like and share buttons, and the paywall when access is
+// refused. Whether it plays is the feed's decision (role); the slide only
+// carries it out on its element.
+import { useEffect, useRef, useState } from 'react'
+import { Link } from 'react-router'
+import { t } from '@/i18n'
+import { StateView } from '@/components/StateView'
+import { Spinner } from '@/components/Spinner'
+import { useVideoInfo } from '@/features/shortvideo/api/get-info'
+import { useLike } from '@/features/shortvideo/api/interact'
+import { preloadAttr, type SourceRole } from '@/features/shortvideo/feed'
+import { attach, type Attached } from '@/features/shortvideo/hls'
+import { shareVideo } from '@/features/shortvideo/share'
+import type { Refusal, ShortVideo } from '@/features/shortvideo/types'
+import styles from './ShortFeed.module.css'
+
+interface Props {
+  video: ShortVideo
+  slot: number // position in the feed
+  role: SourceRole
+  muted: boolean
+  onPlaying: (id: number) => void
+  // onMuteRefused: the browser refused to play with sound (no gesture
+  // yet for this element); the feed goes back to muted.
+  onMuteRefused: () => void
+  registerVideo: (slot: number, el: HTMLVideoElement | null) => void
+}
+
+function compact(n: number): string {
+  if (n >= 10_000) return `${(n / 10_000).toFixed(n >= 100_000 ? 0 : 1)}w`
+  return String(n)
+}
+
+const UNLOCK: Record<Refusal, { label: 'short.login' | 'short.openVip' | 'short.openSvip' | 'short.topUp'; to: string }> = {
+  login: { label: 'short.login', to: '/mine/login' },
+  need_vip: { label: 'short.openVip', to: '/mine/vipcenter' },
+  need_svip: { label: 'short.openSvip', to: '/mine/vipcenter' },
+  need_coins: { label: 'short.topUp', to: '/mine/usercoinchongzhi' },
+}
+
+export function Slide({ video, slot, role, muted, onPlaying, onMuteRefused, registerVideo }: Props) {
+  const info = useVideoInfo(video.id)
+  const like = useLike(video.id)
+  const el = useRef<HTMLVideoElement>(null)
+  const box = useRef<HTMLElement>(null)
+  const attached = useRef<Attached | null>(null)
+  const roleRef = useRef(role)
+  roleRef.current = role
+  const [failed, setFailed] = useState(false)
+  const [previewEnded, setPreviewEnded] = useState(false)
+  const [paused, setPaused] = useState(false)
+
+  const data = info.data
+  const url = data?.playback?.url ?? null
+  const hasSource = role !== 'none' && url != null && !failed
+
+  useEffect(() => {
+    registerVideo(slot, el.current)
+    return () => registerVideo(slot, null)
+  }, [slot, registerVideo])
+
+  // Attach while the slide should have a source; detach when it leaves
+  // the source window (or unmounts).
+  useEffect(() => {
+    const v = el.current
+    if (!hasSource || !v || !url) return
+    let cancelled = false
+    const warm = preloadAttr(roleRef.current) === 'auto'
+    void attach(v, url, warm ? 'auto' : 'metadata', () => setFailed(true)).then((a) => {
+      if (cancelled) return a.detach()
+      attached.current = a
+      if (roleRef.current === 'play' || roleRef.current === 'preload') a.warm()
+      if (roleRef.current === 'play') play(v)
+    })
+    return () => {
+      cancelled = true
+      attached.current?.detach()
+      attached.current = null
+    }
+    // play is stable for this element; role changes are handled below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [hasSource, url])
+
+  const play = (v: HTMLVideoElement) => {
+    v.play().catch((e: unknown) => {
+      // Sound needs a gesture on some browsers: fall back to muted.
+      if (e instanceof DOMException && e.name === 'NotAllowedError' && !v.muted) {
+        v.muted = true
+        onMuteRefused()
+        v.play().catch(() => undefined)
+      }
+    })
+  }
+
+  // Exactly one plays: the current slide; every other one pauses.
+  useEffect(() => {
+    const v = el.current
+    if (!v) return
+    if (role === 'play' || role === 'preload') attached.current?.warm()
+    if (role === 'play') {
+      setPaused(false)
+      if (attached.current) play(v)
+    } else {
+      v.pause()
+      // A clip swiped away starts again from its beginning when it returns.
+      if (v.currentTime > 0) v.currentTime = 0
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [role])
+
+  useEffect(() => {
+    if (el.current) el.current.muted = muted
+  }, [muted])
+
+  // Slides off screen are out of the tab order and the accessibility tree
+  // (set on the element: React 18 does not know the inert attribute).
+  useEffect(() => {
+    box.current?.toggleAttribute('inert', role !== 'play')
+  }, [role])
+
+  const refused = data != null && !data.access.allowed
+  const showPaywall = refused && (data.playback == null || !data.playback.preview || previewEnded)
+  const unlock = data?.paywall ? UNLOCK[data.paywall.reason] : null
+
+  return (
+    <section
+      className={styles.slide}
+      style={{ top: `${slot * 100}%` }}
+      data-testid="short-slide"
+      data-slot={slot}
+      data-video-id={video.id}
+      data-role={role}
+      aria-roledescription="slide"
+      aria-label={video.title}
+      ref={box}
+    >
+      {video.cover && <img className={styles.poster} src={video.cover} alt="" decoding="async" loading={role === 'none' ? 'lazy' : 'eager'} />}
+      <video
+        ref={el}
+        className={styles.video}
+        muted={muted}
+        playsInline
+        loop={!refused}
+        preload={hasSource ? preloadAttr(role) : 'none'}
+        onPlaying={() => {
+          setPaused(false)
+          if (roleRef.current === 'play') onPlaying(video.id)
+          else el.current?.pause()
+        }}
+        onPause={() => roleRef.current === 'play' && setPaused(true)}
+        onEnded={() => refused && setPreviewEnded(true)}
+        data-testid="short-video"
+      />
+      {role === 'play' && paused && !showPaywall && (
+        <div className={styles.pausedMark} aria-hidden="true">
+          <svg width="64" height="64" viewBox="0 0 24 24" fill="currentColor">
+            <path d="M8 5v14l11-7z" />
+          </svg>
+        </div>
+      )}
+      {info.isPending && role === 'play' && (
+        <div className={styles.center}>
+          <Spinner size={28} label={t('state.loading')} />
+        </div>
+      )}
+      {info.isError && (
+        <div className={styles.center}>
+          <StateView kind="error" compact error={info.error} onRetry={() => void info.refetch()} />
+        </div>
+      )}
+      {data && !refused && data.playback == null && (
+        <p className={styles.notice} data-testid="short-nomedia">
+          {t('short.noMedia')}
+        </p>
+      )}
+      {failed && <p className={styles.notice}>{t('short.playFailed')}</p>}
+      {refused && data.playback?.preview && !previewEnded && (
+        <p className={styles.previewBadge} data-testid="short-preview">
+          {t('short.preview')}
+        </p>
+      )}
+      {showPaywall && data.paywall && unlock && (
+        <div className={styles.paywall} data-testid="short-paywall" data-reason={data.paywall.reason}>
+          <p className={styles.paywallTip}>{data.paywall.tip}</p>
+          <Link to={unlock.to} className={styles.paywallAction} data-testid="short-unlock">
+            {t(unlock.label)}
+          </Link>
+        </div>
+      )}
+      <div className={styles.meta}>
+        <h2 className={styles.title}>{video.title}</h2>
+        {video.tags.length > 0 && <p className={styles.tags}>{video.tags.map((tag) => `#${tag}`).join(' ')}</p>}
+      </div>
+      <div className={styles.actions}>
+        <button
+          type="button"
+          className={`${styles.action} ${data?.isLike ? styles.liked : ''}`}
+          aria-pressed={data?.isLike ?? false}
+          aria-label={t('short.like')}
+          disabled={!data}
+          onClick={() => data && like.mutate(!data.isLike)}
+          data-testid="short-like"
+        >
+          <svg width="30" height="30" viewBox="0 0 24 24" aria-hidden="true" fill={data?.isLike ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="2">
+            <path d="M12 20.5s-7.5-4.6-9.6-9.2C1 8 3.1 4.5 6.6 4.5c2.1 0 3.6 1.2 5.4 3.1 1.8-1.9 3.3-3.1 5.4-3.1 3.5 0 5.6 3.5 4.2 6.8-2.1 4.6-9.6 9.2-9.6 9.2z" />
+          </svg>
+          <span className={styles.count}>{compact(data?.likeCount ?? video.likeCount)}</span>
+        </button>
+        <button
+          type="button"
+          className={styles.action}
+          aria-label={t('short.share')}
+          onClick={() => void shareVideo(video.id, video.title)}
+          data-testid="short-share"
+        >
+          <svg width="30" height="30" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+            <path d="M4 12v7a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-7" />
+            <path d="m16 6-4-4-4 4" />
+            <path d="M12 2v13" />
+          </svg>
+          <span className={styles.count}>{t('short.share')}</span>
+        </button>
+      </div>
+    </section>
+  )
+}
