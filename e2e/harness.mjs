@@ -31,12 +31,15 @@ export function freePort() {
 }
 
 // startServer seeds a fresh data dir and serves it with bin (bin/prima by
-// default); stop() kills the server and removes the data.
-export async function startServer(env = {}, { bin = defaultBin } = {}) {
+// default); stop() kills the server and removes the data. setup(run) runs
+// between seeding and serving: run(args, input) calls bin with the same
+// environment (e.g. `admin create` for an operator).
+export async function startServer(env = {}, { bin = defaultBin, setup } = {}) {
   const data = mkdtempSync(join(tmpdir(), 'prima-e2e-'))
   const port = await freePort()
   const e = { ...process.env, PRIMA_DATA_DIR: data, PRIMA_LISTEN: `127.0.0.1:${port}`, PRIMA_LOG_LEVEL: 'warn', ...env }
   execFileSync(bin, ['seed'], { env: e, stdio: ['ignore', 'ignore', 'inherit'] })
+  if (setup) await setup((args, input) => execFileSync(bin, args, { env: e, input, stdio: ['pipe', 'ignore', 'inherit'] }))
   const proc = spawn(bin, ['serve'], { env: e, stdio: ['ignore', 'inherit', 'inherit'] })
   const base = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 15000

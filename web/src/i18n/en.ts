@@ -261,7 +261,7 @@ export const en: Record<PageKey, string> = {
   'route.notfound.desc': 'The page this link points to does not exist or was taken down.',
   'short.feedLabel': 'Short videos, swipe up or down to change',
   'short.sources': 'Short video categories',
-  'short.all': 'For you',
+  'short.all': 'All',
   'short.empty': 'No short videos yet',
   'short.noSource': 'No short-video source was given',
   'short.tapUnmute': 'Tap for sound',

@@ -262,7 +262,7 @@ export const zhCN = {
   'route.notfound.desc': '这个链接指向的页面不存在或已下线。',
   'short.feedLabel': '短视频列表，上下滑动切换',
   'short.sources': '短视频分类',
-  'short.all': '推荐',
+  'short.all': '全部',
   'short.empty': '暂无短视频',
   'short.noSource': '没有指定短视频来源',
   'short.tapUnmute': '轻触开启声音',

@@ -14,6 +14,26 @@ export interface Attached {
 }
 
 type HlsModule = typeof import('hls.js')
+
+// live is the hls.js instance each element holds, so that releasing an
+// element frees whatever is attached to it even when an attach was still
+// on its way when the slide moved out of the source window.
+const live = new WeakMap<HTMLVideoElement, { destroy: () => void }>()
+
+// release empties a video element: no hls.js instance, no source, no
+// buffers.
+export function release(video: HTMLVideoElement): void {
+  live.get(video)?.destroy()
+  live.delete(video)
+  // hls.js may link its MediaSource through a <source> child rather than
+  // src (it does for ManagedMediaSource); either is removed.
+  const children = video.querySelectorAll('source')
+  if (video.hasAttribute('src') || children.length > 0 || video.currentSrc) {
+    children.forEach((c) => c.remove())
+    video.removeAttribute('src')
+    video.load()
+  }
+}
 let hlsModule: Promise<HlsModule> | null = null
 
 // loadHls starts the download once; the page calls it early so the first
@@ -55,6 +75,7 @@ export async function attach(video: HTMLVideoElement, url: string, preload: 'aut
     return { warm: () => undefined, detach: () => undefined }
   }
   const { default: Hls } = await loadHls()
+  release(video)
   const hls = new Hls({
     autoStartLoad: preload === 'auto',
     startLevel: 0, // a short clip starts at once on the lowest rendition
@@ -64,6 +85,7 @@ export async function attach(video: HTMLVideoElement, url: string, preload: 'aut
   hls.on(Hls.Events.ERROR, (_e, data) => {
     if (data.fatal) onFatal()
   })
+  live.set(video, hls)
   hls.loadSource(url)
   hls.attachMedia(video)
   let loading = preload === 'auto'
@@ -73,8 +95,9 @@ export async function attach(video: HTMLVideoElement, url: string, preload: 'aut
       loading = true
     },
     detach: () => {
-      hls.destroy()
-      video.removeAttribute('src')
+      // Only if this attachment is still the element's own.
+      if (live.get(video) === hls) release(video)
+      else hls.destroy()
     },
   }
 }

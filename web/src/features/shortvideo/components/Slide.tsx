@@ -10,7 +10,7 @@ import { Spinner } from '@/components/Spinner'
 import { useVideoInfo } from '@/features/shortvideo/api/get-info'
 import { useLike } from '@/features/shortvideo/api/interact'
 import { preloadAttr, type SourceRole } from '@/features/shortvideo/feed'
-import { attach, type Attached } from '@/features/shortvideo/hls'
+import { attach, release, type Attached } from '@/features/shortvideo/hls'
 import { shareVideo } from '@/features/shortvideo/share'
 import type { Refusal, ShortVideo } from '@/features/shortvideo/types'
 import styles from './ShortFeed.module.css'
@@ -77,6 +77,7 @@ export function Slide({ video, slot, role, muted, onPlaying, onMuteRefused, regi
       cancelled = true
       attached.current?.detach()
       attached.current = null
+      release(v)
     }
     // play is stable for this element; role changes are handled below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
