@@ -61,11 +61,12 @@ for (const colorScheme of ['light', 'dark']) {
   test(`every built page has no serious accessibility violation, ${colorScheme} mode`, async () => {
     const found = []
     const failures = []
-    const check = async (name, page) => {
-      // The app follows the system's scheme until the user picks one.
+    const check = async (name, page, { scheme = colorScheme } = {}) => {
+      // The app follows the system's scheme until the user picks one (the
+      // dark module's page is dark whatever the scheme).
       if (name !== 'gate hand-off') {
         const attr = await page.evaluate(() => document.documentElement.getAttribute('data-prefers-color-scheme'))
-        assert.equal(attr === 'dark' ? 'dark' : 'light', colorScheme, `${name} is in ${colorScheme} mode`)
+        assert.equal(attr === 'dark' ? 'dark' : 'light', scheme, `${name} is in ${scheme} mode`)
       }
       const vs = await audit(page)
       found.push(...describe(name, vs))
@@ -103,6 +104,20 @@ for (const colorScheme of ['light', 'dark']) {
       await page.goto(server.base + '/community')
       await $(page, 'coming-soon').waitFor()
       await check('coming soon (tab)', page)
+
+      await page.goto(server.base + '/shortvideo')
+      await $(page, 'short-slide').first().waitFor()
+      await $(page, 'short-like').first().waitFor()
+      await check('shortvideo', page)
+
+      await page.goto(server.base + '/dark')
+      await $(page, 'video-card').first().waitFor()
+      await page.waitForFunction(() => [...document.images].every((i) => i.complete), null, { timeout: 5000 }).catch(() => {})
+      await check('dark', page, { scheme: 'dark' })
+
+      await page.goto(server.base + '/discover')
+      await $(page, 'discover-section').first().waitFor()
+      await check('discover', page)
 
       await page.goto(server.base + '/mine/register')
       await $(page, 'register-account').fill(account(colorScheme))

@@ -6,65 +6,21 @@
 // (its click is counted) and the dark page in the dark theme.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { startServer, launchPhone, shot } from './harness.mjs'
+import { attachClips, call as apiCall, operatorSetup, shortFeedIds } from './media.mjs'
 
-let server, phone, page, cdp, work
+let server, phone, page, cdp
 const feedIds = []
 const $ = (id) => page.locator(`[data-testid=${id}]`)
 
-async function call(method, path, { token, body, form } = {}) {
-  const headers = { 'X-App-Client': 'devID=e2eshortsoperator01;ver=1.1.3;dev=ios;h5=1' }
-  if (token) headers.Authorization = `Bearer ${token}`
-  let payload
-  if (form) payload = form
-  else if (body) {
-    headers['Content-Type'] = 'application/json'
-    payload = JSON.stringify(body)
-  }
-  const r = await fetch(server.base + path, { method, headers, body: payload })
-  const env = await r.json()
-  assert.equal(env.code, 200, `${method} ${path}: ${r.status} ${JSON.stringify(env)}`)
-  return env.data
-}
-
-// makeClip renders a 3 s 360x640 clip of one colour with a tone.
-function makeClip(colour) {
-  const out = join(work, `${colour}.mp4`)
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `color=c=${colour}:s=360x640:d=3`, '-f', 'lavfi', '-i', 'sine=d=3',
-    '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', out])
-  return out
-}
+const call = (method, path, opts) => apiCall(server.base, method, path, opts)
 
 before(async () => {
-  work = mkdtempSync(join(tmpdir(), 'prima-shorts-'))
-  server = await startServer({}, { setup: (run) => run(['admin', 'create', '-account', 'ops_1'], 'secret12\n') })
-  const op = await call('POST', '/api/app/mine/login/h5', { body: { account: 'ops_1', passWord: 'secret12', sysType: 'ios' } })
-  const mods = await call('GET', '/api/app/modules/list?moduleType=4')
-  const feed = await call('GET', `/api/app/vid/moduleVideo?moduleID=${mods[0].moduleID}&sortType=0&pageNumber=1&pageSize=10&playTimeType=0&newsType=0`)
-  feedIds.push(...feed.list.slice(0, 4).map((v) => v.id))
+  server = await startServer({}, { setup: operatorSetup })
+  const feed = await shortFeedIds(server.base, 4)
+  feedIds.push(...feed.ids)
   assert.equal(feedIds.length, 4, 'the seeded feed has four videos')
-  const assets = []
-  for (const colour of ['red', 'green', 'blue', 'yellow']) {
-    const form = new FormData()
-    form.append('file', new Blob([readFileSync(makeClip(colour))], { type: 'video/mp4' }), 'clip.mp4')
-    assets.push((await call('POST', '/api/app/vid/uploadStatic', { token: op.token, form })).id)
-  }
-  const deadline = Date.now() + 90_000
-  for (const id of assets) {
-    for (;;) {
-      const a = await call('GET', `/api/app/vid/uploadStatic?id=${id}`, { token: op.token })
-      if (a.state === 'ready') break
-      assert.notEqual(a.state, 'failed', `asset ${id} failed: ${a.error}`)
-      assert.ok(Date.now() < deadline, `asset ${id} still ${a.state}`)
-      await new Promise((r) => setTimeout(r, 300))
-    }
-  }
-  for (let i = 0; i < 4; i++) await call('POST', '/api/admin/videos/media', { token: op.token, body: { videoId: feedIds[i], mediaId: assets[i] } })
-
+  await attachClips(server.base, feedIds)
   phone = await launchPhone()
   page = phone.page
   cdp = await phone.context.newCDPSession(page)
@@ -73,7 +29,6 @@ before(async () => {
 after(async () => {
   await phone?.browser.close()
   await server?.stop()
-  if (work) rmSync(work, { recursive: true, force: true })
 })
 
 // playingState: which videos play, and the current slide's video id and time.

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { root, startServer } from './harness.mjs'
 import { launchWebKit, startCaptureProxy, pageErrors } from './webkit.mjs'
+import { attachClips, operatorSetup, shortFeedIds } from './media.mjs'
 
 let server, proxy, wk, s
 const account = 'wk_' + Date.now().toString(36).slice(-6)
@@ -16,7 +17,7 @@ const password = 'journey123'
 const css = (id) => `[data-testid=${id}]`
 
 before(async () => {
-  server = await startServer()
+  server = await startServer({}, { setup: operatorSetup })
   proxy = await startCaptureProxy(server.base)
   wk = await launchWebKit()
   s = wk.session
@@ -48,6 +49,10 @@ const builtMarkers = {
   setting: { css: css('setting-version') },
   minelogin: { css: css('login-form') },
   mineregister: { css: css('register-form') },
+  shortvideo: { css: css('short-slide') },
+  sourceshortvideo: { css: css('sourceshortvideo-page') }, // no source in the query: its empty state
+  dark: { css: css('dark-page') + ' ' + css('video-card') },
+  discover: { css: css('discover-section') },
 }
 
 // The app's root has rendered: the boot mark is gone and there is content.
@@ -239,4 +244,23 @@ step('no script error on the way', async () => {
   // The journey ran as one page load since splash, so this is every error
   // the app raised in it.
   assert.deepEqual(await pageErrors(s), [])
+})
+
+// WebKitGTK has no native HLS (canPlayType of HLS is empty) but has Media
+// Source Extensions, so the feed's first clip plays through hls.js here:
+// the path every non-iPhone browser takes.
+test('the first short clip plays in WebKit through hls.js', async () => {
+  const { ids } = await shortFeedIds(server.base, 1)
+  await attachClips(server.base, ids)
+  await s.navigate(proxy.base + '/shortvideo')
+  await s.waitForScript(`const sl = document.querySelector('[data-testid=short-slide][data-role=play]');
+    const v = sl?.querySelector('video');
+    return Number(sl?.dataset.videoId) === ${ids[0]} && !!v && !v.paused && v.currentTime > 0.5`, { what: 'the first clip to play', timeout: 20000 })
+  const how = await s.execute(`const v = document.querySelector('[data-testid=short-slide][data-role=play] video');
+    return { mse: 'MediaSource' in window, native: v.canPlayType('application/vnd.apple.mpegurl'), blob: (v.getAttribute('src') || v.querySelector('source')?.src || '').startsWith('blob:') }`)
+  assert.equal(how.mse, true, 'WebKitGTK has MSE')
+  assert.equal(how.blob, true, 'the video plays a MediaSource (hls.js), not a playlist URL')
+  await s.screenshot('shortvideo-playing')
+  const errs = await pageErrors(s)
+  assert.deepEqual(errs, [])
 })

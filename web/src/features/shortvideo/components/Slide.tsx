@@ -198,7 +198,6 @@ export function Slide({ video, slot, role, muted, onPlaying, onMuteRefused, regi
           type="button"
           className={`${styles.action} ${data?.isLike ? styles.liked : ''}`}
           aria-pressed={data?.isLike ?? false}
-          aria-label={t('short.like')}
           disabled={!data}
           onClick={() => data && like.mutate(!data.isLike)}
           data-testid="short-like"
@@ -206,12 +205,12 @@ export function Slide({ video, slot, role, muted, onPlaying, onMuteRefused, regi
           <svg width="30" height="30" viewBox="0 0 24 24" aria-hidden="true" fill={data?.isLike ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="2">
             <path d="M12 20.5s-7.5-4.6-9.6-9.2C1 8 3.1 4.5 6.6 4.5c2.1 0 3.6 1.2 5.4 3.1 1.8-1.9 3.3-3.1 5.4-3.1 3.5 0 5.6 3.5 4.2 6.8-2.1 4.6-9.6 9.2-9.6 9.2z" />
           </svg>
+          <span className="prima-sr-only">{t('short.like')}</span>
           <span className={styles.count}>{compact(data?.likeCount ?? video.likeCount)}</span>
         </button>
         <button
           type="button"
           className={styles.action}
-          aria-label={t('short.share')}
           onClick={() => void shareVideo(video.id, video.title)}
           data-testid="short-share"
         >

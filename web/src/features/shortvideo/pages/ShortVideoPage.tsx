@@ -39,7 +39,7 @@ export default function ShortVideoPage() {
   )
 
   return (
-    <div data-testid="shortvideo-page">
+    <main data-testid="shortvideo-page">
       <h1 className="prima-sr-only">{t('tab.shortvideo')}</h1>
       <ShortFeed
         key={source ? JSON.stringify(source) : 'none'}
@@ -52,6 +52,6 @@ export default function ShortVideoPage() {
         top={chips}
         fill="tab"
       />
-    </div>
+    </main>
   )
 }

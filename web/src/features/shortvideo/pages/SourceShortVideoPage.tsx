@@ -36,7 +36,7 @@ export default function SourceShortVideoPage() {
     </div>
   )
   return (
-    <div data-testid="sourceshortvideo-page">
+    <main data-testid="sourceshortvideo-page">
       {src ? (
         <ShortFeed
           key={JSON.stringify(src)}
@@ -52,6 +52,6 @@ export default function SourceShortVideoPage() {
           </div>
         </div>
       )}
-    </div>
+    </main>
   )
 }
