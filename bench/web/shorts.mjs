@@ -1,0 +1,135 @@
+// Short-video feed figures, in Chromium as an iPhone on loopback, against
+// the real bin/prima with clips uploaded and transcoded through the API:
+//
+//  (a) swipe -> next clip playing: from the swipe's release (the feed's
+//      performance mark prima:short-release) to the next clip's `playing`
+//      event (prima:short-playing), for each of N swipes; the median and
+//      the worst. Beside it, in the same run, the baseline a feed without
+//      preloading would pay: a swipe back onto a clip whose source was
+//      dropped (two slides away), i.e. attach + first segment + play.
+//  (b) the swipe's smoothness under a 4x CPU slowdown (CDP
+//      Emulation.setCPUThrottlingRate): frames counted by
+//      requestAnimationFrame from the first touch to the end of the snap
+//      animation, and long tasks (PerformanceObserver 'longtask') in that
+//      window; beside it the same swipe without the slowdown.
+//
+// Goals (issue 6): (a) <= 150 ms; (b) >= 58 fps, no long task > 50 ms.
+// It builds nothing: run `make build` first.
+//
+//   node shorts.mjs [--swipes 6]
+import { parseArgs } from 'node:util'
+import { launchPhone, startServer } from '../../e2e/harness.mjs'
+import { attachClips, operatorSetup, shortFeedIds } from '../../e2e/media.mjs'
+
+const { values: opts } = parseArgs({ options: { swipes: { type: 'string', default: '6' } } })
+const N = Number(opts.swipes)
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+const r1 = (x) => Math.round(x * 10) / 10
+
+const server = await startServer({}, { setup: operatorSetup })
+const phone = await launchPhone()
+try {
+  const { ids } = await shortFeedIds(server.base, N + 1)
+  await attachClips(server.base, ids)
+  const { page, context } = phone
+  const cdp = await context.newCDPSession(page)
+  await page.goto(server.base + '/')
+  await page.waitForURL(/\/home/, { timeout: 15000 })
+  await page.goto(server.base + '/shortvideo')
+  const playingId = (id) =>
+    page.waitForFunction((id) => {
+      const s = document.querySelector('[data-testid=short-slide][data-role=play]')
+      const v = s?.querySelector('video')
+      return Number(s?.dataset.videoId) === id && v && !v.paused && v.currentTime > 0
+    }, id, { timeout: 20000 })
+  await playingId(ids[0])
+
+  const swipe = async (dir) => {
+    const x = 190
+    const pts = dir === 'up' ? [520, 470, 400, 330, 260, 200] : [200, 260, 330, 400, 470, 520]
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y: pts[0] }] })
+    for (const y of pts.slice(1)) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] })
+      await page.waitForTimeout(16)
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
+  }
+  const lastLatency = () =>
+    page.evaluate(() => {
+      const rel = performance.getEntriesByName('prima:short-release').at(-1)
+      const play = performance.getEntriesByName('prima:short-playing').filter((m) => m.startTime >= rel.startTime)[0]
+      return play ? play.startTime - rel.startTime : null
+    })
+
+  // (a) warm: each next clip was preloaded.
+  const warm = []
+  for (let i = 1; i <= N; i++) {
+    await page.waitForTimeout(1200) // let the next one preload, as a viewer watching would
+    await swipe('up')
+    await playingId(ids[i])
+    warm.push(await lastLatency())
+  }
+  // Baseline: back two slides then forward again lands on clips whose
+  // source was dropped; the swipe back onto index N-2 from N-1 after going
+  // to N... simpler: jump back by swiping down twice quickly; the second
+  // lands on a clip that had no source (it was two behind).
+  const cold = []
+  for (let k = 0; k < Math.min(3, Math.floor(N / 2)); k++) {
+    const at = Number(await page.locator('[data-testid=short-feed]').getAttribute('data-index'))
+    await swipe('down')
+    await playingId(ids[at - 1])
+    await page.waitForTimeout(150)
+    await swipe('down')
+    await playingId(ids[at - 2])
+    cold.push(await lastLatency())
+    // forward again two, so the next round also starts with a dropped clip behind
+    await swipe('up'); await playingId(ids[at - 1])
+    await swipe('up'); await playingId(ids[at])
+  }
+
+  // (b) frame rate during a swipe, without and with a 4x CPU slowdown.
+  const smooth = async (rate) => {
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate })
+    const at = Number(await page.locator('[data-testid=short-feed]').getAttribute('data-index'))
+    await page.evaluate(() => {
+      window.__frames = []
+      window.__long = []
+      window.__po?.disconnect()
+      window.__po = new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push(e.duration)))
+      window.__po.observe({ type: 'longtask' })
+      const tick = (t) => {
+        window.__frames.push(t)
+        if (window.__frames.length < 2000 && !window.__stop) requestAnimationFrame(tick)
+      }
+      window.__stop = false
+      requestAnimationFrame(tick)
+    })
+    await swipe(at > 1 ? 'down' : 'up')
+    await page.waitForTimeout(400) // the 260 ms snap and a margin
+    const r = await page.evaluate(() => {
+      window.__stop = true
+      const f = window.__frames
+      const gaps = f.slice(1).map((t, i) => t - f[i])
+      return { frames: f.length, ms: f.at(-1) - f[0], worstGap: Math.max(...gaps), long: window.__long }
+    })
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 })
+    await page.waitForTimeout(800)
+    return { rate, fps: r1(((r.frames - 1) * 1000) / r.ms), worstFrameMs: r1(r.worstGap), longTasks: r.long.map(r1) }
+  }
+  const fps1 = await smooth(1)
+  const fps4 = await smooth(4)
+  const fps4b = await smooth(4)
+
+  console.log(JSON.stringify({
+    swipeToPlaying: { preloadedMs: warm.map(r1), median: r1(median(warm)), worst: r1(Math.max(...warm)) },
+    baselineSourceDropped: { ms: cold.map(r1), median: r1(median(cold)) },
+    smoothness: [fps1, fps4, fps4b],
+  }, null, 2))
+} finally {
+  await phone.browser.close()
+  await server.stop()
+}
