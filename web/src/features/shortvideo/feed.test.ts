@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest'
 import {
   clampIndex,
   dragOffset,
+  mountedAround,
   mountedRange,
   playbackPath,
   preloadAttr,
   releaseTarget,
   shouldLoadMore,
+  slideRole,
   sourceOfQuery,
   sourceRole,
 } from './feed'
@@ -118,5 +120,20 @@ describe('sourceOfQuery', () => {
     expect(q('id=abc&moduleID=x')).toBeNull()
     expect(q('id=99999999999999999999')).toBeNull()
     expect(clampIndex(5, 3)).toBe(2)
+  })
+})
+
+describe('the window settling after a swipe', () => {
+  it('switches the playing clip at once and the rest after', () => {
+    // Swiped from 5 to 6; the window still sits at 5.
+    expect([3, 4, 5, 6, 7].map((i) => slideRole(i, 6, 5))).toEqual(['none', 'keep', 'keep', 'play', 'none'])
+    // Settled: the usual roles around 6.
+    expect([4, 5, 6, 7, 8].map((i) => slideRole(i, 6, 6))).toEqual(['none', 'keep', 'play', 'preload', 'none'])
+    for (let i = 0; i < 10; i++) expect(slideRole(i, 4, 4)).toBe(sourceRole(i, 4))
+  })
+  it('mounts the current slide even when it jumped', () => {
+    expect(mountedAround(6, 5, 20)).toEqual([3, 7])
+    expect(mountedAround(12, 5, 20)).toEqual([3, 12])
+    expect(mountedAround(0, 0, 0)).toEqual([0, -1])
   })
 })

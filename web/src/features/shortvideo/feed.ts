@@ -106,3 +106,28 @@ export function sourceOfQuery(q: URLSearchParams): { subModuleID?: number; modul
   if (mod) return { moduleID: mod, title }
   return null
 }
+
+// SETTLE_MS: how long after a release the rest of the window follows the
+// current slide. The snap animation (260 ms) runs first; mounting the slide
+// that enters the window, attaching the next clip's source and releasing
+// the one that leaves are main-thread work that would cost frames if done
+// while the track moves. Only the switch of which clip plays is immediate.
+export const SETTLE_MS = 320
+
+// slideRole is a mounted slide's role while the window lags behind the
+// current slide (settled is where it last settled): the current one plays
+// at once, the others keep their roles around the settled index, except
+// that the one which played is only kept (paused).
+export function slideRole(i: number, cur: number, settled: number): SourceRole {
+  if (i === cur) return 'play'
+  const r = sourceRole(i, settled)
+  return r === 'play' ? 'keep' : r
+}
+
+// mountedAround is mountedRange around the settled index, stretched to
+// hold the current slide should it be outside (a jump of more than one).
+export function mountedAround(cur: number, settled: number, count: number): [number, number] {
+  const [from, to] = mountedRange(settled, count)
+  if (to < from) return [from, to]
+  return [Math.min(from, cur), Math.max(to, cur)]
+}

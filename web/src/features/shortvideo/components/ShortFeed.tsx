@@ -11,7 +11,7 @@ import { StateView } from '@/components/StateView'
 import { axisOf, pushSample, velocityOf, type Sample } from '@/lib/gesture'
 import { useFeed } from '@/features/shortvideo/api/get-feed'
 import { sendPlay } from '@/features/shortvideo/api/interact'
-import { clampIndex, dragOffset, mountedRange, releaseTarget, shouldLoadMore, sourceRole } from '@/features/shortvideo/feed'
+import { clampIndex, dragOffset, mountedAround, releaseTarget, SETTLE_MS, shouldLoadMore, slideRole } from '@/features/shortvideo/feed'
 import { loadHls } from '@/features/shortvideo/hls'
 import type { FeedSource } from '@/features/shortvideo/types'
 import { Slide } from './Slide'
@@ -54,6 +54,15 @@ export function ShortFeed({ source, sourceState, top, fill }: Props) {
   const counted = useRef(new Set<number>())
   const cur = clampIndex(index, count)
   const ready = count > 0
+  // The window of mounted slides and sources follows cur once the snap is
+  // over (feed.ts, SETTLE_MS).
+  const [settledAt, setSettled] = useState(0)
+  const settled = clampIndex(settledAt, count)
+  useEffect(() => {
+    if (settled === cur) return
+    const timer = setTimeout(() => setSettled(cur), SETTLE_MS)
+    return () => clearTimeout(timer)
+  }, [cur, settled])
 
   useEffect(() => {
     void loadHls().catch(() => undefined)
@@ -188,10 +197,10 @@ export function ShortFeed({ source, sourceState, top, fill }: Props) {
   else if (feed.isError && count === 0) body = <StateView kind="error" error={feed.error} onRetry={() => void feed.refetch()} />
   else if (count === 0) body = <StateView kind="empty" title={t('short.empty')} />
 
-  const [from, to] = mountedRange(cur, count)
+  const [from, to] = mountedAround(cur, settled, count)
   return (
     <div className={`${styles.feed} ${fill === 'tab' ? styles.tabFill : styles.pageFill}`} data-testid="short-feed" data-index={cur} data-count={count}>
-      {top && <div className={styles.top}>{top}</div>}
+      {top && <div className={`${styles.top} ${body ? styles.topSolid : ''}`}>{top}</div>}
       {body ? (
         <div className={styles.state}>{body}</div>
       ) : (
@@ -217,7 +226,7 @@ export function ShortFeed({ source, sourceState, top, fill }: Props) {
                   key={v.id}
                   video={v}
                   slot={from + k}
-                  role={sourceRole(from + k, cur)}
+                  role={slideRole(from + k, cur, settled)}
                   muted={muted}
                   onPlaying={onPlaying}
                   onMuteRefused={onMuteRefused}

@@ -46,7 +46,7 @@ export default function SourceShortVideoPage() {
         />
       ) : (
         <div className={`${styles.feed} ${styles.pageFill}`}>
-          <div className={styles.top}>{bar}</div>
+          <div className={`${styles.top} ${styles.topSolid}`}>{bar}</div>
           <div className={styles.state}>
             <StateView kind="empty" title={t('short.noSource')} />
           </div>
