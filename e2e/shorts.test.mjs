@@ -124,6 +124,36 @@ test('a tap unmutes; like is optimistic and pressed', async () => {
   await shot(page, 'shorts-03-liked')
 })
 
+// A drag on home's content: horizontal changes channel, vertical scrolls.
+async function drag(from, to) {
+  const steps = 6
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [from] })
+  for (let i = 1; i <= steps; i++) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps }] })
+    await page.waitForTimeout(16)
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
+}
+
+test('a sideways swipe on home changes channel; a vertical one does not', async () => {
+  await $('tab-home').click()
+  await $('home-banner').waitFor()
+  await $('video-card').first().waitFor()
+  const selected = () => page.locator('[data-testid=home-module-tab][aria-selected=true]').getAttribute('data-tab')
+  const first = await selected()
+  await drag({ x: 200, y: 500 }, { x: 205, y: 300 })
+  await page.waitForTimeout(300)
+  assert.equal(await selected(), first, 'a vertical drag keeps the channel')
+  await page.evaluate(() => window.scrollTo(0, 0))
+  await drag({ x: 320, y: 500 }, { x: 80, y: 510 })
+  await page.waitForFunction((first) => document.querySelector('[data-testid=home-module-tab][aria-selected=true]')?.getAttribute('data-tab') !== first, first)
+  const second = await selected()
+  await drag({ x: 80, y: 500 }, { x: 320, y: 505 })
+  await page.waitForFunction((first) => document.querySelector('[data-testid=home-module-tab][aria-selected=true]')?.getAttribute('data-tab') === first, first)
+  assert.notEqual(second, first)
+  await page.evaluate(() => window.scrollTo(0, 0))
+})
+
 test('the home banner shows and a click sends ads/click and follows its link', async () => {
   await $('tab-home').click()
   await $('home-banner').waitFor()
