@@ -101,6 +101,8 @@ export function ShortFeed({ source, sourceState, top, fill }: Props) {
 
   const go = useCallback(
     (to: number) => {
+      // One mark of each kind at a time: the timeline does not grow per swipe.
+      performance.clearMarks('prima:short-release')
       performance.mark('prima:short-release')
       setIndex(clampIndex(to, count))
     },
@@ -113,6 +115,7 @@ export function ShortFeed({ source, sourceState, top, fill }: Props) {
   }, [])
 
   const onPlaying = useCallback((id: number) => {
+    performance.clearMarks('prima:short-playing')
     performance.mark('prima:short-playing')
     if (counted.current.has(id)) return
     counted.current.add(id)
