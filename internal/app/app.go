@@ -21,7 +21,9 @@ import (
 
 	"prima/internal/account"
 	"prima/internal/catalog"
+	"prima/internal/gallery"
 	"prima/internal/media"
+	"prima/internal/membership"
 	"prima/internal/migrations"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/config"
@@ -60,6 +62,8 @@ type App struct {
 	Jobs *jobs.Queue
 	// Uploads is the media pipeline: uploads, image variants, transcodes.
 	Uploads *media.Service
+	// Galleries are picture galleries over uploaded pictures.
+	Galleries *gallery.Service
 }
 
 // New opens the database, applies migrations and builds the services.
@@ -148,6 +152,9 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Uploads.Log = log
 	a.Uploads.RegisterJobs(a.Jobs)
 	a.Catalog.Media = a.Uploads // playback URLs of videos with media attached
+	// Galleries follow the videos' access rules; purchases are the same
+	// source as catalog's (none until the wallet lands).
+	a.Galleries = gallery.NewService(d, signer, membership.NewService(d, membership.NoPurchases{}))
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil
 }

@@ -8,6 +8,7 @@ import (
 	"prima/internal/account"
 	"prima/internal/admin"
 	"prima/internal/catalog"
+	"prima/internal/gallery"
 	"prima/internal/media"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/httpx"
@@ -69,8 +70,15 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/vid/report/reasons", cat.ReportReasonList)
 	h("GET /api/app/mine/like/infoList", acct.RequireUser(cat.MineLikes))
 	h("GET /api/app/mine/collect/infoList", acct.RequireUser(cat.MineCollects))
-	h("GET /api/app/mine/collection", acct.RequireUser(cat.MineCollects))
+	gal := gallery.NewHandler(a.Galleries, cat.MineCollects)
+	h("GET /api/app/mine/collection", acct.RequireUser(gal.Collection))
 	h("GET /api/app/mine/history", acct.RequireUser(cat.MineHistory))
+
+	// Galleries: lists and detail are public (personal with a token).
+	h("GET /api/app/gallery/list", gal.List)
+	h("GET /api/app/gallery/vip", gal.VIP)
+	h("GET /api/app/gallery/info", gal.Info)
+	h("POST /api/app/gallery/collect", acct.RequireUser(gal.Collect))
 
 	// Uploads (docs/api.md): multipart, sniffed, resized or transcoded.
 	up := media.NewHandler(a.Uploads)
@@ -88,6 +96,11 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("GET /api/admin/audit", adm.Audit)
 	op("GET /api/admin/media", up.AdminList)
 	op("POST /api/admin/videos/media", up.AdminAttach)
+	op("POST /api/admin/galleries", gal.AdminCreate)
+	op("POST /api/admin/galleries/update", gal.AdminUpdate)
+	op("POST /api/admin/galleries/publish", gal.AdminPublish)
+	op("POST /api/admin/galleries/images", gal.AdminImages)
+	op("GET /api/admin/galleries/info", gal.AdminInfo)
 	op("/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed
