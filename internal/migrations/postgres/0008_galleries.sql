@@ -24,7 +24,7 @@ CREATE INDEX galleries_vip ON galleries(created_at DESC, id DESC) WHERE publishe
 -- may appear in several galleries, never twice in one.
 CREATE TABLE gallery_images (
     gallery_id BIGINT NOT NULL REFERENCES galleries(id) ON DELETE CASCADE,
-    position   INTEGER NOT NULL,
+    position   BIGINT NOT NULL,
     asset_id   BIGINT NOT NULL REFERENCES media_assets(id),
     PRIMARY KEY (gallery_id, position),
     UNIQUE (gallery_id, asset_id)
