@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -135,6 +136,10 @@ func seedMedia(ctx context.Context, a *app.App, owner int64, o Options) (mediaSt
 	cache := o.cacheDir()
 	if !ff {
 		fmt.Fprintln(o.stderr(), "seed: ffmpeg/ffprobe not found: the demo videos use the pre-made clips in the repository, and the pictures get no WebP copies")
+		// Said once here; not again by the pipeline for every picture.
+		log := a.Uploads.Log
+		a.Uploads.Log = slog.New(slog.NewTextHandler(o.stderr(), &slog.HandlerOptions{Level: slog.LevelError}))
+		defer func() { a.Uploads.Log = log }()
 	}
 	if cache != "" {
 		if err := os.MkdirAll(cache, 0o755); err != nil {
@@ -142,7 +147,7 @@ func seedMedia(ctx context.Context, a *app.App, owner int64, o Options) (mediaSt
 			cache = ""
 		}
 	}
-	m := maker{a: a, owner: owner, ff: ff, cache: cache, tmp: a.Uploads.TempDir}
+	m := maker{a: a, owner: owner, ff: ff, cache: cache, tmp: a.Uploads.TempDir, stderr: o.stderr()}
 
 	// Clips and pictures are independent: a few at a time, so a cold
 	// seed keeps both cores busy and a warm one overlaps its fsyncs.
@@ -164,7 +169,7 @@ func seedMedia(ctx context.Context, a *app.App, owner int64, o Options) (mediaSt
 				mu.Lock()
 				if err != nil {
 					errs = append(errs, err)
-				} else {
+				} else if src != "" {
 					sources[src]++
 				}
 				mu.Unlock()
@@ -227,8 +232,9 @@ type maker struct {
 	a     *app.App
 	owner int64
 	ff    bool
-	cache string
-	tmp   string
+	cache  string
+	tmp    string
+	stderr io.Writer
 }
 
 // fromCache imports the cached export name, if there is one.
@@ -241,6 +247,15 @@ func (m maker) fromCache(ctx context.Context, name string) (int64, bool, error) 
 		return 0, false, nil
 	}
 	as, err := m.a.Uploads.Import(ctx, m.owner, os.DirFS(dir))
+	if errors.Is(err, media.ErrBadExport) {
+		// A damaged entry (files removed by hand, a disk that filled up)
+		// is made again rather than failing the seed.
+		fmt.Fprintf(m.stderr, "seed: the cached %s is damaged (%v): making it again\n", name, err)
+		if err := os.RemoveAll(dir); err != nil {
+			return 0, false, err
+		}
+		return 0, false, nil
+	}
 	if err != nil {
 		return 0, false, fmt.Errorf("seed: cached %s: %w", name, err)
 	}
@@ -282,7 +297,7 @@ func (m maker) clip(ctx context.Context, c clipSpec) (int64, string, error) {
 			return 0, "", err
 		}
 		if _, err := fs.Stat(sub, media.ManifestName); err != nil {
-			return 0, "pre-made clips", nil // not every clip is pre-made
+			return 0, "", nil // not every clip is pre-made
 		}
 		as, err := m.a.Uploads.Import(ctx, m.owner, sub)
 		if err != nil {

@@ -229,20 +229,36 @@ func TestSeededMediaPlays(t *testing.T) {
 }
 
 // Without ffmpeg the seed says so and the videos play the pre-made clips.
+// A damaged cache entry is dropped and made again, not a failed seed.
 func TestSeedWithoutFFmpeg(t *testing.T) {
 	a := newApp(t, db.SQLite)
 	missing := filepath.Join(t.TempDir(), "no-such-ffmpeg")
 	a.Uploads.Tools.FFmpeg, a.Uploads.Tools.FFprobe = missing, missing
+	cache := t.TempDir()
+	damaged := filepath.Join(cache, "clip-long-1")
+	if err := os.MkdirAll(damaged, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(damaged, media.ManifestName), []byte(`{"kind":"video","hls":"hls","poster":"poster.jpg"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	var stderr bytes.Buffer
-	report, err := RunWith(context.Background(), a, Options{CacheDir: "-", Stderr: &stderr})
+	report, err := RunWith(context.Background(), a, Options{CacheDir: cache, Stderr: &stderr})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stderr.String(), "ffmpeg/ffprobe not found") {
+	if !strings.Contains(stderr.String(), "ffmpeg/ffprobe not found") || !strings.Contains(stderr.String(), "cached clip-long-1 is damaged") {
 		t.Fatalf("stderr %q", stderr.String())
 	}
-	if !strings.Contains(report, "from pre-made clips") || !strings.Contains(report, "on 360 videos") {
+	if _, err := os.Stat(damaged); !os.IsNotExist(err) {
+		t.Fatalf("the damaged entry is still there: %v", err)
+	}
+	if !strings.Contains(report, "4 clips on 360 videos") || !strings.Contains(report, "4 from pre-made clips, 24 from drawn") {
 		t.Fatalf("report:\n%s", report)
+	}
+	var orphans int
+	if err := a.DB.QueryRow(context.Background(), "SELECT COUNT(*) FROM media_assets").Scan(&orphans); err != nil || orphans != 4+24 {
+		t.Fatalf("%d assets (%v), want 28: a failed import left a row", orphans, err)
 	}
 	h, err := a.Handler()
 	if err != nil {
