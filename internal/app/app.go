@@ -147,7 +147,9 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Uploads = newUploads(d, a.Media, signer)
 	a.Uploads.Log = log
 	a.Uploads.RegisterJobs(a.Jobs)
-	a.Catalog.Media = a.Uploads // playback URLs of videos with media attached
+	a.Catalog.Media = a.Uploads  // playback URLs of videos with media attached
+	a.Catalog.Covers = a.Uploads // operators' covers, copied to public covers/ keys
+	a.Uploads.Changed = a.Catalog.Invalidate
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil
 }
