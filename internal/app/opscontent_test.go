@@ -26,9 +26,9 @@ import (
 
 // ops is a test server with an operator and a plain user signed in.
 type ops struct {
-	s         *apptest.Server
-	op, user  string
-	opUID     int64
+	s        *apptest.Server
+	op, user string
+	opUID    int64
 }
 
 func newOps(t *testing.T, s *apptest.Server) *ops {
