@@ -283,10 +283,10 @@ func TestOperatorVideos(t *testing.T) {
 			{`{"title":"` + strings.Repeat("字", 81) + `","subModuleId":%[1]d}`, 422, "80"},
 			{`{"title":"t"}`, 422, "子栏目"},
 			{`{"title":"t","subModuleId":0}`, 422, "subModuleId"},
-			{`{"title":"t","subModuleId":777777}`, 404, "子栏目不存在"},
+			{`{"title":"t","subModuleId":777777}`, 404, "子栏目 777777 不存在"},
 			{`{"title":"t","subModuleId":%[2]d}`, 422, "请选择子栏目"},
 			{`{"title":"t","subModuleId":%[1]d,"moduleId":%[3]d}`, 422, "不属于"},
-			{`{"title":"t","subModuleId":%[1]d,"moduleId":888888}`, 404, "栏目不存在"},
+			{`{"title":"t","subModuleId":%[1]d,"moduleId":888888}`, 404, "栏目 888888 不存在"},
 			{`{"title":"t","subModuleId":%[5]d}`, 422, "图片栏目"},
 			{`{"title":"t","subModuleId":%[1]d,"vipLevel":3}`, 422, "会员等级"},
 			{`{"title":"t","subModuleId":%[1]d,"coins":-1}`, 422, "金币"},
@@ -495,6 +495,39 @@ func TestOperatorPublishRace(t *testing.T) {
 		final := decode[adminVideo](t, o.call(t, o.op, "GET", fmt.Sprintf("/api/admin/videos/info?id=%d", v.ID), "", 200))
 		if final.Published != state {
 			t.Fatalf("final %v, audit says %v", final.Published, state)
+		}
+	})
+}
+
+// Deleting a sub-module while another operator creates a video in it: one
+// of them wins, never both (the module row is locked by each).
+func TestOperatorDeleteModuleRace(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		o := newOps(t, s)
+		f := newContent(t, o)
+		for i := range 6 {
+			sub := decode[adminModule](t, o.call(t, o.op, "POST", "/api/admin/modules", fmt.Sprintf(`{"name":"s%d","pid":%d}`, i, f.mod), 200))
+			var del, create *apitest.Response
+			var wg sync.WaitGroup
+			wg.Add(2)
+			go func() {
+				defer wg.Done()
+				del = apitest.Scenario{Method: "POST", URL: "/api/admin/modules/delete", Token: o.op, Body: fmt.Sprintf(`{"id":%d}`, sub.ID)}.Send(t, s.Handler)
+			}()
+			go func() {
+				defer wg.Done()
+				create = apitest.Scenario{Method: "POST", URL: "/api/admin/videos", Token: o.op, Body: fmt.Sprintf(`{"title":"t","subModuleId":%d}`, sub.ID)}.Send(t, s.Handler)
+			}()
+			wg.Wait()
+			switch {
+			case del.Code == 200 && create.Code == 404:
+			case del.Code == 409 && create.Code == 200:
+			default:
+				t.Fatalf("delete %d %s, create %d %s", del.Code, del.Body, create.Code, create.Body)
+			}
+		}
+		if n := o.count(t, "SELECT COUNT(*) FROM videos v LEFT JOIN modules m ON m.id = v.sub_module_id WHERE m.id IS NULL"); n != 0 {
+			t.Fatalf("%d videos in a deleted sub-module", n)
 		}
 	})
 }

@@ -683,7 +683,7 @@ func placement(ctx context.Context, tx *db.Tx, moduleID *int64, subID int64) (mo
 	if err != nil {
 		var he *httpx.Error
 		if errors.As(err, &he) {
-			return 0, 0, httpx.NotFound("子栏目不存在", "no sub-module "+itoa(subID))
+			return 0, 0, httpx.NotFound(fmt.Sprintf("子栏目 %d 不存在", subID), "no sub-module "+itoa(subID))
 		}
 		return 0, 0, err
 	}
@@ -692,6 +692,10 @@ func placement(ctx context.Context, tx *db.Tx, moduleID *int64, subID int64) (mo
 	}
 	if moduleID != nil && *moduleID != sm.PID {
 		if _, err := lockModule(ctx, tx, *moduleID); err != nil {
+			var he *httpx.Error
+			if errors.As(err, &he) {
+				return 0, 0, httpx.NotFound(fmt.Sprintf("栏目 %d 不存在", *moduleID), "no module "+itoa(*moduleID))
+			}
 			return 0, 0, err
 		}
 		return 0, 0, httpx.Invalid("子栏目不属于所选栏目", fmt.Sprintf("sub-module %d belongs to module %d, not %d", subID, sm.PID, *moduleID))
