@@ -151,7 +151,9 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Uploads = newUploads(d, a.Media, signer)
 	a.Uploads.Log = log
 	a.Uploads.RegisterJobs(a.Jobs)
-	a.Catalog.Media = a.Uploads // playback URLs of videos with media attached
+	a.Catalog.Media = a.Uploads  // playback URLs of videos with media attached
+	a.Catalog.Covers = a.Uploads // operators' covers, copied to public covers/ keys
+	a.Uploads.Changed = a.Catalog.Invalidate
 	// Galleries follow the videos' access rules; purchases are the same
 	// source as catalog's (none until the wallet lands).
 	a.Galleries = gallery.NewService(d, signer, membership.NewService(d, membership.NoPurchases{}))

@@ -101,6 +101,22 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("POST /api/admin/galleries/publish", gal.AdminPublish)
 	op("POST /api/admin/galleries/images", gal.AdminImages)
 	op("GET /api/admin/galleries/info", gal.AdminInfo)
+	// Operator content (docs/api.md, "Operator content"): modules, videos, tags.
+	op("GET /api/admin/modules", cat.AdminModules)
+	op("POST /api/admin/modules", cat.AdminCreateModule)
+	op("POST /api/admin/modules/update", cat.AdminUpdateModule)
+	op("POST /api/admin/modules/delete", cat.AdminDeleteModule)
+	op("GET /api/admin/videos", cat.AdminVideos)
+	op("GET /api/admin/videos/info", cat.AdminVideoInfo)
+	op("POST /api/admin/videos", cat.AdminCreateVideo)
+	op("POST /api/admin/videos/update", cat.AdminUpdateVideo)
+	op("POST /api/admin/videos/tags", cat.AdminVideoTags)
+	op("POST /api/admin/videos/publish", cat.AdminPublishVideo)
+	op("POST /api/admin/videos/delete", cat.AdminDeleteVideo)
+	op("GET /api/admin/tags", cat.AdminTags)
+	op("POST /api/admin/tags", cat.AdminCreateTag)
+	op("POST /api/admin/tags/update", cat.AdminUpdateTag)
+	op("POST /api/admin/tags/delete", cat.AdminDeleteTag)
 	op("/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed

@@ -66,6 +66,9 @@ type Service struct {
 	// issue replaces them) and NoMedia (the media package replaces it).
 	Access Entitlements
 	Media  PlaybackSource
+	// Covers makes uploaded pictures into public covers for the operator
+	// calls (admin.go); internal/media replaces the default, which has none.
+	Covers CoverStore
 	// historyLimit is HistoryLimit; tests lower it.
 	historyLimit int
 }
@@ -83,6 +86,7 @@ func NewService(d *db.DB, opts Options) *Service {
 		mineAnchors:  newTTLCache[mineKey, cursor](anchorTTL, cacheEntries),
 		Access:       membership.NewService(d, membership.NoPurchases{}),
 		Media:        NoMedia{},
+		Covers:       noCovers{},
 		historyLimit: HistoryLimit,
 	}
 	// The caches expire on the service's clock, which tests move.

@@ -229,9 +229,9 @@ func seedMedia(ctx context.Context, a *app.App, owner int64, o Options) (mediaSt
 
 // maker makes one asset: from the cache, or rendered and cached.
 type maker struct {
-	a     *app.App
-	owner int64
-	ff    bool
+	a      *app.App
+	owner  int64
+	ff     bool
 	cache  string
 	tmp    string
 	stderr io.Writer
