@@ -204,6 +204,10 @@ func TestOperatorCalls(t *testing.T) {
 				Body: fmt.Sprintf(`{"id":%d,"images":[%d,%d]}`, id, f.pics[2], f.pics[0]), ExpectedStatus: 200, ExpectedContent: []string{`"imageCount":2`}},
 			apitest.Scenario{Name: "admin info unknown", URL: "/api/admin/galleries/info?id=424242", Token: f.op, ExpectedStatus: 404},
 			apitest.Scenario{Name: "admin info bad id", URL: "/api/admin/galleries/info?id=x", Token: f.op, ExpectedStatus: 422},
+			// A sub-module that holds a gallery cannot be deleted from under it.
+			apitest.Scenario{Name: "delete the gallery's sub-module", Method: "POST", URL: "/api/admin/modules/delete", Token: f.op,
+				Body: fmt.Sprintf(`{"id":%d}`, f.sub), ExpectedStatus: 409},
+			apitest.Scenario{Name: "still there", URL: info, ExpectedStatus: 200},
 		)
 		for action, want := range map[string]int{"gallery.create": 1, "gallery.publish": 1, "gallery.update": 1, "gallery.images": 1} {
 			if got := f.auditCount(t, action); got != want {
