@@ -64,6 +64,7 @@ func RunWith(ctx context.Context, a *app.App, o Options) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("seed demo users: %w", err)
 	}
+	took := time.Since(start)
 	// The demo media are the uploads of the plain demo account.
 	owner, err := a.Account.UserByAccount(ctx, account.DemoUsers[0].Account)
 	if err != nil {
@@ -73,7 +74,7 @@ func RunWith(ctx context.Context, a *app.App, o Options) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("seed demo media (the catalogue is in place without it; start from an empty database to retry): %w", err)
 	}
-	return st.report(users, time.Since(start)) + "\n" + ms.report(), nil
+	return st.report(users, took) + "\n" + ms.report(), nil
 }
 
 func (m mediaStats) report() string {
