@@ -205,7 +205,8 @@ func (a *App) Handler() (http.Handler, error) {
 		httpx.Observe(a.Metrics.Begin),
 		httpx.AccessLog(a.Log),
 		httpx.Recover,
-		httpx.SecurityHeaders,
+		httpx.SecurityHeadersFor(a.Catalog), // the CSP lists the delivery lines
+		httpx.CORS(a.Catalog),               // pages on one line call another
 		httpx.Gzip,
 		account.NewHandler(a.Account).Authenticate,
 	), nil
