@@ -31,6 +31,7 @@ import (
 	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
 	"prima/internal/platform/redisx"
+	"prima/internal/report"
 	"prima/web"
 )
 
@@ -42,6 +43,7 @@ type App struct {
 	Signer  *blob.Signer // signs /media/ URLs of protected keys (videos, uploads)
 	Account *account.Service
 	Catalog *catalog.Service
+	Reports *report.Service
 	Log     *slog.Logger
 	Metrics *metrics.Metrics
 	// Checks are what /readyz asks; a seam with a dependency of its own
@@ -129,6 +131,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		Signer:  signer,
 		Account: acct,
 		Catalog: cat,
+		Reports: report.NewService(d, limiter),
 		Jobs:    jobs.New(d, jobs.Config{Workers: cfg.Workers, Log: log}),
 		Log:     log,
 		Metrics: metrics.New(d),

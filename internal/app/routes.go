@@ -10,6 +10,7 @@ import (
 	"prima/internal/catalog"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/httpx"
+	"prima/internal/report"
 )
 
 // routes is Prima's one route table. Paths and parameter names are the
@@ -36,6 +37,9 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 		_, _ = w.Write([]byte("ok"))
 	})
 	h("GET /api/app/ping/domain/h5", cat.Domains)
+	// Error reports (unreachable lines, payment errors): public, throttled.
+	rep := report.NewHandler(a.Reports)
+	h("POST /api/app/report/error", rep.Submit)
 
 	// Accounts.
 	h("POST /api/app/mine/login", acct.GuestLogin)
@@ -80,6 +84,9 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("POST /api/admin/users/role", adm.SetRole)
 	op("POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
 	op("GET /api/admin/audit", adm.Audit)
+	op("GET /api/admin/lines", cat.AdminLines)
+	op("POST /api/admin/lines", cat.SetLines)
+	op("GET /api/admin/reports", rep.List)
 	op("/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed
