@@ -114,6 +114,21 @@ describe('chooseLines', () => {
     expect(c.failures).toEqual({})
   })
 
+  it('lets a media line answering at 0.9 s win and one at 1.2 s lose (the spec\'s 1 s)', async () => {
+    const { fn } = fakeFetch({ 'https://a.example/check': okMedia(900), 'https://b.example/check': okMedia(1200), 'https://api.example/api/app/ping/check': okAPI(5) })
+    const c = await settle(chooseLines(fn, { api: ['https://api.example'], image: ['https://a.example'], video: ['https://b.example'] }))
+    expect(c.image).toBe('https://a.example')
+    expect(c.video).toBeNull()
+    expect(c.failures).toEqual({ 'https://b.example': 'timeout' })
+  })
+
+  it('gives API lines the spec\'s 3 s', async () => {
+    const { fn } = fakeFetch({ 'https://a.example/api/app/ping/check': okAPI(3200), 'https://b.example/api/app/ping/check': okAPI(2800) })
+    const c = await settle(chooseLines(fn, { api: ['https://a.example', 'https://b.example'], image: [], video: [] }))
+    expect(c.api).toBe('https://b.example')
+    expect(c.failures).toEqual({ 'https://a.example': 'timeout' })
+  })
+
   it('names media lines that are all down', async () => {
     const { fn } = fakeFetch({ 'https://a.example/check': 'hang', 'https://b.example/check': { after: 1, fail: true }, 'https://api.example/api/app/ping/check': okAPI(5) })
     const c = await settle(chooseLines(fn, { api: ['https://api.example'], image: ['https://a.example', 'https://b.example'], video: [] }))
