@@ -48,7 +48,7 @@ var ErrInvalid = errors.New("report: invalid")
 // Invalid names the field of a refused report.
 type Invalid struct{ Field, Problem string }
 
-func (e *Invalid) Error() string    { return fmt.Sprintf("report: %s: %s", e.Field, e.Problem) }
+func (e *Invalid) Error() string     { return fmt.Sprintf("report: %s: %s", e.Field, e.Problem) }
 func (e *Invalid) Is(err error) bool { return err == ErrInvalid }
 
 // Input is what a client sends; UID and IP are set by the server (the token
@@ -69,15 +69,15 @@ type Input struct {
 
 // Report is one stored report as operators see it.
 type Report struct {
-	ID        int64             `json:"id"`
-	Kind      string            `json:"kind"`
-	UID       int64             `json:"uid"`
-	IP        string            `json:"ip"`
-	AppName   string            `json:"appname"`
-	AppV      string            `json:"appv"`
-	Dev       string            `json:"dev"`
-	Detail    json.RawMessage   `json:"detail"`
-	CreatedAt time.Time         `json:"createdAt"`
+	ID        int64           `json:"id"`
+	Kind      string          `json:"kind"`
+	UID       int64           `json:"uid"`
+	IP        string          `json:"ip"`
+	AppName   string          `json:"appname"`
+	AppV      string          `json:"appv"`
+	Dev       string          `json:"dev"`
+	Detail    json.RawMessage `json:"detail"`
+	CreatedAt time.Time       `json:"createdAt"`
 }
 
 // paymentDetail is the payment fields as stored in detail.
@@ -192,11 +192,11 @@ type LineCount struct {
 // Listing is a page of reports, newest first, with the per-line counts of
 // the last 24 hours.
 type Listing struct {
-	List        []Report    `json:"list"`
-	Total       int         `json:"total"`
-	PageNumber  int         `json:"pageNumber"`
-	PageSize    int         `json:"pageSize"`
-	HasMore     bool        `json:"hasMore"`
+	List         []Report    `json:"list"`
+	Total        int         `json:"total"`
+	PageNumber   int         `json:"pageNumber"`
+	PageSize     int         `json:"pageSize"`
+	HasMore      bool        `json:"hasMore"`
 	FailingLines []LineCount `json:"failingLines"`
 }
 
