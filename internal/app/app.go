@@ -139,7 +139,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		trusted: trusted,
 		Redis:   rdb,
 		Events:  events,
-		WS:      realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, Log: log}),
+		WS:      realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, AllowOrigin: cat.AllowsOrigin, Log: log}),
 	}
 	// Every domain's handlers are registered in every process, so any
 	// process that runs workers can run any job.
