@@ -1,0 +1,35 @@
+// The video detail as GET /api/app/vid/info answers it (docs/api.md,
+// "Videos: detail, access and interactions").
+import type { PaywallInfo } from '@/components/Paywall'
+import type { Video } from '@/lib/video'
+
+export interface Access {
+  allowed: boolean
+  reason: string
+  unlock: { needVipLevel: number; coins: number }
+}
+
+// Playback is null until the media pipeline has a stream for the video.
+export interface Playback {
+  url: string | null
+  preview: string | null
+  expiresAt: string
+}
+
+export interface VideoDetail extends Video {
+  isLike: boolean
+  isCollect: boolean
+  access: Access
+  paywall: PaywallInfo | null
+  playback: Playback | null
+  related: Video[]
+}
+
+export interface MineVideo extends Video {
+  at: string
+}
+
+export interface ReportReason {
+  code: string
+  label: string
+}
