@@ -127,7 +127,6 @@ export const en: Record<PageKey, string> = {
   'detail.preview': 'Preview',
   'detail.tags': 'Tags',
   'detail.like': 'Like',
-  'detail.unlike': 'Unlike',
   'detail.collect': 'Favourite',
   'detail.collected': 'Favourited',
   'detail.report': 'Report',

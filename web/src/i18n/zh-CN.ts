@@ -127,7 +127,6 @@ export const zhCN = {
   'detail.preview': '试看',
   'detail.tags': '标签',
   'detail.like': '点赞',
-  'detail.unlike': '取消点赞',
   'detail.collect': '收藏',
   'detail.collected': '已收藏',
   'detail.report': '举报',

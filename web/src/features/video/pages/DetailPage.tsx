@@ -153,12 +153,14 @@ function Detail({ video, token }: { video: VideoDetail; token: string | null }) 
             type="button"
             className={`${styles.action} ${video.isLike ? styles.liked : ''}`}
             aria-pressed={video.isLike}
-            aria-label={video.isLike ? t('detail.unlike') : t('detail.like')}
             onClick={() => !needSignIn() && like.mutate(!video.isLike)}
             data-testid="detail-like"
           >
             <HeartIcon on={video.isLike} />
-            <span aria-hidden="true">{formatCount(video.likeCount)}</span>
+            {/* The name stays "like" (aria-pressed tells the state); the
+                count is read after it. */}
+            <span className="prima-sr-only">{t('detail.like')} </span>
+            <span>{formatCount(video.likeCount)}</span>
           </button>
           <button
             type="button"
