@@ -10,7 +10,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -24,14 +23,8 @@ import (
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
 	"prima/internal/platform/realtime"
+	"prima/internal/platform/redisx/redistest"
 )
-
-func testRedisURL() string {
-	if u := os.Getenv("PRIMA_TEST_REDIS"); u != "" {
-		return u
-	}
-	return "redis://127.0.0.1:6379/0"
-}
 
 // node is one `prima serve` process.
 type node struct {
@@ -174,7 +167,7 @@ func TestTwoServeProcessesShareEvents(t *testing.T) {
 	_, _ = rand.Read(raw)
 	shared := []string{
 		"-database-url", dbtest.URL(t, db.Postgres),
-		"-redis-url", testRedisURL(),
+		"-redis-url", redistest.URL(),
 		// Channels of their own: other tests on this Redis never interfere.
 		"-redis-prefix", "prima_test_" + hex.EncodeToString(raw) + ":",
 	}

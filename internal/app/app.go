@@ -21,6 +21,7 @@ import (
 
 	"prima/internal/account"
 	"prima/internal/catalog"
+	"prima/internal/media"
 	"prima/internal/migrations"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/config"
@@ -57,6 +58,8 @@ type App struct {
 	// Jobs runs background jobs; Serve starts it when cfg.Workers > 0 and
 	// Work runs it alone. Enqueueing needs no running queue.
 	Jobs *jobs.Queue
+	// Uploads is the media pipeline: uploads, image variants, transcodes.
+	Uploads *media.Service
 }
 
 // New opens the database, applies migrations and builds the services.
@@ -141,6 +144,10 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	// Every domain's handlers are registered in every process, so any
 	// process that runs workers can run any job.
 	a.Account.RegisterJobs(a.Jobs)
+	a.Uploads = newUploads(d, a.Media, signer)
+	a.Uploads.Log = log
+	a.Uploads.RegisterJobs(a.Jobs)
+	a.Catalog.Media = a.Uploads // playback URLs of videos with media attached
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil
 }
@@ -300,4 +307,10 @@ func (a *App) stopJobs() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	return a.Jobs.Stop(ctx)
+}
+
+// newUploads builds the media pipeline (a function of its own because New
+// names its blob store "media", shadowing the package).
+func newUploads(d *db.DB, store blob.Store, signer *blob.Signer) *media.Service {
+	return media.NewService(d, store, signer)
 }

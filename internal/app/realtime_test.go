@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -20,14 +19,8 @@ import (
 	"prima/internal/app/apptest"
 	"prima/internal/platform/db"
 	"prima/internal/platform/realtime"
+	"prima/internal/platform/redisx/redistest"
 )
-
-func testRedisURL() string {
-	if u := os.Getenv("PRIMA_TEST_REDIS"); u != "" {
-		return u
-	}
-	return "redis://127.0.0.1:6379/0"
-}
 
 // The realtime endpoint through the whole stack (middleware included, so
 // the upgrade survives the wrappers around the ResponseWriter), with the
@@ -38,7 +31,7 @@ func TestRealtimeWiring(t *testing.T) {
 	_, _ = rand.Read(raw)
 	t.Run("memory", func(t *testing.T) { realtimeJourney(t, apptest.New(t, db.SQLite)) })
 	t.Run("redis", func(t *testing.T) {
-		s := apptest.New(t, db.Postgres, "-redis-url", testRedisURL(), "-redis-prefix", "prima_test_"+hex.EncodeToString(raw)+":")
+		s := apptest.New(t, db.Postgres, "-redis-url", redistest.URL(), "-redis-prefix", "prima_test_"+hex.EncodeToString(raw)+":")
 		if _, ok := s.App.Events.(*realtime.Redis); !ok {
 			t.Fatalf("with PRIMA_REDIS_URL the broker is %T", s.App.Events)
 		}

@@ -8,6 +8,7 @@ import (
 	"prima/internal/account"
 	"prima/internal/admin"
 	"prima/internal/catalog"
+	"prima/internal/media"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/httpx"
 )
@@ -71,6 +72,11 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/mine/collection", acct.RequireUser(cat.MineCollects))
 	h("GET /api/app/mine/history", acct.RequireUser(cat.MineHistory))
 
+	// Uploads (docs/api.md): multipart, sniffed, resized or transcoded.
+	up := media.NewHandler(a.Uploads)
+	api.Handle("POST /api/app/vid/uploadStatic", httpx.Multipart(acct.RequireUser(up.Upload)))
+	h("GET /api/app/vid/uploadStatic", acct.RequireUser(up.Status))
+
 	// Operators: every /api/admin path, known or not, is behind
 	// RequireOperator (no token 401, a user's token 403); each action
 	// writes the audit log in its own transaction.
@@ -80,6 +86,8 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("POST /api/admin/users/role", adm.SetRole)
 	op("POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
 	op("GET /api/admin/audit", adm.Audit)
+	op("GET /api/admin/media", up.AdminList)
+	op("POST /api/admin/videos/media", up.AdminAttach)
 	op("/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed

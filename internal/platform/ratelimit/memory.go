@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"context"
+	"math"
 	"sync"
 	"time"
 )
@@ -42,6 +43,18 @@ func (m *Memory) Allow(_ context.Context, key string, limit int, win time.Durati
 	now := m.now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	// Stop counting one past the limit: the answer no longer changes and
+	// the counter cannot overflow under a flood.
+	w := m.bump(key, now, win, limit+1)
+	if w.count > limit {
+		return false, w.ends.Sub(now), nil
+	}
+	return true, 0, nil
+}
+
+// bump counts one call under key, opening a new window of length win when
+// none is running, and stops counting at ceiling. It runs under m.mu.
+func (m *Memory) bump(key string, now time.Time, win time.Duration, ceiling int) window {
 	if !now.Before(m.nextSweep) {
 		m.sweep(now)
 	}
@@ -49,16 +62,11 @@ func (m *Memory) Allow(_ context.Context, key string, limit int, win time.Durati
 	if !ok || !now.Before(w.ends) {
 		w = window{ends: now.Add(win)}
 	}
-	// Stop counting one past the limit: the answer no longer changes and
-	// the counter cannot overflow under a flood.
-	if w.count <= limit {
+	if w.count < ceiling {
 		w.count++
 	}
 	m.windows[key] = w
-	if w.count > limit {
-		return false, w.ends.Sub(now), nil
-	}
-	return true, 0, nil
+	return w
 }
 
 // sweep drops every window that has ended. It runs under m.mu at most once
@@ -87,15 +95,7 @@ func (m *Memory) Incr(_ context.Context, key string, win time.Duration) (int64, 
 	now := m.now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !now.Before(m.nextSweep) {
-		m.sweep(now)
-	}
-	w, ok := m.windows[key]
-	if !ok || !now.Before(w.ends) {
-		w = window{ends: now.Add(win)}
-	}
-	w.count++
-	m.windows[key] = w
+	w := m.bump(key, now, win, math.MaxInt)
 	return int64(w.count), nil
 }
 

@@ -4,33 +4,26 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
-)
 
-// redisURL is the Redis the tests use; like PostgreSQL it is not optional.
-func redisURL() string {
-	if u := os.Getenv("PRIMA_TEST_REDIS"); u != "" {
-		return u
-	}
-	return "redis://127.0.0.1:6379/0"
-}
+	"prima/internal/platform/redisx/redistest"
+)
 
 // testRedis connects to the test Redis and gives the test a random key
 // prefix, deleting its keys when it ends.
 func testRedis(t *testing.T) (*Redis, *redis.Client, string) {
 	t.Helper()
-	opt, err := redis.ParseURL(redisURL())
+	opt, err := redis.ParseURL(redistest.URL())
 	if err != nil {
 		t.Fatal(err)
 	}
 	rdb := redis.NewClient(opt)
 	ctx := context.Background()
 	if err := rdb.Ping(ctx).Err(); err != nil {
-		t.Fatalf("Redis at %s is needed for these tests: %v", redisURL(), err)
+		t.Fatalf("Redis at %s is needed for these tests: %v", redistest.URL(), err)
 	}
 	raw := make([]byte, 6)
 	_, _ = rand.Read(raw)

@@ -9,22 +9,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
-)
 
-// redisURL is the Redis the tests use; like PostgreSQL it is not optional.
-func redisURL() string {
-	if u := os.Getenv("PRIMA_TEST_REDIS"); u != "" {
-		return u
-	}
-	return "redis://127.0.0.1:6379/0"
-}
+	"prima/internal/platform/redisx/redistest"
+)
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
@@ -32,14 +25,14 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 // test, so a test can find and kill its own connections and nobody else's.
 func testClient(t testing.TB, name string) *redis.Client {
 	t.Helper()
-	opt, err := redis.ParseURL(redisURL())
+	opt, err := redis.ParseURL(redistest.URL())
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt.ClientName = name
 	rdb := redis.NewClient(opt)
 	if err := rdb.Ping(context.Background()).Err(); err != nil {
-		t.Fatalf("Redis at %s is needed for these tests: %v", redisURL(), err)
+		t.Fatalf("Redis at %s is needed for these tests: %v", redistest.URL(), err)
 	}
 	t.Cleanup(func() { rdb.Close() })
 	return rdb

@@ -2,21 +2,15 @@ package redisx
 
 import (
 	"context"
-	"os"
 	"testing"
+
+	"prima/internal/platform/redisx/redistest"
 )
 
-func testURL() string {
-	if u := os.Getenv("PRIMA_TEST_REDIS"); u != "" {
-		return u
-	}
-	return "redis://127.0.0.1:6379/0"
-}
-
 func TestDial(t *testing.T) {
-	rdb, err := Dial(context.Background(), testURL())
+	rdb, err := Dial(context.Background(), redistest.URL())
 	if err != nil {
-		t.Fatalf("Redis at %s is needed for this test: %v", testURL(), err)
+		t.Fatalf("Redis at %s is needed for this test: %v", redistest.URL(), err)
 	}
 	defer rdb.Close()
 	if err := rdb.Ping(context.Background()).Err(); err != nil {

@@ -1,0 +1,89 @@
+package media
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"math"
+	"net/http"
+
+	"prima/internal/platform/audit"
+	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
+)
+
+// Attach errors.
+var (
+	ErrNoVideo     = errors.New("media: no such video")
+	ErrNotVideo    = errors.New("media: the asset is not a video")
+	ErrAssetFailed = errors.New("media: the asset failed to transcode")
+)
+
+// Attach sets videos.media_id of video to asset (0 detaches), audited as
+// "video.media". A processing asset may be attached: playback starts when
+// it is ready. Setting the current value changes nothing and records nothing.
+func (s *Service) Attach(ctx context.Context, actor audit.Actor, video, asset int64) error {
+	return s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		var current int64
+		err := tx.QueryRow(ctx, `SELECT media_id FROM videos WHERE id = ?`+tx.ForUpdate(), video).Scan(&current)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNoVideo
+		}
+		if err != nil {
+			return err
+		}
+		if asset != 0 {
+			var kind, state string
+			err := tx.QueryRow(ctx, `SELECT kind, state FROM media_assets WHERE id = ?`, asset).Scan(&kind, &state)
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
+				return ErrNotFound
+			case err != nil:
+				return err
+			case Kind(kind) != Video:
+				return ErrNotVideo
+			case State(state) == Failed:
+				return ErrAssetFailed
+			}
+		}
+		if current == asset {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `UPDATE videos SET media_id = ? WHERE id = ?`, asset, video); err != nil {
+			return err
+		}
+		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "video.media", TargetType: "video",
+			TargetID: itoa(video), Before: map[string]int64{"mediaId": current}, After: map[string]int64{"mediaId": asset}})
+	})
+}
+
+// AdminAttach is POST /api/admin/videos/media {videoId, mediaId} (operators).
+func (h *Handler) AdminAttach(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		VideoID *int64 `json:"videoId"`
+		MediaID *int64 `json:"mediaId"`
+	}
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	switch {
+	case in.VideoID == nil || *in.VideoID < 1 || *in.VideoID > math.MaxInt64/2:
+		return httpx.Invalid("请输入视频ID", "videoId must be a positive integer")
+	case in.MediaID == nil || *in.MediaID < 0:
+		return httpx.Invalid("请输入文件ID（0 表示取消关联）", "mediaId must be an integer >= 0")
+	}
+	err := h.s.Attach(r.Context(), audit.ActorFrom(r), *in.VideoID, *in.MediaID)
+	switch {
+	case errors.Is(err, ErrNoVideo):
+		return httpx.NotFound("视频不存在", "no video "+itoa(*in.VideoID))
+	case errors.Is(err, ErrNotFound):
+		return httpx.NotFound("文件不存在", "no asset "+itoa(*in.MediaID))
+	case errors.Is(err, ErrNotVideo):
+		return httpx.Invalid("只能关联视频文件", "the asset is a picture")
+	case errors.Is(err, ErrAssetFailed):
+		return httpx.Invalid("该视频转码失败，不能关联", "the asset failed; upload it again")
+	case err != nil:
+		return httpx.Internal(err)
+	}
+	return httpx.OK(w, map[string]int64{"videoId": *in.VideoID, "mediaId": *in.MediaID})
+}

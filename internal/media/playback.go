@@ -1,0 +1,59 @@
+package media
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"prima/internal/catalog"
+	"prima/internal/membership"
+	"prima/internal/platform/blob"
+)
+
+// PlaybackTTL is how long a playback URL lives: long enough for a film,
+// short enough that a shared link dies the same day.
+const PlaybackTTL = 4 * time.Hour
+
+// Playback implements catalog.PlaybackSource: the video's asset (through
+// videos.media_id) when it is ready, as a folder-signed master playlist.
+// A caller whose access is refused gets the preview folder only; its token
+// covers "<asset>/preview/" and nothing else, so the full ladder in
+// "<asset>/hls/" cannot be reached from it (the signature binds the scope).
+func (s *Service) Playback(ctx context.Context, v catalog.Video, access membership.Access) (*catalog.Playback, error) {
+	var state, hls, preview string
+	err := s.db.QueryRow(ctx, `SELECT m.state, m.hls_prefix, m.preview_prefix FROM videos v
+		JOIN media_assets m ON m.id = v.media_id WHERE v.id = ?`, v.ID).Scan(&state, &hls, &preview)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && (State(state) != Ready || hls == "") {
+		return nil, nil // no media attached, or not transcoded yet
+	}
+	if err != nil {
+		return nil, err
+	}
+	folder := hls
+	if !access.Allowed {
+		folder = preview
+	}
+	url, err := s.signer.FolderURL(folder, folder+"master.m3u8", PlaybackTTL)
+	if err != nil {
+		return nil, err
+	}
+	return &catalog.Playback{URL: url, Preview: !access.Allowed, ExpiresAt: expiresAt(url)}, nil
+}
+
+var _ catalog.PlaybackSource = (*Service)(nil)
+
+// expiresAt reads the expiry from a signed URL's token
+// (/media/s/<kid>.<exp>.<depth>.<sig>/...): the signer rounds it up, so
+// now+ttl would understate it.
+func expiresAt(url string) time.Time {
+	tok, _, _ := strings.Cut(strings.TrimPrefix(url, blob.MountPath+"s/"), "/")
+	if f := strings.Split(tok, "."); len(f) == 4 {
+		if n, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+			return time.Unix(n, 0).UTC()
+		}
+	}
+	return time.Time{}
+}
