@@ -50,6 +50,8 @@ export async function startServer(env = {}, { bin = defaultBin } = {}) {
   }
   return {
     base,
+    // env runs other prima commands on the same data (prima admin create).
+    env: e,
     async stop() {
       proc.kill('SIGTERM')
       await new Promise((r) => proc.once('exit', r))

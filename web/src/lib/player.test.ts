@@ -53,6 +53,13 @@ describe('resume store', () => {
     expect(resumeAt(2, 300)).toBe(95)
   })
 
+  it('keeps a short clip stopped before its last tenth', () => {
+    saveResume(4, 7, 12)
+    expect(resumeAt(4, 12)).toBe(7)
+    saveResume(4, 11.5, 12)
+    expect(resumeAt(4, 12)).toBe(0)
+  })
+
   it('clears a finished video', () => {
     saveResume(3, 50)
     saveResume(3, 195, 200)

@@ -26,9 +26,16 @@ export function chooseEngine(canPlayHls: string): 'native' | 'hlsjs' {
 export const RESUME_KEY = 'resume'
 export const RESUME_LIMIT = 100
 // A position this close to either end is not worth resuming: the opening
-// seconds replay anyway, and near the end the user has finished.
+// seconds replay anyway, and near the end the user has finished. The end
+// margin is 10 s, or a tenth of a short video (so a 12 s clip stopped at
+// 7 s still resumes).
 export const RESUME_MIN_S = 5
 export const RESUME_END_MARGIN_S = 10
+
+function nearEnd(seconds: number, duration?: number): boolean {
+  if (duration == null || !Number.isFinite(duration) || duration <= 0) return false
+  return seconds > duration - Math.min(RESUME_END_MARGIN_S, duration / 10)
+}
 
 export type ResumeEntry = [id: number, seconds: number]
 
@@ -47,7 +54,7 @@ export function resumeAt(id: number, duration?: number): number {
   if (!e) return 0
   const s = e[1]
   if (s < RESUME_MIN_S) return 0
-  if (duration != null && Number.isFinite(duration) && duration > 0 && s > duration - RESUME_END_MARGIN_S) return 0
+  if (nearEnd(s, duration)) return 0
   return s
 }
 
@@ -57,7 +64,7 @@ export function resumeAt(id: number, duration?: number): number {
 export function saveResume(id: number, seconds: number, duration?: number): void {
   if (!Number.isSafeInteger(id) || !Number.isFinite(seconds) || seconds < 0) return
   const rest = readEntries().filter((x) => x[0] !== id)
-  const finished = duration != null && Number.isFinite(duration) && duration > 0 && seconds > duration - RESUME_END_MARGIN_S
+  const finished = nearEnd(seconds, duration)
   if (!finished && seconds >= RESUME_MIN_S) rest.push([id, Math.floor(seconds)])
   storage.set(RESUME_KEY, rest.slice(-RESUME_LIMIT))
 }

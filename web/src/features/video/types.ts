@@ -9,10 +9,12 @@ export interface Access {
   unlock: { needVipLevel: number; coins: number }
 }
 
-// Playback is null until the media pipeline has a stream for the video.
+// Playback is null until the video has transcoded media. url is a signed
+// HLS master playlist: the full video when access is allowed, only its
+// first seconds (preview true) when it is refused.
 export interface Playback {
-  url: string | null
-  preview: string | null
+  url: string
+  preview: boolean
   expiresAt: string
 }
 

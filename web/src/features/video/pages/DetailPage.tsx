@@ -89,7 +89,10 @@ function Detail({ video, token }: { video: VideoDetail; token: string | null }) 
   const closeReport = useCallback(() => setReporting(false), [])
 
   const allowed = video.access.allowed
-  const src = (allowed ? video.playback?.url : video.playback?.preview) ?? null
+  // The server hands out only what the viewer may see: the full stream, or
+  // the preview when access is refused.
+  const src = video.playback?.url ?? null
+  const isPreview = !allowed || video.playback?.preview === true
 
   // One play per opening of this video (the component is keyed by id).
   const counted = useRef(false)
@@ -124,10 +127,10 @@ function Detail({ video, token }: { video: VideoDetail; token: string | null }) 
       <VideoPlayer
         src={src}
         poster={video.cover}
-        resumeID={allowed ? video.id : undefined}
+        resumeID={isPreview ? undefined : video.id}
         onStart={count}
         onEnded={() => {
-          if (!allowed) setPreviewEnded(true)
+          if (isPreview) setPreviewEnded(true)
         }}
         overlay={overlay}
       />
@@ -137,7 +140,7 @@ function Detail({ video, token }: { video: VideoDetail; token: string | null }) 
         </h2>
         <p className={styles.meta}>
           <span data-testid="detail-plays">{t('detail.plays', { n: formatCount(video.playCount) })}</span>
-          {!allowed && video.paywall && video.playback?.preview && <span className={styles.previewTag}>{t('detail.preview')}</span>}
+          {video.playback?.preview && <span className={styles.previewTag}>{t('detail.preview')}</span>}
         </p>
         {video.tags.length > 0 && (
           <ul className={styles.tags} aria-label={t('detail.tags')}>
