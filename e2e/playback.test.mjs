@@ -118,6 +118,24 @@ test('a VIP video plays its preview, then shows the paywall', async () => {
   await shot(page, 'video-10-preview-ended')
 })
 
+test('a failing stream shows the error; retry signs a fresh URL and plays', async () => {
+  let fail = true
+  await page.route('**/master.m3u8', (route) => (fail ? route.fulfill({ status: 403, body: 'forbidden' }) : route.continue()))
+  try {
+    await page.goto(server.base + `/detail/${freeVideo.id}`)
+    await page.locator('[data-testid=player-error]').waitFor({ timeout: 20000 })
+    assert.match(await page.locator('[data-testid=player-error]').innerText(), /视频加载失败/)
+    await shot(page, 'video-11-stream-error')
+    fail = false
+    const refetched = page.waitForResponse((r) => r.url().includes('/api/app/vid/info?'))
+    await page.locator('[data-testid=player-retry]').click()
+    await refetched
+    await page.locator('[data-testid=player][data-status=ready]').waitFor({ timeout: 20000 })
+  } finally {
+    await page.unroute('**/master.m3u8')
+  }
+})
+
 test('no page errors while playing', () => {
   assert.deepEqual(phone.errors.filter((e) => !/status of 4\d\d/.test(e)), [])
 })

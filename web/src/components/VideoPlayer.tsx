@@ -27,6 +27,10 @@ interface Props {
   overlay?: ReactNode
   // emptyText says why there is no source (src null and no overlay).
   emptyText?: ReactNode
+  // onRetry runs when the viewer retries a failed stream, before the player
+  // attaches its source again (signed URLs expire: the page may fetch a
+  // fresh one, which then arrives as a new src).
+  onRetry?: () => void
 }
 
 type Status = 'loading' | 'ready' | 'error'
@@ -38,7 +42,7 @@ interface WebkitVideo extends HTMLVideoElement {
   webkitEnterFullscreen?: () => void
 }
 
-export function VideoPlayer({ src, poster, resumeID, onStart, onEnded, overlay, emptyText }: Props) {
+export function VideoPlayer({ src, poster, resumeID, onStart, onEnded, overlay, emptyText, onRetry }: Props) {
   const box = useRef<HTMLDivElement>(null)
   const video = useRef<HTMLVideoElement>(null)
   const [status, setStatus] = useState<Status>('loading')
@@ -172,7 +176,7 @@ export function VideoPlayer({ src, poster, resumeID, onStart, onEnded, overlay, 
     else void box.current?.requestFullscreen?.().catch(() => v.webkitEnterFullscreen?.())
   }
 
-  const playable = src != null && !overlay
+  const playable = src != null && !overlay && status !== 'error'
   return (
     <div ref={box} className={`${styles.player} ${fill ? styles.fill : ''}`} data-testid="player" data-status={src ? status : 'nosource'}>
       <div className={styles.stage}>
@@ -197,7 +201,12 @@ export function VideoPlayer({ src, poster, resumeID, onStart, onEnded, overlay, 
         {src && status === 'error' && !overlay && (
           <div className={`${styles.cover} ${styles.message}`} role="alert" data-testid="player-error">
             <p>{t('player.error')}</p>
-            <button type="button" className={styles.pill} onClick={() => setAttempt((n) => n + 1)} data-testid="player-retry">
+            <button type="button" className={styles.pill} onClick={() => {
+                onRetry?.()
+                setAttempt((n) => n + 1)
+              }}
+              data-testid="player-retry"
+            >
               {t('state.retry')}
             </button>
           </div>

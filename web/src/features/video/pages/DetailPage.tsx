@@ -14,7 +14,7 @@ import { StateView } from '@/components/StateView'
 import { VideoCard, VideoCardSkeleton, VideoGrid } from '@/components/VideoCard'
 import { VideoPlayer } from '@/components/VideoPlayer'
 import { useUserStore } from '@/stores/user'
-import { isNotFound, useVideo } from '@/features/video/api/get-video'
+import { isNotFound, useVideo, videoQueryOptions } from '@/features/video/api/get-video'
 import { useCollect, useLike } from '@/features/video/api/interact'
 import { countPlay } from '@/features/video/api/play'
 import { parseID } from '@/features/video/id'
@@ -90,9 +90,23 @@ function Detail({ video, token }: { video: VideoDetail; token: string | null }) 
 
   const allowed = video.access.allowed
   // The server hands out only what the viewer may see: the full stream, or
-  // the preview when access is refused.
-  const src = video.playback?.url ?? null
+  // the preview when access is refused. Each answer signs the URL afresh,
+  // so the one playing is pinned: a later answer replaces it only when
+  // what may be watched changed (access, media attached), or on a retry
+  // after the stream failed (its signature may have expired).
+  const latest = video.playback?.url ?? null
   const isPreview = !allowed || video.playback?.preview === true
+  const mode = `${allowed}/${isPreview}/${latest != null}`
+  const [pinned, setPinned] = useState({ mode, url: latest })
+  if (pinned.mode !== mode) setPinned({ mode, url: latest })
+  const src = pinned.mode === mode ? pinned.url : latest
+  const refreshSource = () => {
+    qc.fetchQuery({ ...videoQueryOptions(video.id, token), staleTime: 0 })
+      .then((d) => setPinned((p) => ({ ...p, url: d.playback?.url ?? p.url })))
+      .catch(() => {
+        // The player shows its error again if the old URL still fails.
+      })
+  }
 
   // One play per opening of this video (the component is keyed by id).
   const counted = useRef(false)
@@ -133,6 +147,7 @@ function Detail({ video, token }: { video: VideoDetail; token: string | null }) 
           if (isPreview) setPreviewEnded(true)
         }}
         overlay={overlay}
+        onRetry={refreshSource}
       />
       <section className={styles.info}>
         <h2 className={styles.title} data-testid="detail-title">
