@@ -33,7 +33,10 @@ interface Props {
   onRetry?: () => void
 }
 
-type Status = 'loading' | 'ready' | 'error'
+// idle: attached, nothing asked yet (iPhone Safari loads nothing before the
+// first tap, whatever preload says, so idle must not look busy); loading:
+// the viewer pressed play, or playback is waiting for data.
+type Status = 'idle' | 'loading' | 'ready' | 'error'
 
 // How often the position is written while playing, in seconds of video.
 const SAVE_EVERY_S = 5
@@ -45,7 +48,7 @@ interface WebkitVideo extends HTMLVideoElement {
 export function VideoPlayer({ src, poster, resumeID, onStart, onEnded, overlay, emptyText, onRetry }: Props) {
   const box = useRef<HTMLDivElement>(null)
   const video = useRef<HTMLVideoElement>(null)
-  const [status, setStatus] = useState<Status>('loading')
+  const [status, setStatus] = useState<Status>('idle')
   const [attempt, setAttempt] = useState(0)
   const [rate, setRate] = useState<PlaybackRate>(1)
   const [menu, setMenu] = useState(false)
@@ -60,7 +63,7 @@ export function VideoPlayer({ src, poster, resumeID, onStart, onEnded, overlay, 
   useEffect(() => {
     const v = video.current
     if (!v || !src) return
-    setStatus('loading')
+    setStatus('idle')
     let hls: HlsType | null = null
     let cancelled = false
     const fail = () => {
@@ -127,6 +130,11 @@ export function VideoPlayer({ src, poster, resumeID, onStart, onEnded, overlay, 
       save()
       cb.current.onEnded?.()
     }
+    const onWaiting = () => setStatus((st) => (st === 'error' ? st : 'loading'))
+    const onPlay = () => {
+      if (v.readyState < HTMLMediaElement.HAVE_FUTURE_DATA) onWaiting()
+    }
+    const onCanPlay = () => setStatus((st) => (st === 'error' ? st : 'ready'))
     const onError = () => {
       // With hls.js attached, its own fatal errors decide; a media error
       // of the element is fatal either way.
@@ -138,6 +146,9 @@ export function VideoPlayer({ src, poster, resumeID, onStart, onEnded, overlay, 
     v.addEventListener('playing', onPlaying)
     v.addEventListener('ended', onEnd)
     v.addEventListener('error', onError)
+    v.addEventListener('waiting', onWaiting)
+    v.addEventListener('play', onPlay)
+    v.addEventListener('canplay', onCanPlay)
     return () => {
       save()
       v.removeEventListener('loadedmetadata', onMeta)
@@ -146,6 +157,9 @@ export function VideoPlayer({ src, poster, resumeID, onStart, onEnded, overlay, 
       v.removeEventListener('playing', onPlaying)
       v.removeEventListener('ended', onEnd)
       v.removeEventListener('error', onError)
+      v.removeEventListener('waiting', onWaiting)
+      v.removeEventListener('play', onPlay)
+      v.removeEventListener('canplay', onCanPlay)
     }
   }, [src, resumeID, attempt])
 
