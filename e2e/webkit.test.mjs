@@ -48,6 +48,11 @@ const builtMarkers = {
   setting: { css: css('setting-version') },
   minelogin: { css: css('login-form') },
   mineregister: { css: css('register-form') },
+  detail: { css: css('detail-title') }, // /detail/1: a seeded, published video
+  userlike: { css: `${css('mine-videos')}[data-kind=like]` },
+  userfav: { css: `${css('mine-videos')}[data-kind=fav]` },
+  userbroswer: { css: `${css('mine-videos')}[data-kind=history]` },
+  userbuy: { css: `${css('mine-videos')}[data-kind=buy] ${css('state-empty')}` },
 }
 
 // The app's root has rendered: the boot mark is gone and there is content.

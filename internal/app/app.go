@@ -34,6 +34,7 @@ import (
 	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
 	"prima/internal/platform/redisx"
+	"prima/internal/report"
 	"prima/web"
 )
 
@@ -45,6 +46,7 @@ type App struct {
 	Signer  *blob.Signer // signs /media/ URLs of protected keys (videos, uploads)
 	Account *account.Service
 	Catalog *catalog.Service
+	Reports *report.Service
 	Log     *slog.Logger
 	Metrics *metrics.Metrics
 	// Checks are what /readyz asks; a seam with a dependency of its own
@@ -136,6 +138,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		Signer:  signer,
 		Account: acct,
 		Catalog: cat,
+		Reports: report.NewService(d, limiter),
 		Jobs:    jobs.New(d, jobs.Config{Workers: cfg.Workers, Log: log}),
 		Log:     log,
 		Metrics: metrics.New(d),
@@ -143,7 +146,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		trusted: trusted,
 		Redis:   rdb,
 		Events:  events,
-		WS:      realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, Log: log}),
+		WS:      realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, AllowOrigin: cat.AllowsOrigin, Log: log}),
 	}
 	// Every domain's handlers are registered in every process, so any
 	// process that runs workers can run any job.
@@ -221,7 +224,8 @@ func (a *App) Handler() (http.Handler, error) {
 		httpx.Observe(a.Metrics.Begin),
 		httpx.AccessLog(a.Log),
 		httpx.Recover,
-		httpx.SecurityHeaders,
+		httpx.SecurityHeadersFor(a.Catalog), // the CSP lists the delivery lines
+		httpx.CORS(a.Catalog),               // pages on one line call another
 		httpx.Gzip,
 		account.NewHandler(a.Account).Authenticate,
 	), nil

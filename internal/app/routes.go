@@ -12,6 +12,7 @@ import (
 	"prima/internal/media"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/httpx"
+	"prima/internal/report"
 )
 
 // routes is Prima's one route table. Paths and parameter names are the
@@ -38,6 +39,9 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 		_, _ = w.Write([]byte("ok"))
 	})
 	h("GET /api/app/ping/domain/h5", cat.Domains)
+	// Error reports (unreachable lines, payment errors): public, throttled.
+	rep := report.NewHandler(a.Reports)
+	h("POST /api/app/report/error", rep.Submit)
 
 	// Accounts.
 	h("POST /api/app/mine/login", acct.GuestLogin)
@@ -117,6 +121,9 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("POST /api/admin/tags", cat.AdminCreateTag)
 	op("POST /api/admin/tags/update", cat.AdminUpdateTag)
 	op("POST /api/admin/tags/delete", cat.AdminDeleteTag)
+	op("GET /api/admin/lines", cat.AdminLines)
+	op("POST /api/admin/lines", cat.SetLines)
+	op("GET /api/admin/reports", rep.List)
 	op("/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed
