@@ -5,7 +5,9 @@
 // detail is photographed light and dark, at 320 and 430 px.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { execFileSync } from 'node:child_process'
+import { join } from 'node:path'
+import { root, startServer, launchPhone, shot } from './harness.mjs'
 
 let server, phone, page
 let videoID, videoTitle
@@ -42,9 +44,13 @@ test('a guest opens a video from home and sees its detail', async () => {
   assert.ok(videoTitle.length > 0, 'the title shows')
   const info = await api(`/api/app/vid/info?id=${videoID}`)
   assert.equal(videoTitle, info.title)
-  // No media yet: the player says so (or the paywall covers it), and the
-  // play is counted on open.
+  // No media: the player says so (or the paywall covers it), and the play
+  // is counted on open. A seeded demo clip counts when playback starts.
   if (info.playback == null) await $(info.access.allowed ? 'player-nosource' : 'paywall').waitFor()
+  else {
+    await page.locator('[data-testid=player][data-status=ready]').waitFor({ timeout: 20000 })
+    await page.evaluate(() => { const v = document.querySelector('video'); v.muted = true; return v.play() })
+  }
   await played
   await $('detail-related').locator('[data-testid=video-card]').first().waitFor()
   assert.ok(info.related.length > 0, 'the seed gives the video related videos')
@@ -123,6 +129,20 @@ async function findVideo(match) {
 }
 
 test('a free video without media says honestly there is nothing to play yet', async () => {
+  // The seed gives every video a demo clip, so an operator detaches one
+  // (POST /api/admin/videos/media with mediaId 0) to make a video without media.
+  const bin = process.env.PRIMA_BIN || join(root, 'bin', 'prima')
+  execFileSync(bin, ['admin', 'create', '-account', 'ops_video'], { env: server.env, input: 'secret12\n', stdio: ['pipe', 'ignore', 'inherit'] })
+  const post = async (path, token, body) => {
+    const headers = { 'Content-Type': 'application/json' }
+    if (token) headers.Authorization = `Bearer ${token}`
+    const env = await (await fetch(server.base + path, { method: 'POST', headers, body: JSON.stringify(body) })).json()
+    assert.equal(env.code, 200, `${path}: ${env.msg}`)
+    return env.data
+  }
+  const op = (await post('/api/app/mine/login/h5', null, { account: 'ops_video', passWord: 'secret12', sysType: 'ios' })).token
+  const withMedia = await findVideo((d) => d.access.allowed && d.playback != null)
+  await post('/api/admin/videos/media', op, { videoId: withMedia.id, mediaId: 0 })
   const free = await findVideo((d) => d.access.allowed && d.playback == null)
   await page.goto(server.base + `/detail/${free.id}`)
   await $('player-nosource').waitFor()
