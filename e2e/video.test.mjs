@@ -150,10 +150,21 @@ test('a free video without media says honestly there is nothing to play yet', as
   await shot(page, 'video-05-free-nosource')
 })
 
+// endPreview plays a locked video's preview through (muted, fast): the
+// paywall covers the player once the preview ends. A video without media
+// shows the paywall at once.
+async function endPreview(d) {
+  if (d.playback == null) return
+  assert.equal(d.playback.preview, true)
+  await page.locator('[data-testid=player][data-status=ready]').waitFor({ timeout: 20000 })
+  await page.evaluate(() => { const v = document.querySelector('video'); v.muted = true; v.playbackRate = 4; return v.play() })
+}
+
 test('a VIP video shows the paywall to a guest, with the way to VIP', async () => {
   const vip = await findVideo((d) => d.vipLevel === 1 && d.coins === 0)
   assert.equal(vip.access.allowed, false)
   await page.goto(server.base + `/detail/${vip.id}`)
+  await endPreview(vip)
   await page.locator('[data-testid=paywall][data-reason=need_vip]').waitFor()
   assert.match(await $('paywall').innerText(), /开通VIP/)
   await shot(page, 'video-05-paywall-vip')
@@ -164,6 +175,7 @@ test('a VIP video shows the paywall to a guest, with the way to VIP', async () =
 test('a priced video shows its price and does not fake a purchase', async () => {
   const gold = await findVideo((d) => d.coins > 0)
   await page.goto(server.base + `/detail/${gold.id}`)
+  await endPreview(gold)
   await page.locator('[data-testid=paywall][data-reason=need_coins]').waitFor()
   assert.match(await $('paywall-price').innerText(), new RegExp(String(gold.coins)))
   await $('paywall-buy').click()
