@@ -87,6 +87,21 @@ for (const colorScheme of ['light', 'dark']) {
       await $(page, 'mine-guest-card').waitFor()
       await check('mine (guest)', page)
 
+      // A video's detail (liked, so the list below has a card), and a mine list.
+      await page.goto(server.base + '/home')
+      const card = $(page, 'video-card').first()
+      const vid = await card.getAttribute('data-video-id')
+      await page.goto(server.base + `/detail/${vid}`)
+      await $(page, 'detail-related').locator('[data-testid=video-card]').first().waitFor()
+      await $(page, 'detail-like').click()
+      await page.locator('[data-testid=detail-like][aria-pressed=true]').waitFor()
+      await page.waitForFunction(() => [...document.images].every((i) => i.complete), null, { timeout: 5000 }).catch(() => {})
+      await check('detail', page)
+
+      await page.goto(server.base + '/mine/userlike')
+      await page.locator(`[data-testid=mine-videos] [data-testid=video-card][data-video-id="${vid}"]`).waitFor()
+      await check('mine liked videos', page)
+
       await page.goto(server.base + '/mine/login')
       await $(page, 'login-form').waitFor()
       await check('login', page)

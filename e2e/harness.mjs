@@ -53,6 +53,8 @@ export async function startServer(env = {}, { bin = defaultBin, setup } = {}) {
   }
   return {
     base,
+    env: e, // for a second prima command on the same data (prima admin create)
+    bin,
     async stop() {
       proc.kill('SIGTERM')
       await new Promise((r) => proc.once('exit', r))

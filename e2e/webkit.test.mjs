@@ -53,6 +53,11 @@ const builtMarkers = {
   sourceshortvideo: { css: css('sourceshortvideo-page') }, // no source in the query: its empty state
   dark: { css: css('dark-page') + ' ' + css('video-card') },
   discover: { css: css('discover-section') },
+  detail: { css: css('detail-title') }, // /detail/1: a seeded, published video
+  userlike: { css: `${css('mine-videos')}[data-kind=like]` },
+  userfav: { css: `${css('mine-videos')}[data-kind=fav]` },
+  userbroswer: { css: `${css('mine-videos')}[data-kind=history]` },
+  userbuy: { css: `${css('mine-videos')}[data-kind=buy] ${css('state-empty')}` },
 }
 
 // The app's root has rendered: the boot mark is gone and there is content.

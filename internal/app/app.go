@@ -21,7 +21,9 @@ import (
 
 	"prima/internal/account"
 	"prima/internal/catalog"
+	"prima/internal/gallery"
 	"prima/internal/media"
+	"prima/internal/membership"
 	"prima/internal/migrations"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/config"
@@ -32,6 +34,7 @@ import (
 	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
 	"prima/internal/platform/redisx"
+	"prima/internal/report"
 	"prima/web"
 )
 
@@ -43,6 +46,7 @@ type App struct {
 	Signer  *blob.Signer // signs /media/ URLs of protected keys (videos, uploads)
 	Account *account.Service
 	Catalog *catalog.Service
+	Reports *report.Service
 	Log     *slog.Logger
 	Metrics *metrics.Metrics
 	// Checks are what /readyz asks; a seam with a dependency of its own
@@ -60,6 +64,8 @@ type App struct {
 	Jobs *jobs.Queue
 	// Uploads is the media pipeline: uploads, image variants, transcodes.
 	Uploads *media.Service
+	// Galleries are picture galleries over uploaded pictures.
+	Galleries *gallery.Service
 }
 
 // New opens the database, applies migrations and builds the services.
@@ -132,6 +138,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		Signer:  signer,
 		Account: acct,
 		Catalog: cat,
+		Reports: report.NewService(d, limiter),
 		Jobs:    jobs.New(d, jobs.Config{Workers: cfg.Workers, Log: log}),
 		Log:     log,
 		Metrics: metrics.New(d),
@@ -139,7 +146,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		trusted: trusted,
 		Redis:   rdb,
 		Events:  events,
-		WS:      realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, Log: log}),
+		WS:      realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, AllowOrigin: cat.AllowsOrigin, Log: log}),
 	}
 	// Every domain's handlers are registered in every process, so any
 	// process that runs workers can run any job.
@@ -147,7 +154,12 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Uploads = newUploads(d, a.Media, signer)
 	a.Uploads.Log = log
 	a.Uploads.RegisterJobs(a.Jobs)
-	a.Catalog.Media = a.Uploads // playback URLs of videos with media attached
+	a.Catalog.Media = a.Uploads  // playback URLs of videos with media attached
+	a.Catalog.Covers = a.Uploads // operators' covers, copied to public covers/ keys
+	a.Uploads.Changed = a.Catalog.Invalidate
+	// Galleries follow the videos' access rules; purchases are the same
+	// source as catalog's (none until the wallet lands).
+	a.Galleries = gallery.NewService(d, signer, membership.NewService(d, membership.NoPurchases{}))
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil
 }
@@ -212,7 +224,8 @@ func (a *App) Handler() (http.Handler, error) {
 		httpx.Observe(a.Metrics.Begin),
 		httpx.AccessLog(a.Log),
 		httpx.Recover,
-		httpx.SecurityHeaders,
+		httpx.SecurityHeadersFor(a.Catalog), // the CSP lists the delivery lines
+		httpx.CORS(a.Catalog),               // pages on one line call another
 		httpx.Gzip,
 		account.NewHandler(a.Account).Authenticate,
 	), nil

@@ -8,9 +8,11 @@ import (
 	"prima/internal/account"
 	"prima/internal/admin"
 	"prima/internal/catalog"
+	"prima/internal/gallery"
 	"prima/internal/media"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/httpx"
+	"prima/internal/report"
 )
 
 // routes is Prima's one route table. Paths and parameter names are the
@@ -37,6 +39,9 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 		_, _ = w.Write([]byte("ok"))
 	})
 	h("GET /api/app/ping/domain/h5", cat.Domains)
+	// Error reports (unreachable lines, payment errors): public, throttled.
+	rep := report.NewHandler(a.Reports)
+	h("POST /api/app/report/error", rep.Submit)
 
 	// Accounts.
 	h("POST /api/app/mine/login", acct.GuestLogin)
@@ -69,8 +74,15 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/vid/report/reasons", cat.ReportReasonList)
 	h("GET /api/app/mine/like/infoList", acct.RequireUser(cat.MineLikes))
 	h("GET /api/app/mine/collect/infoList", acct.RequireUser(cat.MineCollects))
-	h("GET /api/app/mine/collection", acct.RequireUser(cat.MineCollects))
+	gal := gallery.NewHandler(a.Galleries, cat.MineCollects)
+	h("GET /api/app/mine/collection", acct.RequireUser(gal.Collection))
 	h("GET /api/app/mine/history", acct.RequireUser(cat.MineHistory))
+
+	// Galleries: lists and detail are public (personal with a token).
+	h("GET /api/app/gallery/list", gal.List)
+	h("GET /api/app/gallery/vip", gal.VIP)
+	h("GET /api/app/gallery/info", gal.Info)
+	h("POST /api/app/gallery/collect", acct.RequireUser(gal.Collect))
 
 	// Uploads (docs/api.md): multipart, sniffed, resized or transcoded.
 	up := media.NewHandler(a.Uploads)
@@ -88,6 +100,30 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("GET /api/admin/audit", adm.Audit)
 	op("GET /api/admin/media", up.AdminList)
 	op("POST /api/admin/videos/media", up.AdminAttach)
+	op("POST /api/admin/galleries", gal.AdminCreate)
+	op("POST /api/admin/galleries/update", gal.AdminUpdate)
+	op("POST /api/admin/galleries/publish", gal.AdminPublish)
+	op("POST /api/admin/galleries/images", gal.AdminImages)
+	op("GET /api/admin/galleries/info", gal.AdminInfo)
+	// Operator content (docs/api.md, "Operator content"): modules, videos, tags.
+	op("GET /api/admin/modules", cat.AdminModules)
+	op("POST /api/admin/modules", cat.AdminCreateModule)
+	op("POST /api/admin/modules/update", cat.AdminUpdateModule)
+	op("POST /api/admin/modules/delete", cat.AdminDeleteModule)
+	op("GET /api/admin/videos", cat.AdminVideos)
+	op("GET /api/admin/videos/info", cat.AdminVideoInfo)
+	op("POST /api/admin/videos", cat.AdminCreateVideo)
+	op("POST /api/admin/videos/update", cat.AdminUpdateVideo)
+	op("POST /api/admin/videos/tags", cat.AdminVideoTags)
+	op("POST /api/admin/videos/publish", cat.AdminPublishVideo)
+	op("POST /api/admin/videos/delete", cat.AdminDeleteVideo)
+	op("GET /api/admin/tags", cat.AdminTags)
+	op("POST /api/admin/tags", cat.AdminCreateTag)
+	op("POST /api/admin/tags/update", cat.AdminUpdateTag)
+	op("POST /api/admin/tags/delete", cat.AdminDeleteTag)
+	op("GET /api/admin/lines", cat.AdminLines)
+	op("POST /api/admin/lines", cat.SetLines)
+	op("GET /api/admin/reports", rep.List)
 	op("/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed

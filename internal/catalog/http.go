@@ -36,7 +36,11 @@ func notFound(err error) error {
 
 // Domains answers GET /api/app/ping/domain/h5.
 func (h *Handler) Domains(w http.ResponseWriter, r *http.Request) error {
-	return httpx.OK(w, h.s.Domains(requestOrigin(r)))
+	d, err := h.s.Domains(r.Context(), requestOrigin(r))
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, d)
 }
 
 // Modules answers GET /api/app/modules/list?moduleType=.

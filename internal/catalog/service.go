@@ -66,8 +66,13 @@ type Service struct {
 	// issue replaces them) and NoMedia (the media package replaces it).
 	Access Entitlements
 	Media  PlaybackSource
+	// Covers makes uploaded pictures into public covers for the operator
+	// calls (admin.go); internal/media replaces the default, which has none.
+	Covers CoverStore
 	// historyLimit is HistoryLimit; tests lower it.
 	historyLimit int
+	// lines caches the delivery lines (lines.go).
+	lines linesCache
 }
 
 // NewService builds the catalog over d.
@@ -83,6 +88,7 @@ func NewService(d *db.DB, opts Options) *Service {
 		mineAnchors:  newTTLCache[mineKey, cursor](anchorTTL, cacheEntries),
 		Access:       membership.NewService(d, membership.NoPurchases{}),
 		Media:        NoMedia{},
+		Covers:       noCovers{},
 		historyLimit: HistoryLimit,
 	}
 	// The caches expire on the service's clock, which tests move.
@@ -410,19 +416,31 @@ func (s *Service) Source(ctx context.Context, origin string) (map[string]any, er
 	return out, nil
 }
 
-// Domains are the delivery lines: today this server for API, images and
-// video alike.
+// Domains are the delivery lines handed to clients: API lines in the order
+// they are tried, media lines to race, and fallback sources.
 type Domains struct {
-	API   []string `json:"api"`
-	Image []string `json:"image"`
-	Video []string `json:"video"`
+	API      []string `json:"api"`
+	Image    []string `json:"image"`
+	Video    []string `json:"video"`
+	Fallback []string `json:"fallback"`
 }
 
-// Domains lists the lines the client may use; origin is the request's own,
-// used when no public URL is configured.
-func (s *Service) Domains(origin string) Domains {
+// Domains lists the lines the client may use: the operator's lists, and
+// for any list left empty this server's origin (the configured public URL,
+// else the request's own), so a single-origin install needs no setup.
+func (s *Service) Domains(ctx context.Context, origin string) (Domains, error) {
+	l, err := s.Lines(ctx)
+	if err != nil {
+		return Domains{}, err
+	}
 	o := s.publicOrigin(origin)
-	return Domains{API: []string{o}, Image: []string{o}, Video: []string{o}}
+	or := func(list []string) []string {
+		if len(list) == 0 {
+			return []string{o}
+		}
+		return list
+	}
+	return Domains{API: or(l.API), Image: or(l.Image), Video: or(l.Video), Fallback: l.Fallback}, nil
 }
 
 // publicOrigin is the configured public URL's origin (scheme://host[:port])

@@ -20,7 +20,8 @@ var (
 )
 
 // Attach sets videos.media_id of video to asset (0 detaches), audited as
-// "video.media". A processing asset may be attached: playback starts when
+// "video.media", and takes the video's duration, width and height from the
+// asset's probe when it has one. A processing asset may be attached: playback starts when
 // it is ready. Setting the current value changes nothing and records nothing.
 func (s *Service) Attach(ctx context.Context, actor audit.Actor, video, asset int64) error {
 	return s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
@@ -32,9 +33,10 @@ func (s *Service) Attach(ctx context.Context, actor audit.Actor, video, asset in
 		if err != nil {
 			return err
 		}
+		var durationMS, width, height int64
 		if asset != 0 {
 			var kind, state string
-			err := tx.QueryRow(ctx, `SELECT kind, state FROM media_assets WHERE id = ?`, asset).Scan(&kind, &state)
+			err := tx.QueryRow(ctx, `SELECT kind, state, duration_ms, width, height FROM media_assets WHERE id = ?`, asset).Scan(&kind, &state, &durationMS, &width, &height)
 			switch {
 			case errors.Is(err, sql.ErrNoRows):
 				return ErrNotFound
@@ -52,8 +54,21 @@ func (s *Service) Attach(ctx context.Context, actor audit.Actor, video, asset in
 		if _, err := tx.Exec(ctx, `UPDATE videos SET media_id = ? WHERE id = ?`, asset, video); err != nil {
 			return err
 		}
+		after := map[string]int64{"mediaId": asset}
+		if durationMS > 0 {
+			// The probe measured the upload: the video's duration and size
+			// are the media's from now on (seconds, rounded).
+			after["duration"], after["width"], after["height"] = (durationMS+500)/1000, width, height
+			if _, err := tx.Exec(ctx, `UPDATE videos SET duration = ?, width = ?, height = ? WHERE id = ?`,
+				after["duration"], width, height, video); err != nil {
+				return err
+			}
+		}
+		if s.Changed != nil {
+			tx.AfterCommit(s.Changed)
+		}
 		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "video.media", TargetType: "video",
-			TargetID: itoa(video), Before: map[string]int64{"mediaId": current}, After: map[string]int64{"mediaId": asset}})
+			TargetID: itoa(video), Before: map[string]int64{"mediaId": current}, After: after})
 	})
 }
 

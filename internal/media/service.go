@@ -93,6 +93,9 @@ type Service struct {
 	// when zero); read by RegisterJobs.
 	TranscodeTimeout time.Duration
 	Log              *slog.Logger
+	// Changed runs after a commit that changed a catalogue video (Attach),
+	// so the catalog drops its cached listings; nil does nothing.
+	Changed func()
 	// decodes bounds pictures decoded at once: a 50 MP picture takes
 	// 200 MB, and uploads arrive in parallel.
 	decodes chan struct{}

@@ -175,9 +175,38 @@ func NewService(d *db.DB, p Purchases) *Service {
 	return &Service{db: d, purchases: p, now: time.Now}
 }
 
+// GalleryPurchases answers whether a user bought a gallery. A Purchases
+// that also sells galleries implements it; one that does not (NoPurchases)
+// has sold none, so every gold gallery shows its price.
+type GalleryPurchases interface {
+	HasBoughtGallery(ctx context.Context, uid, galleryID int64) (bool, error)
+}
+
+// HasBoughtGallery is always false: nothing has been sold.
+func (NoPurchases) HasBoughtGallery(context.Context, int64, int64) (bool, error) { return false, nil }
+
 // Check decides v for user uid (0: nobody signed in). A uid with no row (a
 // user deleted while their token lived) is decided as nobody.
 func (s *Service) Check(ctx context.Context, uid int64, v Video) (Access, error) {
+	return s.check(ctx, uid, v, s.purchases.HasBought)
+}
+
+// CheckGallery decides gallery g (its id, vip_level and coins in a Video)
+// by the same rule as a video: galleries have the same levels, the same
+// free windows (video_free_until opens VIP galleries, gold_video_free_until
+// priced ones) and the same paywall. Only the purchase asked about is the
+// gallery's, never a video's with the same id.
+func (s *Service) CheckGallery(ctx context.Context, uid int64, g Video) (Access, error) {
+	bought := func(ctx context.Context, uid, id int64) (bool, error) {
+		if gp, ok := s.purchases.(GalleryPurchases); ok {
+			return gp.HasBoughtGallery(ctx, uid, id)
+		}
+		return false, nil
+	}
+	return s.check(ctx, uid, g, bought)
+}
+
+func (s *Service) check(ctx context.Context, uid int64, v Video, hasBought func(ctx context.Context, uid, id int64) (bool, error)) (Access, error) {
 	now := s.now()
 	if uid == 0 || (!v.IsGold() && v.VipLevel == LevelFree) {
 		return Decide(nil, v, now, false), nil
@@ -191,7 +220,7 @@ func (s *Service) Check(ctx context.Context, uid int64, v Video) (Access, error)
 	}
 	bought := false
 	if v.IsGold() {
-		if bought, err = s.purchases.HasBought(ctx, uid, v.ID); err != nil {
+		if bought, err = hasBought(ctx, uid, v.ID); err != nil {
 			return Access{}, err
 		}
 	}

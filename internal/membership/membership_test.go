@@ -140,3 +140,55 @@ func TestServiceCheck(t *testing.T) {
 		check(plain, Video{ID: 40, Coins: 5}, ReasonNeedCoins)
 	})
 }
+
+// galleriesToo sells video 40 and gallery 7 to one user.
+type galleriesToo struct{ boughtOnly }
+
+func (g galleriesToo) HasBoughtGallery(_ context.Context, uid, id int64) (bool, error) {
+	return uid == g.uid && id == 7, nil
+}
+
+// A gallery is decided by the videos' rule, but only its own purchase
+// counts: a video bought with the same id opens no gallery.
+func TestServiceCheckGallery(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		n := now.Unix()
+		var plain, vip int64
+		for _, row := range []struct {
+			id     *int64
+			level  int
+			expire int64
+		}{{&plain, 0, 0}, {&vip, 1, n + 60}} {
+			err := d.QueryRow(ctx, `INSERT INTO users (vip_level, vip_expire_at, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id`,
+				row.level, row.expire, n, n).Scan(row.id)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := NewService(d, boughtOnly{uid: plain, vid: 40})
+		s.now = func() time.Time { return now }
+		check := func(uid int64, g Video, want string) {
+			t.Helper()
+			a, err := s.CheckGallery(ctx, uid, g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Reason != want {
+				t.Fatalf("uid %d gallery %+v: %+v, want %s", uid, g, a, want)
+			}
+		}
+		check(0, Video{ID: 1}, ReasonFree)
+		check(0, Video{ID: 2, VipLevel: 1}, ReasonLogin)
+		check(vip, Video{ID: 2, VipLevel: 1}, ReasonVIP)
+		check(vip, Video{ID: 2, VipLevel: 2}, ReasonNeedSVIP)
+		// Video 40 is bought; gallery 40 is not.
+		check(plain, Video{ID: 40, Coins: 5}, ReasonNeedCoins)
+		s.purchases = galleriesToo{boughtOnly{uid: plain, vid: 40}}
+		check(plain, Video{ID: 7, Coins: 5}, ReasonBought)
+		check(plain, Video{ID: 40, Coins: 5}, ReasonNeedCoins)
+		check(vip, Video{ID: 7, Coins: 5}, ReasonNeedCoins)
+		s.purchases = NoPurchases{}
+		check(plain, Video{ID: 7, Coins: 5}, ReasonNeedCoins)
+	})
+}

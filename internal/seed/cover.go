@@ -247,6 +247,7 @@ type artwork struct {
 	Hue   float64 // in turns
 	Label string  // in the pixel font (uppercase, digits, "No."): top-right on a cover, centred on a banner
 	Play  bool    // a play button in the middle: a cover rather than a banner
+	Scene bool    // a sun and hills under the label: a gallery picture
 }
 
 // coverArt is the cover of video id at w by h.
@@ -267,6 +268,12 @@ func (a artwork) render() *image.RGBA {
 		// which is what makes a play symbol look centred.
 		s := r * 0.95
 		c.triangle([3][2]float64{{cx - s*0.38, cy - s*0.55}, {cx + s*0.62, cy}, {cx - s*0.38, cy + s*0.55}}, color.RGBA{255, 255, 255, 255}, 0.92)
+	}
+	if a.Scene {
+		w, h := float64(a.W), float64(a.H)
+		c.disc(w*0.72, h*0.28, short*0.12, hsv(a.Hue+0.5, 0.35, 1), 0.85)
+		c.triangle([3][2]float64{{-w * 0.1, h}, {w * 0.35, h * 0.55}, {w * 0.8, h}}, hsv(a.Hue+0.2, 0.6, 0.25), 0.8)
+		c.triangle([3][2]float64{{w * 0.3, h}, {w * 0.75, h * 0.62}, {w * 1.2, h}}, hsv(a.Hue+0.25, 0.5, 0.18), 0.85)
 	}
 	if a.Label != "" && !a.Play {
 		// A banner: the label is the picture, centred and large.

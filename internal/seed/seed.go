@@ -24,7 +24,17 @@ import (
 // reports what it did. A database that already holds modules or videos is
 // left exactly as it is, demo accounts included: their passwords are public,
 // so they must never be added to an install that is already in use.
+//
+// After the catalogue it makes the demo media (see media.go): clips
+// attached to the videos and the galleries. That step runs after the
+// catalogue's transaction (the pipeline runs ffmpeg and opens its own
+// transactions); if it fails, the error says so and the catalogue stays.
 func Run(ctx context.Context, a *app.App) (string, error) {
+	return RunWith(ctx, a, Options{})
+}
+
+// RunWith is Run with options.
+func RunWith(ctx context.Context, a *app.App, o Options) (string, error) {
 	start := time.Now()
 	var st stats
 	err := a.DB.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
@@ -54,7 +64,22 @@ func Run(ctx context.Context, a *app.App) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("seed demo users: %w", err)
 	}
-	return st.report(users, time.Since(start)), nil
+	took := time.Since(start)
+	// The demo media are the uploads of the plain demo account.
+	owner, err := a.Account.UserByAccount(ctx, account.DemoUsers[0].Account)
+	if err != nil {
+		return "", fmt.Errorf("seed: the demo account: %w", err)
+	}
+	ms, err := seedMedia(ctx, a, owner.ID, o)
+	if err != nil {
+		return "", fmt.Errorf("seed demo media (the catalogue is in place without it; start from an empty database to retry): %w", err)
+	}
+	return st.report(users, took) + "\n" + ms.report(), nil
+}
+
+func (m mediaStats) report() string {
+	return fmt.Sprintf("  demo media in %s: %d clips on %d videos, %d pictures in %d galleries (%s)",
+		m.took.Round(10*time.Millisecond), m.clips, m.withMedia, m.pictures, m.galleries, m.source)
 }
 
 // stats is what a seed created, for its report.

@@ -300,6 +300,20 @@ func IsUnique(err error) bool {
 	return false
 }
 
+// IsForeignKey reports whether err is a foreign-key violation: a row still
+// referenced from another table, or a reference to a row that is gone.
+func IsForeignKey(err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code == "23503"
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+	}
+	return false
+}
+
 // NotFound maps sql.ErrNoRows to ErrNotFound and leaves other errors alone.
 func NotFound(err error) error {
 	if errors.Is(err, sql.ErrNoRows) {

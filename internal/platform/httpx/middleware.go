@@ -146,16 +146,93 @@ func Recover(next http.Handler) http.Handler {
 const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; media-src 'self' blob: https:; connect-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'; manifest-src 'self'"
 
 // SecurityHeaders sets the headers every response carries.
-func SecurityHeaders(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("Content-Security-Policy", csp)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-		next.ServeHTTP(w, r)
-	})
+func SecurityHeaders(next http.Handler) http.Handler { return SecurityHeadersFor(nil)(next) }
+
+// Lines is what the headers need to know of the delivery lines: the
+// origins the page may call besides its own, and whether a fallback
+// source is configured (whose lines nobody knows in advance).
+type Lines interface {
+	LineOrigins(ctx context.Context) []string
+	HasFallback(ctx context.Context) bool
+	AllowsOrigin(ctx context.Context, origin string) bool
+}
+
+// SecurityHeadersFor is SecurityHeaders with the delivery lines added to
+// the CSP: connect-src, img-src and media-src list every configured line's
+// origin (they are validated origins, so they cannot break the header), and
+// connect-src allows any https origin when a fallback source is set,
+// because the lines a fallback file names are chosen after the page was
+// served. lines nil, or no lines: the fixed policy.
+func SecurityHeadersFor(lines Lines) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h := w.Header()
+			policy := csp
+			if lines != nil {
+				policy = linePolicy(lines.LineOrigins(r.Context()), lines.HasFallback(r.Context()))
+			}
+			h.Set("Content-Security-Policy", policy)
+			h.Set("X-Content-Type-Options", "nosniff")
+			h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+			h.Set("X-Frame-Options", "DENY")
+			h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// linePolicy is csp with origins added to connect-src, img-src and
+// media-src, and https: to connect-src when anyHTTPS.
+func linePolicy(origins []string, anyHTTPS bool) string {
+	if len(origins) == 0 && !anyHTTPS {
+		return csp
+	}
+	extra := ""
+	for _, o := range origins {
+		extra += " " + o
+	}
+	connect := "connect-src 'self'" + extra
+	if anyHTTPS {
+		connect += " https:"
+	}
+	p := strings.Replace(csp, "connect-src 'self'", connect, 1)
+	p = strings.Replace(p, "img-src 'self' data: blob: https:", "img-src 'self' data: blob: https:"+extra, 1)
+	return strings.Replace(p, "media-src 'self' blob: https:", "media-src 'self' blob: https:"+extra, 1)
+}
+
+// CORS lets a page served from one delivery line call the API and the line
+// checks on another: a request whose Origin the lines allow gets it back
+// in Access-Control-Allow-Origin (never "*", never credentials: the token
+// travels in a header the page sets), and a preflight to /api/ or /check
+// is answered here with 204. Other origins get no CORS headers, so the
+// browser keeps its same-origin rule.
+func CORS(lines Lines) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			origin := r.Header.Get("Origin")
+			scoped := strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/check"
+			if !scoped || origin == "" {
+				next.ServeHTTP(w, r)
+				return
+			}
+			h := w.Header()
+			h.Add("Vary", "Origin")
+			if !lines.AllowsOrigin(r.Context(), origin) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			h.Set("Access-Control-Allow-Origin", origin)
+			if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+				h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE")
+				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-App-Client, Accept")
+				h.Set("Access-Control-Max-Age", "600")
+				w.WriteHeader(http.StatusNoContent)
+				return
+			}
+			h.Set("Access-Control-Expose-Headers", "X-Request-Id")
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
 var gzipPool = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed); return w }}

@@ -63,6 +63,10 @@ type WSOptions struct {
 	// OriginHosts are hosts (host[:port]) a browser page may connect from
 	// besides the request's own Host, e.g. PRIMA_PUBLIC_URL's host.
 	OriginHosts []string
+	// AllowOrigin, when set, is asked about an Origin (scheme://host) the
+	// hosts above do not cover: the delivery lines, which operators change
+	// while the server runs.
+	AllowOrigin func(ctx context.Context, origin string) bool
 	Log         *slog.Logger
 }
 
@@ -318,6 +322,9 @@ func (h *WS) checkOrigin(r *http.Request) error {
 			if strings.EqualFold(u.Host, host) {
 				return nil
 			}
+		}
+		if h.opt.AllowOrigin != nil && h.opt.AllowOrigin(r.Context(), strings.ToLower(u.Scheme)+"://"+strings.ToLower(u.Host)) {
+			return nil
 		}
 	}
 	return httpx.Forbidden("请求来源不被允许", "origin "+origin+" may not open this WebSocket")

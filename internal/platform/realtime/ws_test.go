@@ -171,7 +171,8 @@ func TestWSDeliversUserEvents(t *testing.T) {
 
 // Every refusal is an envelope before any upgrade.
 func TestWSRefusals(t *testing.T) {
-	e := newWSEnv(t, NewMemory(0), WSOptions{OriginHosts: []string{"m.example.com"}})
+	e := newWSEnv(t, NewMemory(0), WSOptions{OriginHosts: []string{"m.example.com"},
+		AllowOrigin: func(_ context.Context, o string) bool { return o == "https://line2.example.com" }})
 	for _, c := range []struct {
 		name   string
 		token  string
@@ -186,6 +187,9 @@ func TestWSRefusals(t *testing.T) {
 		}, 401},
 		{"foreign origin", "tok-alice", func(o *websocket.DialOptions) {
 			o.HTTPHeader = http.Header{"Origin": {"https://evil.example"}}
+		}, 403},
+		{"a line's host on another scheme", "tok-alice", func(o *websocket.DialOptions) {
+			o.HTTPHeader = http.Header{"Origin": {"http://line2.example.com"}}
 		}, 403},
 		{"unparsable origin", "tok-alice", func(o *websocket.DialOptions) {
 			o.HTTPHeader = http.Header{"Origin": {"::nope"}}
@@ -224,7 +228,7 @@ func TestWSRefusals(t *testing.T) {
 	})
 	t.Run("same or configured origin", func(t *testing.T) {
 		host := strings.TrimPrefix(e.srv.URL, "http://")
-		for _, origin := range []string{"http://" + host, "https://m.example.com", "https://M.EXAMPLE.com"} {
+		for _, origin := range []string{"http://" + host, "https://m.example.com", "https://M.EXAMPLE.com", "https://Line2.example.com"} {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			c, _, err := dial(ctx, e.url, "tok-alice", func(o *websocket.DialOptions) {
 				o.HTTPHeader = http.Header{"Origin": {origin}}

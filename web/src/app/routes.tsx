@@ -41,6 +41,11 @@ const shortvideo: PageLoader = () => import('@/features/shortvideo/pages/ShortVi
 const sourceshortvideo: PageLoader = () => import('@/features/shortvideo/pages/SourceShortVideoPage')
 const dark: PageLoader = () => import('@/features/catalog/pages/DarkPage')
 const discover: PageLoader = () => import('@/features/catalog/pages/DiscoverPage')
+const detail: PageLoader = () => import('@/features/video/pages/DetailPage')
+const userlike: PageLoader = () => import('@/features/video/pages/UserLikePage')
+const userfav: PageLoader = () => import('@/features/video/pages/UserFavPage')
+const userbroswer: PageLoader = () => import('@/features/video/pages/UserBrowserPage')
+const userbuy: PageLoader = () => import('@/features/video/pages/UserBuyPage')
 // One shared page for screens not built yet; it names the screen from the
 // route handle and says what it will hold.
 const soon: PageLoader = () => import('@/components/ComingSoon')
@@ -61,7 +66,7 @@ export const appRoutes: AppRoute[] = [
       { name: 'mine', path: '/mine', page: mine },
     ],
   },
-  { name: 'detail', path: '/detail/:id', page: soon },
+  { name: 'detail', path: '/detail/:id', page: detail },
   { name: 'topic', path: '/community/topic/:id', page: soon },
   { name: 'postdetail', path: '/cdetail/:id', page: soon },
   { name: 'message', path: '/message/:uid', page: soon },
@@ -86,10 +91,10 @@ export const appRoutes: AppRoute[] = [
   { name: 'bindphone', path: '/mine/bindphone', page: soon },
   { name: 'accountcode', path: '/mine/accountcode', page: soon },
   { name: 'messagecenter', path: '/mine/message', page: soon },
-  { name: 'userbroswer', path: '/mine/userbroswer', page: soon },
-  { name: 'userbuy', path: '/mine/userbuy', page: soon },
-  { name: 'userfav', path: '/mine/userfav', page: soon },
-  { name: 'userlike', path: '/mine/userlike', page: soon },
+  { name: 'userbroswer', path: '/mine/userbroswer', page: userbroswer },
+  { name: 'userbuy', path: '/mine/userbuy', page: userbuy },
+  { name: 'userfav', path: '/mine/userfav', page: userfav },
+  { name: 'userlike', path: '/mine/userlike', page: userlike },
   { name: 'userguanzhu', path: '/mine/userguanzhu', page: soon },
   { name: 'usertopic', path: '/mine/usertopic', page: soon },
   { name: 'usershouyimx', path: '/mine/usershouyimx', page: soon },

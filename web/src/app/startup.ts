@@ -11,12 +11,12 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { ensureGuestSession } from '@/features/account/session'
 import { prefetchHome } from '@/features/catalog/prefetch'
-import { domainsQueryOptions } from '@/features/config/api/get-domains'
 import { sourceQueryOptions } from '@/features/config/api/get-source'
 import { tagsQueryOptions } from '@/features/config/api/get-tags'
 import { currentPlatform, gateDecision } from '@/lib/platform'
 import { useConfigStore } from '@/stores/config'
 import { useUserStore } from '@/stores/user'
+import { startLines } from './lines'
 import { preloadRoute, routeNameAt } from './routes'
 
 // mayStartSession: the guest sign-in may go out before the gate's answer
@@ -50,7 +50,8 @@ export function startUp(client: QueryClient, pathname: string): void {
     void prefetchHome(client, hadSource ? undefined : source)
   }
   void client.prefetchQuery(tagsQueryOptions())
-  void client.prefetchQuery(domainsQueryOptions())
+  // The delivery lines: domain/h5, then the line checks (lines.ts).
+  void startLines(client)
 
   if (!useUserStore.getState().token && mayStartSession()) ensureGuestSession().catch(() => undefined) // splash shows it
 }

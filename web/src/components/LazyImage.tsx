@@ -2,6 +2,8 @@
 // fades in once decoded, retries a failed load up to 3 attempts in all
 // (spec §4, §9) and then shows a fallback glyph instead of a broken image.
 import { useEffect, useState } from 'react'
+import { mediaURL } from '@/lib/lines'
+import { useConfigStore } from '@/stores/config'
 import styles from './LazyImage.module.css'
 
 export const MAX_ATTEMPTS = 3
@@ -17,7 +19,11 @@ interface Props {
   eager?: boolean
 }
 
-export function LazyImage({ src, alt, className, eager }: Props) {
+export function LazyImage({ src: path, alt, className, eager }: Props) {
+  // Server-relative media paths load from the image line this device chose
+  // (src/app/lines.ts); until then, and on a single-origin install, from here.
+  const line = useConfigStore((s) => s.lines?.image)
+  const src = path ? mediaURL(path, line, typeof location === 'undefined' ? undefined : location.origin) : path
   const [phase, setPhase] = useState<Phase>(src ? 'loading' : 'error')
   const [attempt, setAttempt] = useState(1)
   const [shownSrc, setShownSrc] = useState(src)

@@ -5,6 +5,7 @@ import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
 import type { GateMode } from '@/lib/platform'
 import { t } from '@/i18n'
+import type { ChosenLines } from '@/lib/lines'
 import { primaStorage } from './persist'
 
 export interface SourceEntry {
@@ -57,18 +58,23 @@ export interface Domains {
   api: string[]
   image: string[]
   video: string[]
+  fallback?: string[] // fallback sources (text files), when the operator set any
 }
 
 export interface ConfigState {
   source: SourceConfig | null
   tags: Tag[]
   domains: Domains | null
+  // lines are the delivery lines this device chose (src/app/lines.ts):
+  // persisted, so the next start loads media from the line that worked.
+  lines: ChosenLines | null
   setSource: (source: SourceConfig) => void
   setTags: (tags: Tag[]) => void
   setDomains: (domains: Domains) => void
+  setLines: (lines: ChosenLines) => void
 }
 
-type Persisted = Pick<ConfigState, 'source' | 'tags' | 'domains'>
+type Persisted = Pick<ConfigState, 'source' | 'tags' | 'domains' | 'lines'>
 
 // appNameOf is the operator's app name from the remote configuration
 // (APPNAME's first entry with a title), or null when it sets none. It is
@@ -88,14 +94,16 @@ export const useConfigStore = create<ConfigState>()(
       source: null,
       tags: [],
       domains: null,
+      lines: null,
       setSource: (source) => set({ source }),
       setTags: (tags) => set({ tags }),
       setDomains: (domains) => set({ domains }),
+      setLines: (lines) => set({ lines }),
     }),
     {
       name: 'config',
       storage: primaStorage<Persisted>(),
-      partialize: (s) => ({ source: s.source, tags: s.tags, domains: s.domains }),
+      partialize: (s) => ({ source: s.source, tags: s.tags, domains: s.domains, lines: s.lines }),
     },
   ),
 )

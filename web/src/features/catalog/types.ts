@@ -1,4 +1,7 @@
-// Catalog shapes as the server sends them (api-contract "Catalog").
+// Catalog shapes as the server sends them (api-contract "Catalog"). The
+// video and paged-list shapes are shared with other features (src/lib/video).
+import type { Video } from '@/lib/video'
+export { nextPage, type Paged, type Video } from '@/lib/video'
 
 // Module types: 0 home, 1 community, 2 dark, 3 image, 4 short video.
 export type ModuleType = 0 | 1 | 2 | 3 | 4
@@ -26,21 +29,6 @@ export interface Announcement {
   link: string
 }
 
-export interface Video {
-  id: number
-  title: string
-  cover: string
-  duration: number
-  playCount: number
-  likeCount: number
-  tags: string[]
-  vipLevel: 0 | 1 | 2
-  coins: number
-  moduleID: number
-  subModuleID: number
-  createdAt: string
-}
-
 export interface Section {
   id: number // the sub-module id
   moduleName: string
@@ -48,15 +36,3 @@ export interface Section {
   videos: Video[]
 }
 
-export interface Paged<T> {
-  list: T[]
-  total: number
-  pageNumber: number
-  pageSize: number
-  hasMore: boolean
-}
-
-// nextPage is getNextPageParam for every paged list.
-export function nextPage<T>(last: Paged<T>): number | undefined {
-  return last.hasMore ? last.pageNumber + 1 : undefined
-}

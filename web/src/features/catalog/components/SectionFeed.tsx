@@ -9,7 +9,7 @@ import { StateView } from '@/components/StateView'
 import { SECTION_VIDEOS, useModuleSections } from '@/features/catalog/api/get-module-sections'
 import { useChangeSection } from '@/features/catalog/api/change-section'
 import type { Section, Video } from '@/features/catalog/types'
-import { VideoCard, VideoCardSkeleton, VideoGrid } from './VideoCard'
+import { VideoCard, VideoCardSkeleton, VideoGrid } from '@/components/VideoCard'
 import styles from './Feed.module.css'
 
 function SectionBlock({ section, first, onMore }: { section: Section; first: boolean; onMore: (id: number) => void }) {

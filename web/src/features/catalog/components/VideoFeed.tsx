@@ -5,7 +5,7 @@ import { useAppStore } from '@/stores/app'
 import { LoadMore } from '@/components/LoadMore'
 import { StateView } from '@/components/StateView'
 import { useModuleVideos, type SortType } from '@/features/catalog/api/get-module-videos'
-import { VideoCard, VideoCardSkeleton, VideoGrid } from './VideoCard'
+import { VideoCard, VideoCardSkeleton, VideoGrid } from '@/components/VideoCard'
 import styles from './Feed.module.css'
 
 const SORTS: { sort: SortType; key: MessageKey }[] = [

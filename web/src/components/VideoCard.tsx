@@ -5,9 +5,9 @@ import { memo, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { t } from '@/i18n'
 import { formatCount, formatDuration } from '@/lib/time'
-import { LazyImage } from '@/components/LazyImage'
-import { PlayIcon } from '@/components/icons'
-import type { Video } from '@/features/catalog/types'
+import { LazyImage } from './LazyImage'
+import { PlayIcon } from './icons'
+import type { Video } from '@/lib/video'
 import styles from './VideoCard.module.css'
 
 function Badge({ video }: { video: Video }) {

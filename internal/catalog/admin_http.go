@@ -1,0 +1,301 @@
+package catalog
+
+import (
+	"net/http"
+
+	"prima/internal/platform/audit"
+	"prima/internal/platform/httpx"
+)
+
+// The operator content calls, mounted under /api/admin behind
+// RequireOperator in internal/app/routes.go (docs/api.md, "Operator content").
+
+// AdminModules answers GET /api/admin/modules.
+func (h *Handler) AdminModules(w http.ResponseWriter, r *http.Request) error {
+	ms, err := h.s.AdminModules(r.Context())
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, ms)
+}
+
+// AdminCreateModule answers POST /api/admin/modules {name, moduleType, sort, pid}.
+func (h *Handler) AdminCreateModule(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		PID        *int64 `json:"pid"`
+		Name       string `json:"name"`
+		ModuleType *int64 `json:"moduleType"`
+		Sort       *int64 `json:"sort"`
+	}
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	mi := ModuleInput{Name: in.Name, Type: in.ModuleType}
+	if in.PID != nil {
+		if *in.PID < 0 || *in.PID > maxID {
+			return httpx.Invalid("参数 pid 无效", "pid must be 0 (a top-level module) or a module id")
+		}
+		mi.PID = *in.PID
+	}
+	if in.Sort != nil {
+		mi.Sort = *in.Sort
+	}
+	m, err := h.s.CreateModule(r.Context(), audit.ActorFrom(r), mi)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, m)
+}
+
+// AdminUpdateModule answers POST /api/admin/modules/update {id, name?, sort?}.
+func (h *Handler) AdminUpdateModule(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		ID   *int64  `json:"id"`
+		Name *string `json:"name"`
+		Sort *int64  `json:"sort"`
+	}
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	id, err := bodyID(in.ID)
+	if err != nil {
+		return err
+	}
+	m, err := h.s.UpdateModule(r.Context(), audit.ActorFrom(r), id, ModuleChange{Name: in.Name, Sort: in.Sort})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, m)
+}
+
+// AdminDeleteModule answers POST /api/admin/modules/delete {id}.
+func (h *Handler) AdminDeleteModule(w http.ResponseWriter, r *http.Request) error {
+	id, err := decodeID(w, r)
+	if err != nil {
+		return err
+	}
+	if err := h.s.DeleteModule(r.Context(), audit.ActorFrom(r), id); err != nil {
+		return err
+	}
+	return httpx.OK(w, map[string]int64{"id": id})
+}
+
+func decodeID(w http.ResponseWriter, r *http.Request) (int64, error) {
+	var in struct {
+		ID *int64 `json:"id"`
+	}
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return 0, err
+	}
+	return bodyID(in.ID)
+}
+
+// AdminTags answers GET /api/admin/tags.
+func (h *Handler) AdminTags(w http.ResponseWriter, r *http.Request) error {
+	ts, err := h.s.AdminTags(r.Context())
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, ts)
+}
+
+// AdminCreateTag answers POST /api/admin/tags {name, sort}.
+func (h *Handler) AdminCreateTag(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Name string `json:"name"`
+		Sort int64  `json:"sort"`
+	}
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	t, err := h.s.CreateTag(r.Context(), audit.ActorFrom(r), in.Name, in.Sort)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, t)
+}
+
+// AdminUpdateTag answers POST /api/admin/tags/update {id, name?, sort?}.
+func (h *Handler) AdminUpdateTag(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		ID   *int64  `json:"id"`
+		Name *string `json:"name"`
+		Sort *int64  `json:"sort"`
+	}
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	id, err := bodyID(in.ID)
+	if err != nil {
+		return err
+	}
+	t, err := h.s.UpdateTag(r.Context(), audit.ActorFrom(r), id, ModuleChange{Name: in.Name, Sort: in.Sort})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, t)
+}
+
+// AdminDeleteTag answers POST /api/admin/tags/delete {id}.
+func (h *Handler) AdminDeleteTag(w http.ResponseWriter, r *http.Request) error {
+	id, err := decodeID(w, r)
+	if err != nil {
+		return err
+	}
+	n, err := h.s.DeleteTag(r.Context(), audit.ActorFrom(r), id)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, map[string]int64{"id": id, "untaggedVideos": n})
+}
+
+// Operator listings page deeper than users' (100 a page).
+const adminMaxPageSize = 100
+
+// AdminVideos answers GET /api/admin/videos?moduleId&subModuleId&published&title&pageNumber&pageSize.
+func (h *Handler) AdminVideos(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	size := int(q.Int("pageSize", 20, 1, adminMaxPageSize))
+	vq := AdminVideoQuery{
+		ModuleID:    q.Int("moduleId", 0, 1, maxID),
+		SubModuleID: q.Int("subModuleId", 0, 1, maxID),
+		Published:   int(q.Int("published", -1, 0, 1)),
+		Title:       q.String("title"),
+		PageSize:    size,
+		PageNumber:  int(q.Int("pageNumber", 1, 1, int64((Window+size-1)/size))),
+	}
+	if err := q.Err(); err != nil {
+		return err
+	}
+	if len([]rune(vq.Title)) > MaxTitle {
+		return httpx.Invalid("标题关键词过长", "title is longer than 80 characters")
+	}
+	page, err := h.s.AdminVideos(r.Context(), vq)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, page)
+}
+
+// AdminVideoInfo answers GET /api/admin/videos/info?id=N: one video, draft or not.
+func (h *Handler) AdminVideoInfo(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	id := q.Required("id", 1, maxID)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	v, err := h.s.AdminVideo(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, v)
+}
+
+// videoBody is the JSON of a video create or update; absent fields are nil.
+type videoBody struct {
+	ID          *int64   `json:"id"`
+	Title       *string  `json:"title"`
+	ModuleID    *int64   `json:"moduleId"`
+	SubModuleID *int64   `json:"subModuleId"`
+	TagIDs      *[]int64 `json:"tagIds"`
+	CoverID     *int64   `json:"coverId"`
+	VipLevel    *int64   `json:"vipLevel"`
+	Coins       *int64   `json:"coins"`
+	Duration    *int64   `json:"duration"`
+	Width       *int64   `json:"width"`
+	Height      *int64   `json:"height"`
+	Published   *bool    `json:"published"`
+}
+
+func (b videoBody) input() VideoInput {
+	return VideoInput{Title: b.Title, ModuleID: b.ModuleID, SubModuleID: b.SubModuleID, TagIDs: b.TagIDs, CoverID: b.CoverID,
+		VipLevel: b.VipLevel, Coins: b.Coins, Duration: b.Duration, Width: b.Width, Height: b.Height, Published: b.Published}
+}
+
+// AdminCreateVideo answers POST /api/admin/videos.
+func (h *Handler) AdminCreateVideo(w http.ResponseWriter, r *http.Request) error {
+	var b videoBody
+	if err := httpx.Decode(w, r, &b); err != nil {
+		return err
+	}
+	v, err := h.s.CreateVideo(r.Context(), audit.ActorFrom(r), b.input())
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, v)
+}
+
+// AdminUpdateVideo answers POST /api/admin/videos/update {id, ...fields to change}.
+func (h *Handler) AdminUpdateVideo(w http.ResponseWriter, r *http.Request) error {
+	var b videoBody
+	if err := httpx.Decode(w, r, &b); err != nil {
+		return err
+	}
+	id, err := bodyID(b.ID)
+	if err != nil {
+		return err
+	}
+	v, err := h.s.UpdateVideo(r.Context(), audit.ActorFrom(r), id, b.input())
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, v)
+}
+
+// AdminVideoTags answers POST /api/admin/videos/tags {id, tagIds}.
+func (h *Handler) AdminVideoTags(w http.ResponseWriter, r *http.Request) error {
+	var b struct {
+		ID     *int64   `json:"id"`
+		TagIDs *[]int64 `json:"tagIds"`
+	}
+	if err := httpx.Decode(w, r, &b); err != nil {
+		return err
+	}
+	id, err := bodyID(b.ID)
+	if err != nil {
+		return err
+	}
+	if b.TagIDs == nil {
+		return httpx.Invalid("缺少参数 tagIds", "tagIds (a list, [] clears) is required")
+	}
+	v, err := h.s.UpdateVideo(r.Context(), audit.ActorFrom(r), id, VideoInput{TagIDs: b.TagIDs})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, v)
+}
+
+// AdminPublishVideo answers POST /api/admin/videos/publish {id, published}.
+func (h *Handler) AdminPublishVideo(w http.ResponseWriter, r *http.Request) error {
+	var b struct {
+		ID        *int64 `json:"id"`
+		Published *bool  `json:"published"`
+	}
+	if err := httpx.Decode(w, r, &b); err != nil {
+		return err
+	}
+	id, err := bodyID(b.ID)
+	if err != nil {
+		return err
+	}
+	if b.Published == nil {
+		return httpx.Invalid("缺少参数 published", "published (true or false) is required")
+	}
+	v, err := h.s.SetPublished(r.Context(), audit.ActorFrom(r), id, *b.Published)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, v)
+}
+
+// AdminDeleteVideo answers POST /api/admin/videos/delete {id}.
+func (h *Handler) AdminDeleteVideo(w http.ResponseWriter, r *http.Request) error {
+	id, err := decodeID(w, r)
+	if err != nil {
+		return err
+	}
+	if err := h.s.DeleteVideo(r.Context(), audit.ActorFrom(r), id); err != nil {
+		return err
+	}
+	return httpx.OK(w, map[string]int64{"id": id})
+}

@@ -1,0 +1,13 @@
+// The video feature's query keys (see catalog/keys.ts for why a factory).
+// Everything personal (the detail carries isLike/isCollect, the mine lists)
+// carries the token, so a new session never reads the last one's cache.
+export type MineListKind = 'like' | 'fav' | 'history'
+
+export const videoKeys = {
+  all: ['video'] as const,
+  detailAll: () => [...videoKeys.all, 'detail'] as const,
+  detail: (id: number, token: string | null) => [...videoKeys.detailAll(), id, token] as const,
+  reasons: () => [...videoKeys.all, 'reportReasons'] as const,
+  mineAll: () => [...videoKeys.all, 'mine'] as const,
+  mine: (kind: MineListKind, token: string | null) => [...videoKeys.mineAll(), kind, token] as const,
+}

@@ -1,0 +1,37 @@
+// The video detail as GET /api/app/vid/info answers it (docs/api.md,
+// "Videos: detail, access and interactions").
+import type { PaywallInfo } from '@/components/Paywall'
+import type { Video } from '@/lib/video'
+
+export interface Access {
+  allowed: boolean
+  reason: string
+  unlock: { needVipLevel: number; coins: number }
+}
+
+// Playback is null until the video has transcoded media. url is a signed
+// HLS master playlist: the full video when access is allowed, only its
+// first seconds (preview true) when it is refused.
+export interface Playback {
+  url: string
+  preview: boolean
+  expiresAt: string
+}
+
+export interface VideoDetail extends Video {
+  isLike: boolean
+  isCollect: boolean
+  access: Access
+  paywall: PaywallInfo | null
+  playback: Playback | null
+  related: Video[]
+}
+
+export interface MineVideo extends Video {
+  at: string
+}
+
+export interface ReportReason {
+  code: string
+  label: string
+}
