@@ -16,6 +16,9 @@
 //             the first composited frame of the moving picture (headline);
 //   playing = the `playing` event; advanced = the first timeupdate with
 //             currentTime > 0.
+// Chromium 156 plays HLS natively, so both pages use the browser's own
+// HLS unless --hlsjs denies it (then both run hls.js light; Prima's page
+// downloads its hls.js chunk when the player mounts, before any tap).
 // With --early the tap comes as soon as the <video> is visible (the
 // viewer who taps at once: hls.js may still be downloading).
 //
@@ -27,7 +30,7 @@
 // request of either page is intercepted. Each open is a new browser context
 // (empty HTTP cache, the guest's storage), prima and baseline alternating.
 //
-//   node playback.mjs [--bin ../../bin/prima] [--runs 15] [--early] [--json out.json]
+//   node playback.mjs [--bin ../../bin/prima] [--runs 15] [--early] [--hlsjs] [--json out.json]
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -41,6 +44,7 @@ const { values: opts } = parseArgs({
     bin: { type: 'string' },
     runs: { type: 'string', default: '15' },
     early: { type: 'boolean', default: false },
+    hlsjs: { type: 'boolean', default: false },
     json: { type: 'string' },
   },
 })
@@ -106,6 +110,18 @@ const instrument = () => {
 
 async function openOnce(browser, storageState, kind, base, id, src, poster) {
   const ctx = await browser.newContext({ ...phone(), storageState })
+  // Chromium 14x+ plays HLS natively (canPlayType says "maybe"), so both
+  // pages take the native path; --hlsjs makes the browser deny it, so both
+  // go through hls.js (as on desktop browsers without native HLS), and
+  // Prima's page downloads the hls.js chunk when the player mounts.
+  if (opts.hlsjs) {
+    await ctx.addInitScript(() => {
+      const orig = HTMLMediaElement.prototype.canPlayType
+      HTMLMediaElement.prototype.canPlayType = function (t) {
+        return /mpegurl/i.test(t) ? '' : orig.call(this, t)
+      }
+    })
+  }
   const page = await ctx.newPage()
   const errors = []
   page.on('pageerror', (e) => errors.push(String(e)))
@@ -137,7 +153,8 @@ async function openOnce(browser, storageState, kind, base, id, src, poster) {
       return r.frame != null && r.advanced != null && r.playing != null ? r : null
     }, null, { timeout: 20000, polling: 50 })
     const r = await h.jsonValue()
-    return { taps: r.taps, frame: r.frame - r.tap, playing: r.playing - r.tap, advanced: r.advanced - r.tap, readyAtTap: r.readyAtTap, errors }
+    const hlsChunk = await page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/hls[.-]/.test(new URL(e.name).pathname)))
+    return { hlsChunk, taps: r.taps, frame: r.frame - r.tap, playing: r.playing - r.tap, advanced: r.advanced - r.tap, readyAtTap: r.readyAtTap, errors }
   } catch (e) {
     const state = await page.evaluate(() => { const v = document.querySelector('video'); return JSON.stringify({ tap: window.__tap, rs: v?.readyState, paused: v?.paused, t: v?.currentTime }) }).catch(() => '')
     return { error: `${String(e).split('\n')[0]} ${state}`, errors }
@@ -176,7 +193,7 @@ async function main() {
       const d = await info(id) // a fresh signed URL, as the page gets
       for (const kind of i % 2 ? ['baseline', 'prima'] : ['prima', 'baseline']) {
         const r = await openOnce(browser, storageState, kind, server.base, id, d.playback.url, d.cover)
-        process.stderr.write(`${kind} ${i + 1}/${RUNS}: ${r.error ?? `frame ${r.frame.toFixed(0)} ms, playing ${r.playing.toFixed(0)} ms (readyState ${r.readyAtTap}, taps ${r.taps})`}\n`)
+        process.stderr.write(`${kind} ${i + 1}/${RUNS}: ${r.error ?? `frame ${r.frame.toFixed(0)} ms, playing ${r.playing.toFixed(0)} ms (readyState ${r.readyAtTap}, hls.js loaded ${r.hlsChunk})`}\n`)
         results[kind].push(r)
       }
     }
@@ -193,7 +210,7 @@ async function main() {
   const b = row('baseline (bare hls.js page)', results.baseline)
   const f = (x) => (x == null ? '–' : `${Math.round(x)} ms`)
   const lines = [
-    `### Tap → first video frame (${opts.early ? 'tap as soon as the video shows' : 'tap on a settled page'}), median of ${RUNS} interleaved opens`,
+    `### Tap → first video frame (${opts.early ? 'tap as soon as the video shows' : 'tap on a settled page'}, ${opts.hlsjs ? 'hls.js' : "Chromium's native HLS"}), median of ${RUNS} interleaved opens`,
     '',
     '| page | tap → frame | p90 | range | tap → playing | tap → currentTime > 0 | ok / failed |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
