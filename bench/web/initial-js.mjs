@@ -1,0 +1,80 @@
+// The scripts a first visit downloads before any tap, with gzip sizes on
+// the wire (Resource Timing's encodedBodySize), for a direct visit to /home
+// (signed in, and as a new visitor, which goes through splash) and to
+// /detail/:id (signed in); each in a new context with an empty HTTP cache,
+// waiting for the page's content, the network to be quiet and 3 s more.
+// It flags hls.js (the player's lazy chunk, hls.light-<hash>.js) where it
+// appears.
+//
+//   node initial-js.mjs [--bin ../../bin/prima] [--json out.json]
+import { writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { chromium, devices } from 'playwright-core'
+import { chromeFlags, startServer } from '../../e2e/harness.mjs'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const { values: opts } = parseArgs({ options: { bin: { type: 'string' }, json: { type: 'string' } } })
+const phone = () => ({ ...devices['iPhone 13'], colorScheme: 'light', locale: 'zh-CN', timezoneId: 'Asia/Shanghai' })
+const kb = (n) => (n / 1024).toFixed(1)
+
+async function visit(browser, storageState, url, ready) {
+  const ctx = await browser.newContext({ ...phone(), storageState })
+  const page = await ctx.newPage()
+  await page.goto(url)
+  await ready(page)
+  await page.waitForLoadState('networkidle')
+  await page.waitForTimeout(3000)
+  await page.waitForLoadState('networkidle')
+  const entries = await page.evaluate(() =>
+    performance.getEntriesByType('resource').filter((e) => /\.m?js$/.test(new URL(e.name).pathname)).map((e) => ({ path: new URL(e.name).pathname, wire: e.encodedBodySize, decoded: e.decodedBodySize, start: Math.round(e.startTime) })),
+  )
+  // hls.js: Vite keeps the module's name in its chunk's (hls.light-<hash>.js).
+  for (const e of entries) e.hls = /\/hls[.-]/.test(e.path)
+  const finalPath = new URL(page.url()).pathname
+  await ctx.close()
+  return { url, finalPath, entries, total: entries.reduce((a, e) => a + e.wire, 0) }
+}
+
+async function main() {
+  const server = await startServer({}, { bin: resolve(opts.bin || process.env.PRIMA_BIN || join(here, '..', '..', 'bin', 'prima')) })
+  const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: chromeFlags })
+  const out = []
+  try {
+    const ctx = await browser.newContext(phone())
+    const page = await ctx.newPage()
+    await page.goto(server.base + '/')
+    await page.waitForURL(/\/home/, { timeout: 20000 })
+    await page.locator('[data-testid=video-card]').first().waitFor()
+    const ids = await page.locator('[data-testid=video-card]').evaluateAll((els) => els.map((e) => Number(e.dataset.videoId)))
+    const token = await page.evaluate(() => JSON.parse(localStorage.getItem('prima_token') ?? 'null'))
+    const state = await ctx.storageState()
+    await ctx.close()
+    let id
+    for (const vid of ids) {
+      const d = (await (await fetch(`${server.base}/api/app/vid/info?id=${vid}`, { headers: { Authorization: `Bearer ${token}` } })).json()).data
+      if (d?.playback && !d.playback.preview) { id = vid; break }
+    }
+    const home = (p) => p.waitForURL(/\/home/, { timeout: 20000 }).then(() => p.locator('[data-testid=video-card] img').first().waitFor())
+    out.push({ name: '/home, signed in', ...(await visit(browser, state, server.base + '/home', home)) })
+    out.push({ name: '/home, new visitor (no session: splash, guest sign-in, home)', ...(await visit(browser, undefined, server.base + '/home', home)) })
+    out.push({ name: `/detail/${id}, signed in, before any tap`, ...(await visit(browser, state, `${server.base}/detail/${id}`, (p) => p.locator('[data-testid=player][data-status=ready]').waitFor({ timeout: 20000 }))) })
+  } finally {
+    await browser.close()
+    await server.stop()
+  }
+  const lines = []
+  for (const v of out) {
+    lines.push(`#### ${v.name} (ended on ${v.finalPath}): ${kb(v.total)} KB gzip JS in ${v.entries.length} files`, '', '| script | requested at | gzip KB | decoded KB |', '| --- | ---: | ---: | ---: |')
+    for (const e of v.entries) lines.push(`| ${e.path}${e.hls ? ' (hls.js)' : ''} | ${e.start} ms | ${kb(e.wire)} | ${kb(e.decoded)} |`)
+    lines.push('')
+  }
+  console.log(lines.join('\n'))
+  if (opts.json) writeFileSync(opts.json, JSON.stringify(out, null, 2))
+}
+
+main().catch((e) => {
+  console.error(e)
+  process.exit(2)
+})
