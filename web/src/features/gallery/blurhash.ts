@@ -45,7 +45,7 @@ export function isBlurhash(hash: string): boolean {
 
 // decodeBlurhash returns width*height RGBA pixels; it throws on a malformed
 // hash (callers fall back to a flat colour).
-export function decodeBlurhash(hash: string, width: number, height: number, punch = 1): Uint8ClampedArray {
+export function decodeBlurhash(hash: string, width: number, height: number, punch = 1): Uint8ClampedArray<ArrayBuffer> {
   if (!isBlurhash(hash)) throw new Error('blurhash: malformed')
   const size = decode83(hash[0])
   const nx = (size % 9) + 1
@@ -59,7 +59,7 @@ export function decodeBlurhash(hash: string, width: number, height: number, punc
     const q = (n: number) => signPow((n - 9) / 9, 2) * maxValue * punch
     colors.push([q(Math.floor(v / (19 * 19))), q(Math.floor(v / 19) % 19), q(v % 19)])
   }
-  const out = new Uint8ClampedArray(width * height * 4)
+  const out = new Uint8ClampedArray(new ArrayBuffer(width * height * 4))
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       let r = 0
