@@ -180,6 +180,7 @@ test('a VIP gallery shows a guest 3 pictures, the rest blurred behind the paywal
   assert.equal(Number(await $('gallery-locked').getAttribute('data-locked')), g.imageCount - 3)
   // The locked pictures have no URL: nothing but placeholders is drawn.
   assert.equal(await $('gallery-locked').locator('img').count(), 0)
+  await $('gallery-locked').scrollIntoViewIfNeeded()
   await shot(page, 'gallery-05-vip-paywall')
 })
 

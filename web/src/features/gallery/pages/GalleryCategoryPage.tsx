@@ -20,9 +20,9 @@ export default function GalleryCategoryPage() {
   const q = useGalleries({ moduleID: tab?.moduleID, subModuleID: tab?.subModuleID })
 
   let body
-  if (modules.isPending) body = <GalleryListSkeleton />
-  else if (modules.isError) body = <StateView kind="error" error={modules.error} onRetry={() => void modules.refetch()} />
-  else if (!tab) body = <StateView kind="empty" title={t('gallery.noCategories')} />
+  // While the categories load, the list (not yet enabled) shows its skeleton.
+  if (modules.isError) body = <StateView kind="error" error={modules.error} onRetry={() => void modules.refetch()} />
+  else if (modules.data && !tab) body = <StateView kind="empty" title={t('gallery.noCategories')} />
   else body = <GalleryList q={q} />
 
   return (
@@ -35,20 +35,20 @@ export default function GalleryCategoryPage() {
           </Link>
         }
       />
-      <div className={styles.tabs}>
-        {modules.isPending ? (
-          <CategoryTabsSkeleton />
-        ) : (
-          tabs.length > 1 && (
-            <CategoryTabs
-              tabs={tabs}
-              selected={tab?.key ?? ''}
-              onSelect={(next) => setParams({ tab: next.key }, { replace: true })}
-            />
-          )
-        )}
-      </div>
       <main className={styles.body}>
+        <div className={styles.tabs}>
+          {modules.isPending ? (
+            <CategoryTabsSkeleton />
+          ) : (
+            tabs.length > 1 && (
+              <CategoryTabs
+                tabs={tabs}
+                selected={tab?.key ?? ''}
+                onSelect={(next) => setParams({ tab: next.key }, { replace: true })}
+              />
+            )
+          )}
+        </div>
         <PullRefresh onRefresh={() => Promise.all([modules.refetch(), q.refetch()])}>
           <div className={styles.list} key={tab?.key}>
             {body}
@@ -57,8 +57,4 @@ export default function GalleryCategoryPage() {
       </main>
     </div>
   )
-}
-
-function GalleryListSkeleton() {
-  return <StateView kind="loading" />
 }
