@@ -1,7 +1,7 @@
 // Galleries, as a guest on an iPhone 13 (Chromium): the categories page and
 // its tabs, a free gallery whose pictures load, the full-screen viewer
 // (swipe to the next picture, double tap and pinch zoom, keys, close), the
-// favourite toggle, a VIP gallery's 3 free pictures and paywall, the VIP
+// favourite toggle and the favourites page's galleries tab, a VIP gallery's 3 free pictures and paywall, the VIP
 // list and the not-found state. Screenshots light and dark at 320 and 430 px.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
@@ -103,6 +103,19 @@ test('a free gallery: its pictures load, and favourite toggles at once', async (
   const mine = await api('/api/app/mine/collection?type=gallery')
   assert.ok(mine.list.some((g) => g.id === freeID), 'the gallery is in the favourites')
   await shot(page, 'gallery-02-free')
+})
+
+test('the favourite gallery is under Mine, in the favourites page\'s galleries tab', async () => {
+  await page.goto(server.base + '/mine/userfav')
+  await page.locator('[data-testid=mine-videos][data-kind=fav]').waitFor()
+  await page.locator('[data-testid=fav-tab][data-tab=gallery]').click()
+  await page.waitForURL(/\/mine\/userfav\?type=gallery$/)
+  await page.locator(`[data-testid=mine-galleries] [data-testid=gallery-card][data-gallery-id="${freeID}"]`).waitFor()
+  await page.locator('[data-testid=fav-tab][data-tab=gallery][aria-selected=true]').waitFor()
+  await shot(page, 'gallery-07-userfav')
+  await page.locator(`[data-testid=gallery-card][data-gallery-id="${freeID}"]`).click()
+  await page.waitForURL(new RegExp(`/gallery/${freeID}$`))
+  await page.locator('[data-testid=gallery-collect][aria-pressed=true]').waitFor()
 })
 
 test('the viewer swipes, zooms by double tap and pinch, and closes', async () => {

@@ -2,21 +2,8 @@
 import type { PaywallInfo } from '@/components/Paywall'
 export { nextPage, type Paged } from '@/lib/video'
 
-export interface Gallery {
-  id: number
-  title: string
-  cover: string
-  coverWebp?: string
-  coverPlaceholder: string
-  coverWidth: number
-  coverHeight: number
-  moduleID: number
-  subModuleID: number
-  vipLevel: 0 | 1 | 2
-  coins: number
-  imageCount: number
-  createdAt: string
-}
+import type { Gallery } from '@/lib/gallery'
+export type { Gallery } from '@/lib/gallery'
 
 export interface GalleryImage {
   position: number

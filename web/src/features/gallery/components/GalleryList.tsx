@@ -6,7 +6,7 @@ import { t } from '@/i18n'
 import { LoadMore } from '@/components/LoadMore'
 import { StateView } from '@/components/StateView'
 import type { Gallery, Paged } from '@/features/gallery/types'
-import { GalleryCard, GalleryCardSkeleton, GalleryGrid } from './GalleryCard'
+import { GalleryCard, GalleryCardSkeleton, GalleryGrid } from '@/components/GalleryCard'
 
 export function GalleryList({ q, empty }: { q: UseInfiniteQueryResult<InfiniteData<Paged<Gallery>>>; empty?: string }) {
   if (q.isPending) {

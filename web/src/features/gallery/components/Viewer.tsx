@@ -25,7 +25,7 @@ import {
   type Tap,
 } from '@/features/gallery/gestures'
 import type { GalleryImage } from '@/features/gallery/types'
-import { Picture } from './Picture'
+import { Picture } from '@/components/Picture'
 import styles from './Viewer.module.css'
 
 interface Props {

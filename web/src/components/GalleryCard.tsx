@@ -1,10 +1,10 @@
-// One gallery in a grid: a 3:4 cover (placeholder first, then the thumb),
+// One gallery in a grid (the gallery pages and the favourites under Mine): a 3:4 cover (placeholder first, then the thumb),
 // the access badge (VIP, super VIP or price in coins, as on video cards),
 // the picture count, and the title under it.
 import { memo, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { t } from '@/i18n'
-import type { Gallery } from '@/features/gallery/types'
+import type { Gallery } from '@/lib/gallery'
 import { Picture } from './Picture'
 import styles from './GalleryCard.module.css'
 

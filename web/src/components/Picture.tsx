@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react'
 import { mediaURL } from '@/lib/lines'
 import { useConfigStore } from '@/stores/config'
-import { averageColor, blurhashURL } from '@/features/gallery/blurhash'
+import { averageColor, blurhashURL } from '@/lib/blurhash'
 import styles from './Picture.module.css'
 
 const MAX_ATTEMPTS = 3
