@@ -102,6 +102,22 @@ for (const colorScheme of ['light', 'dark']) {
       await page.locator(`[data-testid=mine-videos] [data-testid=video-card][data-video-id="${vid}"]`).waitFor()
       await check('mine liked videos', page)
 
+      // Galleries: the categories grid, a VIP gallery (free pictures, then
+      // the locked ones behind the paywall), and its full-screen viewer.
+      await page.goto(server.base + '/galleryCategory')
+      await $(page, 'gallery-card').first().waitFor()
+      await page.waitForFunction(() => [...document.images].every((i) => i.complete), null, { timeout: 5000 }).catch(() => {})
+      await check('galleryCategory', page)
+      const vipCard = page.locator('[data-testid=gallery-card][data-vip="1"]').first()
+      const gid = await vipCard.getAttribute('data-gallery-id')
+      await page.goto(server.base + `/gallery/${gid}`)
+      await $(page, 'paywall').waitFor()
+      await page.waitForFunction(() => [...document.images].every((i) => i.complete), null, { timeout: 5000 }).catch(() => {})
+      await check('gallery (paywall)', page)
+      await $(page, 'gallery-picture').first().click()
+      await $(page, 'gallery-viewer').waitFor()
+      await check('gallery viewer', page)
+
       await page.goto(server.base + '/mine/login')
       await $(page, 'login-form').waitFor()
       await check('login', page)

@@ -58,6 +58,10 @@ const builtMarkers = {
   userfav: { css: `${css('mine-videos')}[data-kind=fav]` },
   userbroswer: { css: `${css('mine-videos')}[data-kind=history]` },
   userbuy: { css: `${css('mine-videos')}[data-kind=buy] ${css('state-empty')}` },
+  // /gallery/1: the seed's first gallery, free or behind its paywall.
+  gallery: { css: css('gallery-title') },
+  galleryVip: { css: `${css('gallery-vip-page')} ${css('gallery-card')}` },
+  galleryCategory: { css: `${css('gallery-category-page')} ${css('gallery-card')}` },
 }
 
 // The app's root has rendered: the boot mark is gone and there is content.

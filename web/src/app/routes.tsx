@@ -46,6 +46,9 @@ const userlike: PageLoader = () => import('@/features/video/pages/UserLikePage')
 const userfav: PageLoader = () => import('@/features/video/pages/UserFavPage')
 const userbroswer: PageLoader = () => import('@/features/video/pages/UserBrowserPage')
 const userbuy: PageLoader = () => import('@/features/video/pages/UserBuyPage')
+const gallery: PageLoader = () => import('@/features/gallery/pages/GalleryPage')
+const galleryVip: PageLoader = () => import('@/features/gallery/pages/GalleryVipPage')
+const galleryCategory: PageLoader = () => import('@/features/gallery/pages/GalleryCategoryPage')
 // One shared page for screens not built yet; it names the screen from the
 // route handle and says what it will hold.
 const soon: PageLoader = () => import('@/components/ComingSoon')
@@ -80,9 +83,9 @@ export const appRoutes: AppRoute[] = [
   { name: 'homesearch', path: '/home/search', page: soon },
   { name: 'usercenter', path: '/usercenter/:uid', page: soon },
   { name: 'usercentermy', path: '/myhome', page: soon },
-  { name: 'gallery', path: '/gallery/:id', page: soon },
-  { name: 'galleryVip', path: '/galleryVip', page: soon },
-  { name: 'galleryCategory', path: '/galleryCategory', page: soon },
+  { name: 'gallery', path: '/gallery/:id', page: gallery },
+  { name: 'galleryVip', path: '/galleryVip', page: galleryVip },
+  { name: 'galleryCategory', path: '/galleryCategory', page: galleryCategory },
   { name: 'sourceshortvideo', path: '/sourceshortvideo', page: sourceshortvideo },
   { name: 'source', path: '/source', page: soon },
   // Account area.

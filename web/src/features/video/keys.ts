@@ -10,4 +10,6 @@ export const videoKeys = {
   reasons: () => [...videoKeys.all, 'reportReasons'] as const,
   mineAll: () => [...videoKeys.all, 'mine'] as const,
   mine: (kind: MineListKind, token: string | null) => [...videoKeys.mineAll(), kind, token] as const,
+  // The favourites page's galleries tab (mine/collection?type=gallery).
+  mineGalleries: (token: string | null) => [...videoKeys.mineAll(), 'favGallery', token] as const,
 }

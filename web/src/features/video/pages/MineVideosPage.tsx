@@ -3,6 +3,7 @@
 // a navigation bar, a two-column grid of cards that open the detail,
 // loading more as the user scrolls, pull to refresh, and the empty and
 // error states.
+import type { ReactNode } from 'react'
 import { t, type MessageKey } from '@/i18n'
 import { LoadMore } from '@/components/LoadMore'
 import { NavBar } from '@/components/NavBar'
@@ -20,7 +21,8 @@ const TEXT: Record<MineListKind, { title: MessageKey; empty: MessageKey }> = {
   history: { title: 'route.userbroswer.title', empty: 'mineVideos.emptyHistory' },
 }
 
-export function MineVideosPage({ kind }: { kind: MineListKind }) {
+// header sits under the navigation bar (the favourites page's tabs).
+export function MineVideosPage({ kind, header }: { kind: MineListKind; header?: ReactNode }) {
   const token = useUserStore((s) => s.token)
   const q = useMineVideos(kind, token)
 
@@ -63,6 +65,7 @@ export function MineVideosPage({ kind }: { kind: MineListKind }) {
     <div className={styles.page} data-testid="mine-videos" data-kind={kind}>
       <NavBar title={t(TEXT[kind].title)} back="/mine" />
       <main className={styles.body}>
+        {header}
         <PullRefresh onRefresh={() => q.refetch()}>
           <div className={styles.list}>{body}</div>
         </PullRefresh>

@@ -1,0 +1,65 @@
+// The favourites page's galleries tab: the user's favourite galleries in the
+// shared gallery grid, more as the user scrolls, pull to refresh, and the
+// empty and error states, in the same shell as the video lists.
+import type { ReactNode } from 'react'
+import { t } from '@/i18n'
+import { GalleryCard, GalleryCardSkeleton, GalleryGrid } from '@/components/GalleryCard'
+import { LoadMore } from '@/components/LoadMore'
+import { NavBar } from '@/components/NavBar'
+import { PullRefresh } from '@/components/PullRefresh'
+import { StateView } from '@/components/StateView'
+import { useUserStore } from '@/stores/user'
+import { useMineGalleries } from '@/features/video/api/mine-galleries'
+import styles from './MineVideosPage.module.css'
+
+export function MineGalleriesPage({ header }: { header?: ReactNode }) {
+  const token = useUserStore((s) => s.token)
+  const q = useMineGalleries(token)
+
+  let body
+  if (token == null) {
+    body = <StateView kind="empty" title={t('mineVideos.signIn')} />
+  } else if (q.isPending) {
+    body = (
+      <GalleryGrid>
+        {Array.from({ length: 4 }, (_, i) => (
+          <GalleryCardSkeleton key={i} />
+        ))}
+      </GalleryGrid>
+    )
+  } else if (q.isError && !q.data) {
+    body = <StateView kind="error" error={q.error} onRetry={() => void q.refetch()} />
+  } else {
+    const galleries = q.data.pages.flatMap((p) => p.list)
+    body =
+      galleries.length === 0 ? (
+        <StateView kind="empty" title={t('mineVideos.emptyFavGallery')} />
+      ) : (
+        <>
+          <GalleryGrid>
+            {galleries.map((g, i) => (
+              <GalleryCard key={g.id} gallery={g} eager={i < 2} />
+            ))}
+          </GalleryGrid>
+          <LoadMore
+            hasMore={q.hasNextPage}
+            loading={q.isFetchingNextPage}
+            error={q.isFetchNextPageError}
+            onLoad={() => void q.fetchNextPage()}
+          />
+        </>
+      )
+  }
+
+  return (
+    <div className={styles.page} data-testid="mine-galleries">
+      <NavBar title={t('route.userfav.title')} back="/mine" />
+      <main className={styles.body}>
+        {header}
+        <PullRefresh onRefresh={() => q.refetch()}>
+          <div className={styles.list}>{body}</div>
+        </PullRefresh>
+      </main>
+    </div>
+  )
+}
