@@ -86,6 +86,12 @@ async function waitReady(url, proc, what) {
   }
 }
 
+// browserGone reports whether err says the session's browser is no longer
+// there (it crashed), rather than that a page misbehaved.
+export function browserGone(err) {
+  return err instanceof WebDriverError && /invalid session id|unknown error/.test(err.message)
+}
+
 export class WebDriverError extends Error {
   constructor(cmd, status, value) {
     super(`${cmd}: ${status} ${value?.error ?? ''} ${value?.message ?? ''}`.trim())
@@ -138,13 +144,25 @@ export async function launchWebKit({ width = 390, height = 844, userAgent = iPho
     driver.stderr.resume()
     const endpoint = `http://127.0.0.1:${port}`
     await waitReady(endpoint + '/status', driver, 'WebKitWebDriver')
-    wk.session = await Session.open(endpoint, {
-      browserName: 'MiniBrowser',
-      // WebKit's default page-load timeout is five minutes.
-      timeouts: { pageLoad: 30000, script: 30000, implicit: 0 },
-      'webkitgtk:browserOptions': { binary: miniBrowser, args: ['--automation', `--user-agent=${userAgent}`] },
-    })
-    await wk.session.setViewport(width, height)
+    const open = async () => {
+      const session = await Session.open(endpoint, {
+        browserName: 'MiniBrowser',
+        // WebKit's default page-load timeout is five minutes.
+        timeouts: { pageLoad: 30000, script: 30000, implicit: 0 },
+        'webkitgtk:browserOptions': { binary: miniBrowser, args: ['--automation', `--user-agent=${userAgent}`] },
+      })
+      await session.setViewport(width, height)
+      return session
+    }
+    wk.session = await open()
+    // restart replaces a session whose browser has gone (WebKitGTK's
+    // MiniBrowser can crash tearing down a playing video on a loaded
+    // machine); the driver stays. Callers retry what they were doing once.
+    wk.restart = async () => {
+      await wk.session?.delete().catch(() => {})
+      wk.session = await open()
+      return wk.session
+    }
     return wk
   } catch (e) {
     await wk.close()

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { root, startServer } from './harness.mjs'
-import { launchWebKit, startCaptureProxy, pageErrors } from './webkit.mjs'
+import { launchWebKit, startCaptureProxy, pageErrors, browserGone } from './webkit.mjs'
 import { attachClips, operatorSetup, shortFeedIds } from './media.mjs'
 
 let server, proxy, wk, s
@@ -83,25 +83,41 @@ test('every route of the route table renders in WebKit with no script error', as
   // Splash first: it makes the visitor a guest, which the mine pages need.
   assert.equal(routes[0].name, 'splash')
   const failures = []
+  const restarts = []
+  const visit = async (r, path) => {
+    await s.navigate(proxy.base + path)
+    await s.waitForScript(rendered, { what: `${path}: the app's root to render`, timeout: 10000 })
+    if (r.redirectTo) {
+      await s.waitForURL(new RegExp(r.redirectTo.replace(/\//g, '\\/') + '$'), { timeout: 10000 })
+    } else if (r.page === 'soon') {
+      await s.waitForElement(`${css('coming-soon')}[data-route=${r.name}]`, { timeout: 10000 })
+    } else {
+      const m = builtMarkers[r.name]
+      if (!m) throw new Error(`built page ${r.name} has no marker in webkit.test.mjs: add what it shows`)
+      if (m.url) await s.waitForURL(m.url, { timeout: 10000 })
+      await s.waitForElement(m.css, { timeout: 10000 })
+    }
+    if ((await s.findAll(css('state-error'))).length) throw new Error('shows the error state')
+    const errs = await pageErrors(s)
+    if (errs.length) throw new Error(errs.join('\n  '))
+    await s.screenshot(`route-${r.name}`)
+  }
   for (const r of routes) {
     const path = r.path.replace(/:\w+/g, '1')
     try {
-      await s.navigate(proxy.base + path)
-      await s.waitForScript(rendered, { what: `${path}: the app's root to render`, timeout: 10000 })
-      if (r.redirectTo) {
-        await s.waitForURL(new RegExp(r.redirectTo.replace(/\//g, '\\/') + '$'), { timeout: 10000 })
-      } else if (r.page === 'soon') {
-        await s.waitForElement(`${css('coming-soon')}[data-route=${r.name}]`, { timeout: 10000 })
-      } else {
-        const m = builtMarkers[r.name]
-        if (!m) throw new Error(`built page ${r.name} has no marker in webkit.test.mjs: add what it shows`)
-        if (m.url) await s.waitForURL(m.url, { timeout: 10000 })
-        await s.waitForElement(m.css, { timeout: 10000 })
+      try {
+        await visit(r, path)
+      } catch (e) {
+        // A crashed browser is retried once in a new one (signed in again
+        // through splash); a page that crashes it twice fails.
+        if (!browserGone(e) || restarts.length >= 3) throw e
+        restarts.push(`${r.name}: ${e.message}`)
+        console.log(`# WebKit's browser went away on ${path} (${e.message}); retrying in a new session`)
+        s = await wk.restart()
+        await s.navigate(proxy.base + '/')
+        await s.waitForURL(/\/home$/, { timeout: 15000 })
+        await visit(r, path)
       }
-      if ((await s.findAll(css('state-error'))).length) throw new Error('shows the error state')
-      const errs = await pageErrors(s)
-      if (errs.length) throw new Error(errs.join('\n  '))
-      await s.screenshot(`route-${r.name}`)
     } catch (e) {
       failures.push(`${r.name} (${path}): ${e.message}`)
       await s.screenshot(`route-${r.name}-FAILED`).catch(() => {})

@@ -338,4 +338,7 @@ export const en: Record<PageKey, string> = {
   'discover.noTags': 'No tags yet',
   'discover.sections': 'Picks from every zone',
   'discover.empty': 'Nothing to discover yet',
+  'discover.galleries': 'Galleries',
+  'discover.galleryCategory': 'Gallery categories',
+  'discover.galleryVip': 'VIP galleries',
 }

@@ -339,6 +339,9 @@ export const zhCN = {
   'discover.noTags': '暂无标签',
   'discover.sections': '各区精选',
   'discover.empty': '暂无可发现的内容',
+  'discover.galleries': '图集',
+  'discover.galleryCategory': '图集分类',
+  'discover.galleryVip': 'VIP 图集',
 } satisfies Record<string, string>
 
 // PageKey is every key of the pages' catalogue; en.ts must define exactly

@@ -102,6 +102,23 @@ export default function DiscoverPage() {
             </ul>
           )}
         </section>
+        <section className={styles.tags} aria-labelledby="discover-galleries">
+          <h2 id="discover-galleries" className={feed.sectionTitle}>
+            {t('discover.galleries')}
+          </h2>
+          <ul className={styles.chips}>
+            <li>
+              <Link to="/galleryCategory" className={styles.chip} data-testid="discover-gallery-category">
+                {t('discover.galleryCategory')}
+              </Link>
+            </li>
+            <li>
+              <Link to="/galleryVip" className={styles.chip} data-testid="discover-gallery-vip">
+                {t('discover.galleryVip')}
+              </Link>
+            </li>
+          </ul>
+        </section>
         {body}
       </main>
     </div>
