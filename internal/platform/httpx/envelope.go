@@ -82,7 +82,13 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	if !errors.As(err, &e) {
 		e = Internal(err)
 	}
-	if e.Status >= 500 {
+	switch {
+	case e.Status >= 500 && r.Context().Err() != nil:
+		// The client went away mid-request (a closed tab, an aborted
+		// fetch), which cancels the database work too: not a server fault
+		// for anyone to be paged about, and no one reads the answer.
+		slog.InfoContext(r.Context(), "request abandoned by the client", "err", err, "path", r.URL.Path, "request_id", RequestID(r.Context()))
+	case e.Status >= 500:
 		slog.ErrorContext(r.Context(), "request failed", "err", err, "path", r.URL.Path, "request_id", RequestID(r.Context()))
 	}
 	code := e.Code

@@ -224,3 +224,23 @@ func TestPrincipal(t *testing.T) {
 		}
 	}
 }
+
+// A request its client abandoned is logged as such, not as a server error.
+func TestAbandonedRequestIsNotAnError(t *testing.T) {
+	var buf bytes.Buffer
+	old := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
+	defer slog.SetDefault(old)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := httptest.NewRequest("GET", "/x", nil).WithContext(ctx)
+	WriteError(httptest.NewRecorder(), r, errors.New("sql: transaction has already been committed or rolled back"))
+	if strings.Contains(buf.String(), "level=ERROR") || !strings.Contains(buf.String(), "abandoned") {
+		t.Fatalf("log %q", buf.String())
+	}
+	buf.Reset()
+	WriteError(httptest.NewRecorder(), httptest.NewRequest("GET", "/x", nil), errors.New("boom"))
+	if !strings.Contains(buf.String(), "level=ERROR") {
+		t.Fatalf("a live request's failure is not an error: %q", buf.String())
+	}
+}
