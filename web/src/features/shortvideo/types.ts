@@ -1,6 +1,7 @@
 // Shapes this feature reads from the server (docs/api.md, Catalog and
-// Videos). Declared here rather than imported: a feature never imports
-// another feature.
+// Videos). Declared here or in src/lib rather than imported from another
+// feature, which the lint rules forbid.
+import type { Paged, Video } from '@/lib/video'
 
 export interface ShortModule {
   moduleID: number
@@ -9,25 +10,10 @@ export interface ShortModule {
   subModules: { id: number; moduleName: string; pid: number }[]
 }
 
-export interface ShortVideo {
-  id: number
-  title: string
-  cover: string
-  duration: number
-  playCount: number
-  likeCount: number
-  tags: string[]
-  vipLevel: 0 | 1 | 2
-  coins: number
-}
-
-export interface Paged<T> {
-  list: T[]
-  total: number
-  pageNumber: number
-  pageSize: number
-  hasMore: boolean
-}
+// A short video is a video of the short-video module: the shared shape
+// (src/lib/video.ts) that every video list reads.
+export type ShortVideo = Video
+export type { Paged }
 
 export type Refusal = 'login' | 'need_vip' | 'need_svip' | 'need_coins'
 
