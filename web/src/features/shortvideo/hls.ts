@@ -13,7 +13,7 @@ export interface Attached {
   detach: () => void
 }
 
-type HlsModule = typeof import('hls.js')
+type HlsModule = typeof import('hls.js/light')
 
 // live is the hls.js instance each element holds, so that releasing an
 // element frees whatever is attached to it even when an attach was still
@@ -39,7 +39,7 @@ let hlsModule: Promise<HlsModule> | null = null
 // loadHls starts the download once; the page calls it early so the first
 // clip does not wait for it.
 export function loadHls(): Promise<HlsModule> {
-  hlsModule ??= import('hls.js')
+  hlsModule ??= import('hls.js/light')
   return hlsModule
 }
 
