@@ -648,11 +648,11 @@ func (in *VideoInput) check() error {
 		name string
 		v    *int64
 	}{{"moduleId", in.ModuleID}, {"subModuleId", in.SubModuleID}} {
-		if id.v != nil && (*id.v < 1 || *id.v > maxID) {
+		if id.v != nil && (*id.v < 1 || *id.v > httpx.MaxID) {
 			return httpx.Invalid("参数 "+id.name+" 无效", id.name+" must be a positive id")
 		}
 	}
-	if in.CoverID != nil && (*in.CoverID < 0 || *in.CoverID > maxID) {
+	if in.CoverID != nil && (*in.CoverID < 0 || *in.CoverID > httpx.MaxID) {
 		return httpx.Invalid("参数 coverId 无效", "coverId must be a picture id, or 0 to clear the cover")
 	}
 	if in.TagIDs != nil {
@@ -662,7 +662,7 @@ func (in *VideoInput) check() error {
 		seen := map[int64]bool{}
 		uniq := []int64{}
 		for _, t := range *in.TagIDs {
-			if t < 1 || t > maxID {
+			if t < 1 || t > httpx.MaxID {
 				return httpx.Invalid("参数 tagIds 无效", "tagIds must hold positive ids")
 			}
 			if !seen[t] {

@@ -32,7 +32,7 @@ func (h *Handler) AdminCreateModule(w http.ResponseWriter, r *http.Request) erro
 	}
 	mi := ModuleInput{Name: in.Name, Type: in.ModuleType}
 	if in.PID != nil {
-		if *in.PID < 0 || *in.PID > maxID {
+		if *in.PID < 0 || *in.PID > httpx.MaxID {
 			return httpx.Invalid("参数 pid 无效", "pid must be 0 (a top-level module) or a module id")
 		}
 		mi.PID = *in.PID
@@ -57,7 +57,7 @@ func (h *Handler) AdminUpdateModule(w http.ResponseWriter, r *http.Request) erro
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	id, err := bodyID(in.ID)
+	id, err := httpx.BodyID(in.ID)
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func decodeID(w http.ResponseWriter, r *http.Request) (int64, error) {
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return 0, err
 	}
-	return bodyID(in.ID)
+	return httpx.BodyID(in.ID)
 }
 
 // AdminTags answers GET /api/admin/tags.
@@ -125,7 +125,7 @@ func (h *Handler) AdminUpdateTag(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	id, err := bodyID(in.ID)
+	id, err := httpx.BodyID(in.ID)
 	if err != nil {
 		return err
 	}
@@ -157,8 +157,8 @@ func (h *Handler) AdminVideos(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	size := int(q.Int("pageSize", 20, 1, adminMaxPageSize))
 	vq := AdminVideoQuery{
-		ModuleID:    q.Int("moduleId", 0, 1, maxID),
-		SubModuleID: q.Int("subModuleId", 0, 1, maxID),
+		ModuleID:    q.Int("moduleId", 0, 1, httpx.MaxID),
+		SubModuleID: q.Int("subModuleId", 0, 1, httpx.MaxID),
 		Published:   int(q.Int("published", -1, 0, 1)),
 		Title:       q.String("title"),
 		PageSize:    size,
@@ -180,7 +180,7 @@ func (h *Handler) AdminVideos(w http.ResponseWriter, r *http.Request) error {
 // AdminVideoInfo answers GET /api/admin/videos/info?id=N: one video, draft or not.
 func (h *Handler) AdminVideoInfo(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
-	id := q.Required("id", 1, maxID)
+	id := q.Required("id", 1, httpx.MaxID)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -231,7 +231,7 @@ func (h *Handler) AdminUpdateVideo(w http.ResponseWriter, r *http.Request) error
 	if err := httpx.Decode(w, r, &b); err != nil {
 		return err
 	}
-	id, err := bodyID(b.ID)
+	id, err := httpx.BodyID(b.ID)
 	if err != nil {
 		return err
 	}
@@ -251,7 +251,7 @@ func (h *Handler) AdminVideoTags(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.Decode(w, r, &b); err != nil {
 		return err
 	}
-	id, err := bodyID(b.ID)
+	id, err := httpx.BodyID(b.ID)
 	if err != nil {
 		return err
 	}
@@ -274,7 +274,7 @@ func (h *Handler) AdminPublishVideo(w http.ResponseWriter, r *http.Request) erro
 	if err := httpx.Decode(w, r, &b); err != nil {
 		return err
 	}
-	id, err := bodyID(b.ID)
+	id, err := httpx.BodyID(b.ID)
 	if err != nil {
 		return err
 	}

@@ -17,10 +17,6 @@ type Handler struct {
 // NewHandler wraps s.
 func NewHandler(s *Service) *Handler { return &Handler{s: s} }
 
-// Largest id a query may name; ids are BIGINT but no catalogue is near this,
-// and a bound keeps garbage out of the SQL.
-const maxID = 1<<53 - 1
-
 var errModuleNotFound = httpx.NotFound("栏目不存在", "no such module")
 
 // notFound maps a missing module to 404 and passes anything else on.
@@ -60,7 +56,7 @@ func (h *Handler) Modules(w http.ResponseWriter, r *http.Request) error {
 // ChildModules answers GET /api/app/modules/clist?pid=.
 func (h *Handler) ChildModules(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
-	pid := q.Required("pid", 1, maxID)
+	pid := q.Required("pid", 1, httpx.MaxID)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -80,9 +76,9 @@ func (h *Handler) Announcements(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, as)
 }
 
-// pageParams reads pageSize (1..MaxPageSize) and then pageNumber, whose
+// PageParams reads pageSize (1..MaxPageSize) and then pageNumber, whose
 // bound depends on the page size (see Window).
-func pageParams(q *httpx.Query, defSize int64) (pageNumber, pageSize int) {
+func PageParams(q *httpx.Query, defSize int64) (pageNumber, pageSize int) {
 	size := q.Int("pageSize", defSize, 1, MaxPageSize)
 	num := q.Int("pageNumber", 1, 1, int64(MaxPage(int(size))))
 	return int(num), int(size)
@@ -92,13 +88,13 @@ func pageParams(q *httpx.Query, defSize int64) (pageNumber, pageSize int) {
 func (h *Handler) ModuleVideos(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	vq := VideoQuery{
-		ModuleID:    q.Int("moduleID", 0, 1, maxID),
-		SubModuleID: q.Int("subModuleID", 0, 1, maxID),
+		ModuleID:    q.Int("moduleID", 0, 1, httpx.MaxID),
+		SubModuleID: q.Int("subModuleID", 0, 1, httpx.MaxID),
 		Sort:        int(q.Int("sortType", SortNewest, SortNewest, SortLiked)),
 		PlayTime:    int(q.Int("playTimeType", PlayTimeAny, PlayTimeAny, PlayTimeLong)),
 		News:        int(q.Int("newsType", 0, 0, 1)),
 	}
-	vq.PageNumber, vq.PageSize = pageParams(q, 20)
+	vq.PageNumber, vq.PageSize = PageParams(q, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -115,8 +111,8 @@ func (h *Handler) ModuleVideos(w http.ResponseWriter, r *http.Request) error {
 // ModuleSections answers GET /api/app/vid/moduleSection.
 func (h *Handler) ModuleSections(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
-	moduleID := q.Required("moduleID", 1, maxID)
-	num, size := pageParams(q, 10)
+	moduleID := q.Required("moduleID", 1, httpx.MaxID)
+	num, size := PageParams(q, 10)
 	pSize := q.Int("pSize", 3, 1, MaxSectionSize)
 	if err := q.Err(); err != nil {
 		return err
@@ -131,7 +127,7 @@ func (h *Handler) ModuleSections(w http.ResponseWriter, r *http.Request) error {
 // SectionChange answers GET /api/app/vid/moduleSection/change.
 func (h *Handler) SectionChange(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
-	sub := q.Required("subModuleID", 1, maxID)
+	sub := q.Required("subModuleID", 1, httpx.MaxID)
 	size := q.Int("pageSize", 5, 1, MaxPageSize)
 	if err := q.Err(); err != nil {
 		return err
@@ -161,7 +157,7 @@ func (h *Handler) AdClick(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	if in.ID == nil || *in.ID < 1 || *in.ID > maxID {
+	if in.ID == nil || *in.ID < 1 || *in.ID > httpx.MaxID {
 		return httpx.Invalid("缺少参数 id", "id must be a positive ad id")
 	}
 	if err := h.s.AdClick(r.Context(), *in.ID); err != nil {

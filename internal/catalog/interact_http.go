@@ -18,22 +18,11 @@ func videoErr(err error) error {
 	return err
 }
 
-// bodyID checks a JSON id: present, positive, within maxID.
-func bodyID(id *int64) (int64, error) {
-	if id == nil {
-		return 0, httpx.Invalid("缺少参数 id", "id is required")
-	}
-	if *id < 1 || *id > maxID {
-		return 0, httpx.Invalid("参数 id 无效", "id must be a positive video id")
-	}
-	return *id, nil
-}
-
 // VideoInfo answers GET /api/app/vid/info?id=N: public, and personal (like
 // and favourite state, access) when the request carries a valid token.
 func (h *Handler) VideoInfo(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
-	id := q.Required("id", 1, maxID)
+	id := q.Required("id", 1, httpx.MaxID)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -53,7 +42,7 @@ func (h *Handler) Like(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	id, err := bodyID(in.ID)
+	id, err := httpx.BodyID(in.ID)
 	if err != nil {
 		return err
 	}
@@ -77,7 +66,7 @@ func (h *Handler) Collect(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	id, err := bodyID(in.ID)
+	id, err := httpx.BodyID(in.ID)
 	if err != nil {
 		return err
 	}
@@ -99,7 +88,7 @@ func (h *Handler) Play(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	id, err := bodyID(in.ID)
+	id, err := httpx.BodyID(in.ID)
 	if err != nil {
 		return err
 	}
@@ -120,7 +109,7 @@ func (h *Handler) Report(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	id, err := bodyID(in.ID)
+	id, err := httpx.BodyID(in.ID)
 	if err != nil {
 		return err
 	}
@@ -158,7 +147,7 @@ var reportReasonOrder = []string{"illegal", "vulgar", "violence", "copyright", "
 func (h *Handler) mine(list int) func(w http.ResponseWriter, r *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := httpx.Q(r)
-		num, size := pageParams(q, 20)
+		num, size := PageParams(q, 20)
 		if err := q.Err(); err != nil {
 			return err
 		}

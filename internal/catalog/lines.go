@@ -256,23 +256,17 @@ func (s *Service) dropLines() {
 	c.mu.Unlock()
 }
 
-// LineOrigins are the distinct origins of every configured list (fallback
-// sources included), for the CSP and CORS of the web app. Errors give no
-// origins: the page then keeps to its own, which always works.
-func (s *Service) LineOrigins(ctx context.Context) []string {
-	_, o, err := s.cachedLines(ctx)
+// LineSources is every configured line's origin (api, image, video and the
+// fallback sources' hosts) and whether a fallback source is set, for the
+// CSP: with one, the page may reach any https origin, because the lines a
+// fallback file names are not known to the server. Errors give no origins:
+// the page then keeps to its own, which always works.
+func (s *Service) LineSources(ctx context.Context) (origins []string, fallback bool) {
+	l, o, err := s.cachedLines(ctx)
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	return o
-}
-
-// HasFallback reports whether a fallback source is configured; the CSP
-// then lets the page reach any https origin, because the lines a fallback
-// file names are not known to the server.
-func (s *Service) HasFallback(ctx context.Context) bool {
-	l, _, err := s.cachedLines(ctx)
-	return err == nil && len(l.Fallback) > 0
+	return o, len(l.Fallback) > 0
 }
 
 func lineOrigins(l Lines) []string {

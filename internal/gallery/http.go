@@ -23,9 +23,6 @@ func NewHandler(s *Service, videoCollects httpx.Handler) *Handler {
 	return &Handler{s: s, videos: videoCollects}
 }
 
-// Largest id a query may name (catalog's bound).
-const maxID = 1<<53 - 1
-
 var errNotFound = httpx.NotFound("图集不存在", "no such gallery")
 
 func mapErr(err error) error {
@@ -48,17 +45,11 @@ func mapErr(err error) error {
 	return err
 }
 
-func pageParams(q *httpx.Query) (int, int) {
-	size := q.Int("pageSize", 20, 1, catalog.MaxPageSize)
-	num := q.Int("pageNumber", 1, 1, int64(catalog.MaxPage(int(size))))
-	return int(num), int(size)
-}
-
 // List answers GET /api/app/gallery/list?moduleID|subModuleID&pageNumber&pageSize.
 func (h *Handler) List(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
-	gq := Query{ModuleID: q.Int("moduleID", 0, 1, maxID), SubModuleID: q.Int("subModuleID", 0, 1, maxID)}
-	gq.PageNumber, gq.PageSize = pageParams(q)
+	gq := Query{ModuleID: q.Int("moduleID", 0, 1, httpx.MaxID), SubModuleID: q.Int("subModuleID", 0, 1, httpx.MaxID)}
+	gq.PageNumber, gq.PageSize = catalog.PageParams(q, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -76,8 +67,8 @@ func (h *Handler) List(w http.ResponseWriter, r *http.Request) error {
 // galleryVip page, galleries with vip_level > 0.
 func (h *Handler) VIP(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
-	gq := Query{ModuleID: q.Int("moduleID", 0, 1, maxID), VIP: true}
-	gq.PageNumber, gq.PageSize = pageParams(q)
+	gq := Query{ModuleID: q.Int("moduleID", 0, 1, httpx.MaxID), VIP: true}
+	gq.PageNumber, gq.PageSize = catalog.PageParams(q, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -91,7 +82,7 @@ func (h *Handler) VIP(w http.ResponseWriter, r *http.Request) error {
 // Info answers GET /api/app/gallery/info?id=: public, personal with a token.
 func (h *Handler) Info(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
-	id := q.Required("id", 1, maxID)
+	id := q.Required("id", 1, httpx.MaxID)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -111,18 +102,17 @@ func (h *Handler) Collect(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	switch {
-	case in.ID == nil:
-		return httpx.Invalid("缺少参数 id", "id is required")
-	case *in.ID < 1 || *in.ID > maxID:
-		return httpx.Invalid("参数 id 无效", "id must be a positive gallery id")
-	case in.IsCollect == nil:
+	id, err := httpx.BodyID(in.ID)
+	if err != nil {
+		return err
+	}
+	if in.IsCollect == nil {
 		return httpx.Invalid("缺少参数 isCollect", "isCollect (true or false) is required")
 	}
-	if err := h.s.Collect(r.Context(), httpx.UserID(r.Context()), *in.ID, *in.IsCollect); err != nil {
+	if err := h.s.Collect(r.Context(), httpx.UserID(r.Context()), id, *in.IsCollect); err != nil {
 		return mapErr(err)
 	}
-	return httpx.OK(w, map[string]any{"id": *in.ID, "isCollect": *in.IsCollect})
+	return httpx.OK(w, map[string]any{"id": id, "isCollect": *in.IsCollect})
 }
 
 // Collection answers GET /api/app/mine/collection?type=&pageNumber&pageSize:
@@ -138,7 +128,7 @@ func (h *Handler) Collection(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return httpx.Invalid("参数 type 无效", "type must be video or gallery")
 	}
-	num, size := pageParams(q)
+	num, size := catalog.PageParams(q, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -162,7 +152,7 @@ type adminBody struct {
 }
 
 func (b adminBody) id() (int64, error) {
-	if b.ID == nil || *b.ID < 1 || *b.ID > maxID {
+	if b.ID == nil || *b.ID < 1 || *b.ID > httpx.MaxID {
 		return 0, httpx.Invalid("请输入图集ID", "id must be a positive integer")
 	}
 	return *b.ID, nil
@@ -178,7 +168,7 @@ func (h *Handler) AdminCreate(w http.ResponseWriter, r *http.Request) error {
 	switch {
 	case in.Title == nil:
 		return httpx.Invalid("请输入标题", "title is required")
-	case in.SubModuleID == nil || *in.SubModuleID < 1 || *in.SubModuleID > maxID:
+	case in.SubModuleID == nil || *in.SubModuleID < 1 || *in.SubModuleID > httpx.MaxID:
 		return httpx.Invalid("请选择图片分类", "subModuleId must be a positive integer")
 	case in.ID != nil:
 		return httpx.Invalid("新建图集不能指定ID", "id is chosen by the server")
@@ -218,7 +208,7 @@ func (h *Handler) AdminUpdate(w http.ResponseWriter, r *http.Request) error {
 	if in.Images != nil {
 		return httpx.Invalid("修改图片请使用 galleries/images", "images are set by POST /api/admin/galleries/images")
 	}
-	if in.SubModuleID != nil && (*in.SubModuleID < 1 || *in.SubModuleID > maxID) {
+	if in.SubModuleID != nil && (*in.SubModuleID < 1 || *in.SubModuleID > httpx.MaxID) {
 		return httpx.Invalid("请选择图片分类", "subModuleId must be a positive integer")
 	}
 	g, err := h.s.Update(r.Context(), audit.ActorFrom(r), id, Edit{Title: in.Title, SubModuleID: in.SubModuleID,
@@ -271,7 +261,7 @@ func (h *Handler) AdminImages(w http.ResponseWriter, r *http.Request) error {
 // signed, published or not.
 func (h *Handler) AdminInfo(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
-	id := q.Required("id", 1, maxID)
+	id := q.Required("id", 1, httpx.MaxID)
 	if err := q.Err(); err != nil {
 		return err
 	}

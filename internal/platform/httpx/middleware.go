@@ -11,8 +11,10 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -152,8 +154,9 @@ func SecurityHeaders(next http.Handler) http.Handler { return SecurityHeadersFor
 // origins the page may call besides its own, and whether a fallback
 // source is configured (whose lines nobody knows in advance).
 type Lines interface {
-	LineOrigins(ctx context.Context) []string
-	HasFallback(ctx context.Context) bool
+	// LineSources is every configured line's origin and whether a
+	// fallback source is set, read from one cached snapshot.
+	LineSources(ctx context.Context) (origins []string, fallback bool)
 	AllowsOrigin(ctx context.Context, origin string) bool
 }
 
@@ -164,14 +167,30 @@ type Lines interface {
 // because the lines a fallback file names are chosen after the page was
 // served. lines nil, or no lines: the fixed policy.
 func SecurityHeadersFor(lines Lines) func(http.Handler) http.Handler {
+	// The lines change rarely and every response carries the policy, so
+	// the last one built is kept and rebuilt only when the lines differ.
+	type built struct {
+		origins  []string
+		fallback bool
+		policy   string
+	}
+	var last atomic.Pointer[built]
+	policyFor := func(ctx context.Context) string {
+		if lines == nil {
+			return csp
+		}
+		origins, fallback := lines.LineSources(ctx)
+		if b := last.Load(); b != nil && b.fallback == fallback && slices.Equal(b.origins, origins) {
+			return b.policy
+		}
+		b := &built{origins: origins, fallback: fallback, policy: linePolicy(origins, fallback)}
+		last.Store(b)
+		return b.policy
+	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			h := w.Header()
-			policy := csp
-			if lines != nil {
-				policy = linePolicy(lines.LineOrigins(r.Context()), lines.HasFallback(r.Context()))
-			}
-			h.Set("Content-Security-Policy", policy)
+			h.Set("Content-Security-Policy", policyFor(r.Context()))
 			h.Set("X-Content-Type-Options", "nosniff")
 			h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 			h.Set("X-Frame-Options", "DENY")
