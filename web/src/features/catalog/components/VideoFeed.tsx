@@ -2,8 +2,7 @@
 // by the chip the user picked, loading more as the user scrolls.
 import { t, type MessageKey } from '@/i18n'
 import { useAppStore } from '@/stores/app'
-import { LoadMore } from '@/components/LoadMore'
-import { StateView } from '@/components/StateView'
+import { PagedGrid } from '@/components/PagedGrid'
 import { useModuleVideos, type SortType } from '@/features/catalog/api/get-module-videos'
 import { VideoCard, VideoCardSkeleton, VideoGrid } from '@/components/VideoCard'
 import styles from './Feed.module.css'
@@ -23,38 +22,15 @@ export function VideoFeed({ subModuleID }: { subModuleID: number }) {
   const setSortType = (v: SortType) => setTab(sortKey, v)
   const q = useModuleVideos({ subModuleID, sortType })
 
-  let body
-  if (q.isPending) {
-    body = (
-      <VideoGrid>
-        {Array.from({ length: 6 }, (_, i) => (
-          <VideoCardSkeleton key={i} />
-        ))}
-      </VideoGrid>
-    )
-  } else if (q.isError && !q.data) {
-    body = <StateView kind="error" error={q.error} onRetry={() => void q.refetch()} />
-  } else {
-    const videos = q.data.pages.flatMap((p) => p.list)
-    body =
-      videos.length === 0 ? (
-        <StateView kind="empty" title={t('home.noVideos')} />
-      ) : (
-        <>
-          <VideoGrid>
-            {videos.map((v, i) => (
-              <VideoCard key={v.id} video={v} eager={i < 2} />
-            ))}
-          </VideoGrid>
-          <LoadMore
-            hasMore={q.hasNextPage}
-            loading={q.isFetchingNextPage}
-            error={q.isFetchNextPageError}
-            onLoad={() => void q.fetchNextPage()}
-          />
-        </>
-      )
-  }
+  const body = (
+    <PagedGrid
+      q={q}
+      Grid={VideoGrid}
+      Skeleton={VideoCardSkeleton}
+      empty={t('home.noVideos')}
+      item={(v, i) => <VideoCard key={v.id} video={v} eager={i < 2} />}
+    />
+  )
 
   return (
     <div data-testid="home-video-feed">

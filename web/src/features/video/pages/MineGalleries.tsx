@@ -4,7 +4,7 @@
 import type { ReactNode } from 'react'
 import { t } from '@/i18n'
 import { GalleryCard, GalleryCardSkeleton, GalleryGrid } from '@/components/GalleryCard'
-import { LoadMore } from '@/components/LoadMore'
+import { PagedGrid } from '@/components/PagedGrid'
 import { NavBar } from '@/components/NavBar'
 import { PullRefresh } from '@/components/PullRefresh'
 import { StateView } from '@/components/StateView'
@@ -16,40 +16,19 @@ export function MineGalleriesPage({ header }: { header?: ReactNode }) {
   const token = useUserStore((s) => s.token)
   const q = useMineGalleries(token)
 
-  let body
-  if (token == null) {
-    body = <StateView kind="empty" title={t('mineVideos.signIn')} />
-  } else if (q.isPending) {
-    body = (
-      <GalleryGrid>
-        {Array.from({ length: 4 }, (_, i) => (
-          <GalleryCardSkeleton key={i} />
-        ))}
-      </GalleryGrid>
+  const body =
+    token == null ? (
+      <StateView kind="empty" title={t('mineVideos.signIn')} />
+    ) : (
+      <PagedGrid
+        q={q}
+        Grid={GalleryGrid}
+        Skeleton={GalleryCardSkeleton}
+        skeletons={4}
+        empty={t('mineVideos.emptyFavGallery')}
+        item={(g, i) => <GalleryCard key={g.id} gallery={g} eager={i < 2} />}
+      />
     )
-  } else if (q.isError && !q.data) {
-    body = <StateView kind="error" error={q.error} onRetry={() => void q.refetch()} />
-  } else {
-    const galleries = q.data.pages.flatMap((p) => p.list)
-    body =
-      galleries.length === 0 ? (
-        <StateView kind="empty" title={t('mineVideos.emptyFavGallery')} />
-      ) : (
-        <>
-          <GalleryGrid>
-            {galleries.map((g, i) => (
-              <GalleryCard key={g.id} gallery={g} eager={i < 2} />
-            ))}
-          </GalleryGrid>
-          <LoadMore
-            hasMore={q.hasNextPage}
-            loading={q.isFetchingNextPage}
-            error={q.isFetchNextPageError}
-            onLoad={() => void q.fetchNextPage()}
-          />
-        </>
-      )
-  }
 
   return (
     <div className={styles.page} data-testid="mine-galleries">

@@ -5,7 +5,7 @@
 // error states.
 import type { ReactNode } from 'react'
 import { t, type MessageKey } from '@/i18n'
-import { LoadMore } from '@/components/LoadMore'
+import { PagedGrid } from '@/components/PagedGrid'
 import { NavBar } from '@/components/NavBar'
 import { PullRefresh } from '@/components/PullRefresh'
 import { StateView } from '@/components/StateView'
@@ -26,40 +26,18 @@ export function MineVideosPage({ kind, header }: { kind: MineListKind; header?: 
   const token = useUserStore((s) => s.token)
   const q = useMineVideos(kind, token)
 
-  let body
-  if (token == null) {
-    body = <StateView kind="empty" title={t('mineVideos.signIn')} />
-  } else if (q.isPending) {
-    body = (
-      <VideoGrid>
-        {Array.from({ length: 6 }, (_, i) => (
-          <VideoCardSkeleton key={i} />
-        ))}
-      </VideoGrid>
+  const body =
+    token == null ? (
+      <StateView kind="empty" title={t('mineVideos.signIn')} />
+    ) : (
+      <PagedGrid
+        q={q}
+        Grid={VideoGrid}
+        Skeleton={VideoCardSkeleton}
+        empty={t(TEXT[kind].empty)}
+        item={(v, i) => <VideoCard key={v.id} video={v} eager={i < 2} />}
+      />
     )
-  } else if (q.isError && !q.data) {
-    body = <StateView kind="error" error={q.error} onRetry={() => void q.refetch()} />
-  } else {
-    const videos = q.data.pages.flatMap((p) => p.list)
-    body =
-      videos.length === 0 ? (
-        <StateView kind="empty" title={t(TEXT[kind].empty)} />
-      ) : (
-        <>
-          <VideoGrid>
-            {videos.map((v, i) => (
-              <VideoCard key={v.id} video={v} eager={i < 2} />
-            ))}
-          </VideoGrid>
-          <LoadMore
-            hasMore={q.hasNextPage}
-            loading={q.isFetchingNextPage}
-            error={q.isFetchNextPageError}
-            onLoad={() => void q.fetchNextPage()}
-          />
-        </>
-      )
-  }
 
   return (
     <div className={styles.page} data-testid="mine-videos" data-kind={kind}>
