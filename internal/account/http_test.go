@@ -131,7 +131,7 @@ func wantUsers(n int) func(*testing.T, *scenarioEnv, *httptest.ResponseRecorder,
 }
 
 var userInfoKeys = []string{"account", "createdAt", "goldVideoFreeExpire", "isGuest", "isVip", "name", "newGoldVideoCoupon",
-	"points", "portrait", "txDiscount", "uid", "videoFreeExpiration", "vipExpireDate", "vipLevel"}
+	"points", "portrait", "txDiscount", "uid", "videoFreeExpiration", "vipExpireDate", "vipLevel", "vipTiers"}
 
 func TestAccountAPI(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {

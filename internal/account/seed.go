@@ -46,9 +46,12 @@ func SeedDemoUsers(ctx context.Context, s *Service) (created int, err error) {
 			return created, err
 		}
 		now := s.now()
-		u := User{Name: d.Name, Account: d.Account, PasswordHash: hash, VipLevel: d.VipLevel, CreatedAt: now.Unix(), UpdatedAt: now.Unix()}
-		if d.VipLevel > 0 {
+		u := User{Name: d.Name, Account: d.Account, PasswordHash: hash, CreatedAt: now.Unix(), UpdatedAt: now.Unix()}
+		switch d.VipLevel {
+		case 1:
 			u.VipExpireAt = now.AddDate(1, 0, 0).Unix()
+		case 2:
+			u.SvipExpireAt = now.AddDate(1, 0, 0).Unix()
 		}
 		err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 			_, err := insertUser(ctx, tx, &u)

@@ -40,7 +40,7 @@ func TestSeedDemoUsers(t *testing.T) {
 		}
 
 		// A demo account someone changed is left as it is.
-		if _, err := d.Exec(ctx, `UPDATE users SET name = 'renamed', vip_level = 0 WHERE account = 'vipdemo'`); err != nil {
+		if _, err := d.Exec(ctx, `UPDATE users SET name = 'renamed', vip_expire_at = 0 WHERE account = 'vipdemo'`); err != nil {
 			t.Fatal(err)
 		}
 		c.add(48 * time.Hour)
@@ -52,7 +52,7 @@ func TestSeedDemoUsers(t *testing.T) {
 			t.Fatalf("%d users after seeding twice", n)
 		}
 		u, _ := userByAccount(ctx, d, "vipdemo")
-		if u.Name != "renamed" || u.VipLevel != 0 {
+		if u.Name != "renamed" || u.VipExpireAt != 0 {
 			t.Fatalf("reseeding overwrote vipdemo: %+v", u)
 		}
 	})

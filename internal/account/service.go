@@ -21,6 +21,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"prima/internal/membership"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
@@ -532,15 +533,17 @@ func (s *Service) User(ctx context.Context, uid int64) (User, error) {
 
 // UserInfo is what a user sees of themselves (the contract's UserInfo).
 type UserInfo struct {
-	UID                 int64         `json:"uid"`
-	Name                string        `json:"name"`
-	Portrait            string        `json:"portrait"`
-	Account             *string       `json:"account"`
-	IsGuest             bool          `json:"isGuest"`
-	Points              int64         `json:"points"`
-	IsVip               bool          `json:"isVip"`
-	VipLevel            int           `json:"vipLevel"`
-	VipExpireDate       *time.Time    `json:"vipExpireDate"`
+	UID           int64      `json:"uid"`
+	Name          string     `json:"name"`
+	Portrait      string     `json:"portrait"`
+	Account       *string    `json:"account"`
+	IsGuest       bool       `json:"isGuest"`
+	Points        int64      `json:"points"`
+	IsVip         bool       `json:"isVip"`
+	VipLevel      int        `json:"vipLevel"`
+	VipExpireDate *time.Time `json:"vipExpireDate"`
+	// VipTiers is each tier's own expiry; vipExpireDate is the active one's.
+	VipTiers            VipTiers      `json:"vipTiers"`
 	TxDiscount          *int64        `json:"txDiscount"`
 	NewGoldVideoCoupon  []CouponGroup `json:"newGoldVideoCoupon"`
 	GoldVideoFreeExpire *time.Time    `json:"goldVideoFreeExpire"`
@@ -550,6 +553,12 @@ type UserInfo struct {
 	// /api/app/mine/info fills it (login replies leave it out: the client
 	// fetches the info after signing in anyway).
 	ReportVid []int64 `json:"reportVid,omitzero"`
+}
+
+// VipTiers is when each VIP tier ends (null: never held).
+type VipTiers struct {
+	VIP  *time.Time `json:"vip"`
+	SVIP *time.Time `json:"svip"`
 }
 
 // CouponGroup is the user's gold-video coupons in one state.
@@ -575,13 +584,18 @@ type PublicProfile struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
-// activeVipLevel is the user's VIP level while it lasts, else 0: the spec
-// counts VIP as active only with a level and an expiry in the future.
+// tiers is what membership reads of u's VIP.
+func tiers(u *User) membership.User {
+	return membership.User{ID: u.ID, VipExpireAt: u.VipExpireAt, SvipExpireAt: u.SvipExpireAt}
+}
+
+// VipLevelAt is u's VIP level at now (membership.ActiveVipLevel).
+func (u User) VipLevelAt(now time.Time) int { return membership.ActiveVipLevel(tiers(&u), now) }
+
+// activeVipLevel is the user's VIP level now (membership.ActiveVipLevel):
+// the highest tier whose expiry is ahead, else 0.
 func (s *Service) activeVipLevel(u *User) int {
-	if u.VipLevel > 0 && u.VipExpireAt > s.now().Unix() {
-		return u.VipLevel
-	}
-	return 0
+	return membership.ActiveVipLevel(tiers(u), s.now())
 }
 
 // Info is u as its owner sees it.
@@ -595,7 +609,8 @@ func (s *Service) Info(u User) UserInfo {
 		Points:              u.Points,
 		IsVip:               level > 0,
 		VipLevel:            level,
-		VipExpireDate:       unixTime(u.VipExpireAt),
+		VipExpireDate:       unixTime(membership.ActiveExpiry(tiers(&u), s.now())),
+		VipTiers:            VipTiers{VIP: unixTime(u.VipExpireAt), SVIP: unixTime(u.SvipExpireAt)},
 		TxDiscount:          u.TxDiscount,
 		GoldVideoFreeExpire: unixTime(u.GoldVideoFreeUntil),
 		VideoFreeExpiration: unixTime(u.VideoFreeUntil),

@@ -653,7 +653,7 @@ func TestInfoAndProfile(t *testing.T) {
 		s, c := newTestService(t, d)
 		now := c.now().Unix()
 		disc := int64(12)
-		vip := User{ID: 9, Name: "V", Portrait: "/v.png", Account: "vip", Points: 30, VipLevel: 2, VipExpireAt: now + 3600,
+		vip := User{ID: 9, Name: "V", Portrait: "/v.png", Account: "vip", Points: 30, SvipExpireAt: now + 3600, VipExpireAt: now + 7200,
 			TxDiscount: &disc, GoldVideoFreeUntil: now + 60, CreatedAt: now - 100}
 		info := s.Info(vip)
 		if !info.IsVip || info.VipLevel != 2 || info.IsGuest || info.Account == nil || *info.Account != "vip" || info.Points != 30 ||
@@ -664,6 +664,15 @@ func TestInfoAndProfile(t *testing.T) {
 		}
 		if p := s.Profile(vip); p != (PublicProfile{UID: 9, Name: "V", Portrait: "/v.png", VipLevel: 2, CreatedAt: time.Unix(now-100, 0).UTC()}) {
 			t.Fatalf("profile = %+v", p)
+		}
+		if !info.VipExpireDate.Equal(time.Unix(now+3600, 0)) || info.VipTiers.SVIP == nil || info.VipTiers.VIP == nil ||
+			!info.VipTiers.VIP.Equal(time.Unix(now+7200, 0)) {
+			t.Fatalf("super VIP's expiry %v, tiers %+v", info.VipExpireDate, info.VipTiers)
+		}
+		// Super VIP over, the VIP tier it sat on top of shows again, with its own expiry.
+		c.add(90 * time.Minute)
+		if info := s.Info(vip); !info.IsVip || info.VipLevel != 1 || !info.VipExpireDate.Equal(time.Unix(now+7200, 0)) {
+			t.Fatalf("after super VIP: %+v", info)
 		}
 		// A lapsed VIP is not VIP, though the old expiry is still shown to its owner.
 		c.add(2 * time.Hour)

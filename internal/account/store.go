@@ -10,15 +10,18 @@ import (
 
 // User is a row of users. Account is empty for a guest (NULL in the table).
 type User struct {
-	ID                 int64
-	Name               string
-	Portrait           string
-	Account            string
-	PasswordHash       string
-	Role               httpx.Role // RoleUser unless made an operator
-	Points             int64
-	VipLevel           int
-	VipExpireAt        int64 // unix seconds, 0 when never VIP
+	ID           int64
+	Name         string
+	Portrait     string
+	Account      string
+	PasswordHash string
+	Role         httpx.Role // RoleUser unless made an operator
+	Points       int64
+	// Each VIP tier keeps its own expiry (unix seconds, 0 when never):
+	// VipExpireAt the VIP (level 1) tier's, SvipExpireAt the super VIP
+	// (level 2) tier's. membership.ActiveVipLevel reads them.
+	VipExpireAt        int64
+	SvipExpireAt       int64
 	TxDiscount         *int64
 	GoldVideoFreeUntil int64
 	VideoFreeUntil     int64
@@ -53,7 +56,7 @@ func (s Session) ID() string {
 	return s.TokenHash[:16]
 }
 
-const userColumns = `id, name, portrait, account, password_hash, role, points, vip_level, vip_expire_at, tx_discount, gold_video_free_until, video_free_until, created_at, updated_at`
+const userColumns = `id, name, portrait, account, password_hash, role, points, vip_expire_at, svip_expire_at, tx_discount, gold_video_free_until, video_free_until, created_at, updated_at`
 
 func scanUser(row interface{ Scan(...any) error }) (User, error) {
 	var (
@@ -61,7 +64,7 @@ func scanUser(row interface{ Scan(...any) error }) (User, error) {
 		account sql.NullString
 		disc    sql.NullInt64
 	)
-	err := row.Scan(&u.ID, &u.Name, &u.Portrait, &account, &u.PasswordHash, &u.Role, &u.Points, &u.VipLevel, &u.VipExpireAt,
+	err := row.Scan(&u.ID, &u.Name, &u.Portrait, &account, &u.PasswordHash, &u.Role, &u.Points, &u.VipExpireAt, &u.SvipExpireAt,
 		&disc, &u.GoldVideoFreeUntil, &u.VideoFreeUntil, &u.CreatedAt, &u.UpdatedAt)
 	if err != nil {
 		return User{}, db.NotFound(err)
@@ -104,9 +107,9 @@ func insertUser(ctx context.Context, tx *db.Tx, u *User) (int64, error) {
 		role = httpx.RoleUser
 	}
 	var id int64
-	err := tx.QueryRow(ctx, `INSERT INTO users (name, portrait, account, password_hash, role, points, vip_level, vip_expire_at, tx_discount, gold_video_free_until, video_free_until, created_at, updated_at)
+	err := tx.QueryRow(ctx, `INSERT INTO users (name, portrait, account, password_hash, role, points, vip_expire_at, svip_expire_at, tx_discount, gold_video_free_until, video_free_until, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		u.Name, u.Portrait, account, u.PasswordHash, role, u.Points, u.VipLevel, u.VipExpireAt, disc,
+		u.Name, u.Portrait, account, u.PasswordHash, role, u.Points, u.VipExpireAt, u.SvipExpireAt, disc,
 		u.GoldVideoFreeUntil, u.VideoFreeUntil, u.CreatedAt, u.UpdatedAt).Scan(&id)
 	return id, err
 }

@@ -29,13 +29,13 @@ func TestStoreUsers(t *testing.T) {
 		ctx := context.Background()
 		disc := int64(15)
 		id := mustInsertUser(t, d, User{Name: "Alice", Portrait: "/p.png", Account: "Alice_1", PasswordHash: "h", Points: 7,
-			VipLevel: 2, VipExpireAt: 2000, TxDiscount: &disc, GoldVideoFreeUntil: 3000, VideoFreeUntil: 4000, CreatedAt: 100, UpdatedAt: 101})
+			SvipExpireAt: 2500, VipExpireAt: 2000, TxDiscount: &disc, GoldVideoFreeUntil: 3000, VideoFreeUntil: 4000, CreatedAt: 100, UpdatedAt: 101})
 		u, err := userByID(ctx, d, id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if u.Name != "Alice" || u.Portrait != "/p.png" || u.Account != "Alice_1" || u.PasswordHash != "h" || u.Points != 7 ||
-			u.VipLevel != 2 || u.VipExpireAt != 2000 || u.TxDiscount == nil || *u.TxDiscount != 15 ||
+			u.SvipExpireAt != 2500 || u.VipExpireAt != 2000 || u.TxDiscount == nil || *u.TxDiscount != 15 ||
 			u.GoldVideoFreeUntil != 3000 || u.VideoFreeUntil != 4000 || u.CreatedAt != 100 || u.UpdatedAt != 101 || u.IsGuest() {
 			t.Fatalf("read back %+v", u)
 		}

@@ -65,7 +65,7 @@ func (h *Handler) view(ctx context.Context, u account.User) (UserView, error) {
 	if err != nil {
 		return UserView{}, err
 	}
-	v := UserView{UID: u.ID, Name: u.Name, IsGuest: u.IsGuest(), Role: u.Role, LiveSessions: n, VipLevel: u.VipLevel,
+	v := UserView{UID: u.ID, Name: u.Name, IsGuest: u.IsGuest(), Role: u.Role, LiveSessions: n, VipLevel: u.VipLevelAt(time.Now()),
 		CreatedAt: time.Unix(u.CreatedAt, 0).UTC()}
 	if !u.IsGuest() {
 		v.Account = &u.Account

@@ -35,6 +35,7 @@ import (
 	"prima/internal/platform/realtime"
 	"prima/internal/platform/redisx"
 	"prima/internal/report"
+	"prima/internal/wallet"
 	"prima/web"
 )
 
@@ -66,6 +67,9 @@ type App struct {
 	Uploads *media.Service
 	// Galleries are picture galleries over uploaded pictures.
 	Galleries *gallery.Service
+	// Wallet is the ledger and what is built on it: orders, purchases,
+	// VIP sales, coupons, withdrawals.
+	Wallet *wallet.Service
 }
 
 // New opens the database, applies migrations and builds the services.
@@ -160,6 +164,8 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	// Galleries follow the videos' access rules; purchases are the same
 	// source as catalog's (none until the wallet lands).
 	a.Galleries = gallery.NewService(d, signer, membership.NewService(d, membership.NoPurchases{}))
+	a.Wallet = wallet.NewService(d)
+	a.Wallet.Events = events
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil
 }

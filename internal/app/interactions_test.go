@@ -139,7 +139,7 @@ func TestVideoDetailAPI(t *testing.T) {
 		// The same user as a super VIP (set as the wallet will set it)
 		// watches both member levels, and still not the gold video.
 		uid := uidOf(t, s, token)
-		if _, err := s.App.DB.Exec(context.Background(), "UPDATE users SET vip_level = 2, vip_expire_at = ? WHERE id = ?", time.Now().Add(time.Hour).Unix(), uid); err != nil {
+		if _, err := s.App.DB.Exec(context.Background(), "UPDATE users SET svip_expire_at = ? WHERE id = ?", time.Now().Add(time.Hour).Unix(), uid); err != nil {
 			t.Fatal(err)
 		}
 		apitest.Run(t, h,

@@ -13,6 +13,7 @@ import (
 	"prima/internal/platform/blob"
 	"prima/internal/platform/httpx"
 	"prima/internal/report"
+	"prima/internal/wallet"
 )
 
 // routes is Prima's one route table. Paths and parameter names are the
@@ -83,6 +84,11 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/gallery/vip", gal.VIP)
 	h("GET /api/app/gallery/info", gal.Info)
 	h("POST /api/app/gallery/collect", acct.RequireUser(gal.Collect))
+
+	// Wallet (docs/api.md, *Wallet*): every call needs a user; those that
+	// move money take an idempotency key.
+	wal := wallet.NewHandler(a.Wallet)
+	h("GET /api/app/mine/wallet", acct.RequireUser(wal.Wallet))
 
 	// Uploads (docs/api.md): multipart, sniffed, resized or transcoded.
 	up := media.NewHandler(a.Uploads)

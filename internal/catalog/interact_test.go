@@ -19,12 +19,12 @@ func newUser(t *testing.T, d *db.DB, level int, validFor time.Duration) int64 {
 	t.Helper()
 	var id int64
 	now := time.Now()
-	exp := int64(0)
+	var exp [3]int64 // by tier; only level's is set
 	if level > 0 {
-		exp = now.Add(validFor).Unix()
+		exp[level] = now.Add(validFor).Unix()
 	}
-	err := d.QueryRow(context.Background(), "INSERT INTO users (vip_level, vip_expire_at, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id",
-		level, exp, now.Unix(), now.Unix()).Scan(&id)
+	err := d.QueryRow(context.Background(), "INSERT INTO users (vip_expire_at, svip_expire_at, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id",
+		exp[1], exp[2], now.Unix(), now.Unix()).Scan(&id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,9 +36,11 @@ const (
 
 // User is what the rules read of a user; times are Unix seconds, 0 unset.
 type User struct {
-	ID                 int64
-	VipLevel           int
+	ID int64
+	// Each tier keeps its own expiry: VipExpireAt is the VIP (level 1)
+	// tier's, SvipExpireAt the super VIP (level 2) tier's.
 	VipExpireAt        int64
+	SvipExpireAt       int64
 	GoldVideoFreeUntil int64
 	VideoFreeUntil     int64
 }
@@ -69,15 +71,33 @@ type Access struct {
 // open it (the wallet issue sells it; VIP members may get coupons there).
 func (v Video) IsGold() bool { return v.Coins > 0 }
 
-// ActiveVipLevel is u's VIP level while it lasts, else 0: the spec (§4)
-// counts VIP as active only with a level set and an expiry in the future.
-// An expiry equal to now has passed. The same rule as account's
-// activeVipLevel, which reports it in the user info.
+// ActiveVipLevel is u's VIP level now: the highest tier whose expiry is
+// ahead, else 0. The spec (§4) counts VIP as active only with a level and
+// an expiry in the future; with one expiry per tier, a day of super VIP
+// shows level 2 for that day and the VIP year resumes after it. An expiry
+// equal to now has passed. account reports the same level in the user info.
 func ActiveVipLevel(u User, now time.Time) int {
-	if u.VipLevel > 0 && u.VipExpireAt > now.Unix() {
-		return u.VipLevel
+	t := now.Unix()
+	switch {
+	case u.SvipExpireAt > t:
+		return LevelSVIP
+	case u.VipExpireAt > t:
+		return LevelVIP
 	}
 	return 0
+}
+
+// ActiveExpiry is when the level ActiveVipLevel reports ends; when no tier
+// is active, the latest expiry the user ever had (0 when never VIP), so a
+// lapsed member still sees the date it lapsed.
+func ActiveExpiry(u User, now time.Time) int64 {
+	switch ActiveVipLevel(u, now) {
+	case LevelSVIP:
+		return u.SvipExpireAt
+	case LevelVIP:
+		return u.VipExpireAt
+	}
+	return max(u.VipExpireAt, u.SvipExpireAt)
 }
 
 // Decide is the access rule. u is nil when nobody is signed in; bought says
@@ -231,7 +251,7 @@ func (s *Service) check(ctx context.Context, uid int64, v Video, hasBought func(
 // membership only reads them, and only these.
 func loadUser(ctx context.Context, q db.Querier, uid int64) (User, error) {
 	u := User{ID: uid}
-	err := q.QueryRow(ctx, `SELECT vip_level, vip_expire_at, gold_video_free_until, video_free_until FROM users WHERE id = ?`, uid).
-		Scan(&u.VipLevel, &u.VipExpireAt, &u.GoldVideoFreeUntil, &u.VideoFreeUntil)
+	err := q.QueryRow(ctx, `SELECT vip_expire_at, svip_expire_at, gold_video_free_until, video_free_until FROM users WHERE id = ?`, uid).
+		Scan(&u.VipExpireAt, &u.SvipExpireAt, &u.GoldVideoFreeUntil, &u.VideoFreeUntil)
 	return u, db.NotFound(err)
 }

@@ -12,6 +12,27 @@ import (
 
 var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
+func TestTiersKeepTheirOwnExpiry(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	n := now.Unix()
+	// A year of VIP with one day of super VIP bought on top: level 2 for the
+	// day, then level 1 until the VIP year ends.
+	u := User{VipExpireAt: n + 365*86400, SvipExpireAt: n + 86400}
+	for _, c := range []struct {
+		at     int64
+		level  int
+		expiry int64
+	}{{n, 2, n + 86400}, {n + 86399, 2, n + 86400}, {n + 86400, 1, n + 365*86400}, {n + 365*86400, 0, n + 365*86400}} {
+		at := time.Unix(c.at, 0)
+		if l, e := ActiveVipLevel(u, at), ActiveExpiry(u, at); l != c.level || e != c.expiry {
+			t.Errorf("at +%ds: level %d until %d, want %d until %d", c.at-n, l, e-n, c.level, c.expiry-n)
+		}
+	}
+	if e := ActiveExpiry(User{}, now); e != 0 {
+		t.Errorf("never VIP: expiry %d", e)
+	}
+}
+
 func TestDecide(t *testing.T) {
 	n := now.Unix()
 	free := Video{ID: 1}
@@ -20,8 +41,8 @@ func TestDecide(t *testing.T) {
 	gold := Video{ID: 4, Coins: 30}
 	goldVIP := Video{ID: 5, VipLevel: LevelVIP, Coins: 12} // a price makes it gold
 	plain := &User{ID: 9}
-	vip1 := &User{ID: 9, VipLevel: 1, VipExpireAt: n + 1}
-	vip2 := &User{ID: 9, VipLevel: 2, VipExpireAt: n + 86400}
+	vip1 := &User{ID: 9, VipExpireAt: n + 1}
+	vip2 := &User{ID: 9, SvipExpireAt: n + 86400}
 	cases := []struct {
 		name   string
 		u      *User
@@ -36,14 +57,13 @@ func TestDecide(t *testing.T) {
 		{"vip video, plain user", plain, vip, false, Access{Reason: ReasonNeedVIP, Unlock: Unlock{VipLevel: 1}}},
 		{"svip video, plain user", plain, svip, false, Access{Reason: ReasonNeedSVIP, Unlock: Unlock{VipLevel: 2}}},
 		{"vip video, vip 1 one second left", vip1, vip, false, Access{Allowed: true, Reason: ReasonVIP}},
-		{"vip video, vip 1 expiring exactly now", &User{VipLevel: 1, VipExpireAt: n}, vip, false, Access{Reason: ReasonNeedVIP, Unlock: Unlock{VipLevel: 1}}},
-		{"vip video, vip 1 expired", &User{VipLevel: 1, VipExpireAt: n - 1}, vip, false, Access{Reason: ReasonNeedVIP, Unlock: Unlock{VipLevel: 1}}},
-		{"vip video, expiry without level", &User{VipExpireAt: n + 1000}, vip, false, Access{Reason: ReasonNeedVIP, Unlock: Unlock{VipLevel: 1}}},
+		{"vip video, vip 1 expiring exactly now", &User{VipExpireAt: n}, vip, false, Access{Reason: ReasonNeedVIP, Unlock: Unlock{VipLevel: 1}}},
+		{"vip video, vip 1 expired", &User{VipExpireAt: n - 1}, vip, false, Access{Reason: ReasonNeedVIP, Unlock: Unlock{VipLevel: 1}}},
 		{"svip video, vip 1", vip1, svip, false, Access{Reason: ReasonNeedSVIP, Unlock: Unlock{VipLevel: 2}}},
 		{"svip video, svip", vip2, svip, false, Access{Allowed: true, Reason: ReasonSVIP}},
 		{"vip video, svip (level 2 opens level 1)", vip2, vip, false, Access{Allowed: true, Reason: ReasonSVIP}},
-		{"svip video, svip expired", &User{VipLevel: 2, VipExpireAt: n}, svip, false, Access{Reason: ReasonNeedSVIP, Unlock: Unlock{VipLevel: 2}}},
-		{"vip video, expired vip with video window", &User{VipLevel: 1, VipExpireAt: n - 10, VideoFreeUntil: n + 10}, vip, false, Access{Allowed: true, Reason: ReasonFreeWindow}},
+		{"svip video, svip expired", &User{SvipExpireAt: n}, svip, false, Access{Reason: ReasonNeedSVIP, Unlock: Unlock{VipLevel: 2}}},
+		{"vip video, expired vip with video window", &User{VipExpireAt: n - 10, VideoFreeUntil: n + 10}, vip, false, Access{Allowed: true, Reason: ReasonFreeWindow}},
 		{"svip video, video window", &User{VideoFreeUntil: n + 10}, svip, false, Access{Allowed: true, Reason: ReasonFreeWindow}},
 		{"vip video, video window ending now", &User{VideoFreeUntil: n}, vip, false, Access{Reason: ReasonNeedVIP, Unlock: Unlock{VipLevel: 1}}},
 		{"vip video, gold window does not open it", &User{GoldVideoFreeUntil: n + 10}, vip, false, Access{Reason: ReasonNeedVIP, Unlock: Unlock{VipLevel: 1}}},
@@ -103,8 +123,8 @@ func TestServiceCheck(t *testing.T) {
 			level                      int
 			expire, goldFree, freeFrom int64
 		}{{&plain, 0, 0, 0, 0}, {&vip, 1, n + 60, 0, 0}, {&windows, 0, 0, n + 60, n + 60}} {
-			err := d.QueryRow(ctx, `INSERT INTO users (vip_level, vip_expire_at, gold_video_free_until, video_free_until, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-				row.level, row.expire, row.goldFree, row.freeFrom, n, n).Scan(row.id)
+			err := d.QueryRow(ctx, `INSERT INTO users (vip_expire_at, gold_video_free_until, video_free_until, created_at, updated_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+				row.expire, row.goldFree, row.freeFrom, n, n).Scan(row.id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,8 +180,8 @@ func TestServiceCheckGallery(t *testing.T) {
 			level  int
 			expire int64
 		}{{&plain, 0, 0}, {&vip, 1, n + 60}} {
-			err := d.QueryRow(ctx, `INSERT INTO users (vip_level, vip_expire_at, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id`,
-				row.level, row.expire, n, n).Scan(row.id)
+			err := d.QueryRow(ctx, `INSERT INTO users (vip_expire_at, created_at, updated_at) VALUES (?, ?, ?) RETURNING id`,
+				row.expire, n, n).Scan(row.id)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,137 @@
+package wallet
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"prima/internal/platform/db"
+	"prima/internal/platform/realtime"
+)
+
+// Settings are the wallet's business constants. Amounts of money are in
+// cents.
+type Settings struct {
+	// ExchangeRate is how many coins 100 cents (¥1) of income buy.
+	ExchangeRate int64
+	// ExchangeMin is the least income one exchange takes, in cents.
+	ExchangeMin int64
+	// WithdrawMin is the least one withdrawal takes, in cents.
+	WithdrawMin int64
+	// WithdrawMax is the most one withdrawal takes, in cents.
+	WithdrawMax int64
+	// WithdrawDailyCount and WithdrawDailyMax bound a user's withdrawals
+	// per Asia/Shanghai day (rejected ones do not count).
+	WithdrawDailyCount int
+	WithdrawDailyMax   int64
+	// DefaultFeePercent is the withdrawal fee when the user has no
+	// txDiscount of their own (spec §6, §9: 20).
+	DefaultFeePercent int64
+	// OrderTTL is how long an unpaid order waits before it expires.
+	OrderTTL time.Duration
+}
+
+// DefaultSettings are a new install's.
+var DefaultSettings = Settings{
+	ExchangeRate:       10,
+	ExchangeMin:        100,
+	WithdrawMin:        10_000,
+	WithdrawMax:        5_000_000,
+	WithdrawDailyCount: 3,
+	WithdrawDailyMax:   10_000_000,
+	DefaultFeePercent:  20,
+	OrderTTL:           15 * time.Minute,
+}
+
+// Service is the wallet: the ledger and everything built on it. Each part
+// (orders and providers, purchases and VIP, withdrawals) lives in its own
+// file with its handlers beside it.
+type Service struct {
+	db       *db.DB
+	Ledger   *Ledger
+	Settings Settings
+	// Events tells a user's open apps that their wallet changed
+	// (wallet.changed); nil in tests that do not listen.
+	Events realtime.Publisher
+	now    func() time.Time
+}
+
+// NewService is the wallet over d with the default settings.
+func NewService(d *db.DB) *Service {
+	return &Service{db: d, Ledger: NewLedger(), Settings: DefaultSettings, now: time.Now}
+}
+
+// SetClock replaces the clock (tests).
+func (s *Service) SetClock(now func() time.Time) { s.now = now }
+
+// Summary is GET /api/app/mine/wallet.
+type Summary struct {
+	Coins  int64 `json:"coins"`
+	Income int64 `json:"income"` // cents
+	// IncomeFrozen is income held by pending withdrawals (cents): already
+	// taken from Income, paid out or returned when an operator decides.
+	IncomeFrozen int64 `json:"incomeFrozen"`
+	ExchangeRate int64 `json:"exchangeRate"` // coins per 100 cents
+	ExchangeMin  int64 `json:"exchangeMin"`
+	WithdrawMin  int64 `json:"withdrawMin"`
+	WithdrawMax  int64 `json:"withdrawMax"`
+	// FeePercent is this user's withdrawal fee: their txDiscount, else the default.
+	FeePercent         int64 `json:"feePercent"`
+	WithdrawDailyCount int   `json:"withdrawDailyCount"`
+	WithdrawDailyMax   int64 `json:"withdrawDailyMax"`
+}
+
+// Summary reads uid's balances.
+func (s *Service) Summary(ctx context.Context, uid int64) (Summary, error) {
+	coins, err := Balance(ctx, s.db, UserCoins(uid))
+	if err != nil {
+		return Summary{}, err
+	}
+	income, err := Balance(ctx, s.db, UserIncome(uid))
+	if err != nil {
+		return Summary{}, err
+	}
+	frozen, err := s.frozen(ctx, s.db, uid)
+	if err != nil {
+		return Summary{}, err
+	}
+	fee, err := s.FeePercent(ctx, s.db, uid)
+	if err != nil {
+		return Summary{}, err
+	}
+	st := s.Settings
+	return Summary{Coins: coins, Income: income, IncomeFrozen: frozen, ExchangeRate: st.ExchangeRate, ExchangeMin: st.ExchangeMin,
+		WithdrawMin: st.WithdrawMin, WithdrawMax: st.WithdrawMax, FeePercent: fee,
+		WithdrawDailyCount: st.WithdrawDailyCount, WithdrawDailyMax: st.WithdrawDailyMax}, nil
+}
+
+// frozen is the income uid's pending withdrawals hold: what the user's
+// movements put into the withdrawal holding account and no decision has
+// taken out yet.
+func (s *Service) frozen(ctx context.Context, q db.Querier, uid int64) (int64, error) {
+	var held sql.NullInt64
+	err := q.QueryRow(ctx, `SELECT SUM(e.amount) FROM ledger_entries e
+		JOIN ledger_accounts a ON a.id = e.account_id JOIN ledger_txns t ON t.id = e.txn_id
+		WHERE a.user_id = 0 AND a.kind = ? AND t.user_id = ?`, SysWithdrawHeld, uid).Scan(&held)
+	return held.Int64, err
+}
+
+// FeePercent is uid's withdrawal fee in percent: users.tx_discount when
+// set, else the default (spec §6: 20).
+func (s *Service) FeePercent(ctx context.Context, q db.Querier, uid int64) (int64, error) {
+	var disc sql.NullInt64
+	err := q.QueryRow(ctx, `SELECT tx_discount FROM users WHERE id = ?`, uid).Scan(&disc)
+	if err != nil {
+		return 0, db.NotFound(err)
+	}
+	if !disc.Valid {
+		return s.Settings.DefaultFeePercent, nil
+	}
+	return disc.Int64, nil
+}
+
+// notify tells uid's open apps that their wallet changed; call it after
+// commit (tx.AfterCommit).
+func (s *Service) notify(uid int64, why string) {
+	realtime.Notify(context.Background(), s.Events, realtime.UserTopic(uid), "wallet.changed", map[string]string{"reason": why})
+}
