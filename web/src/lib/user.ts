@@ -24,7 +24,10 @@ export interface UserInfo {
   points: number
   isVip: boolean
   vipLevel: 0 | 1 | 2
-  vipExpireDate: string | null
+  vipExpireDate: string | null // the running tier's expiry
+  // Each tier's own expiry (docs/api.md, *VIP*); optional so stored infos
+  // from before the wallet still read.
+  vipTiers?: { vip: string | null; svip: string | null }
   txDiscount: number | null // null when unset; the client defaults to 20
   newGoldVideoCoupon: CouponGroup[]
   goldVideoFreeExpire: string | null
