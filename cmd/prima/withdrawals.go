@@ -102,9 +102,12 @@ func runWithdrawals(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("withdrawals %s: %s", sub, cliMsg(err))
 	}
-	if changed {
-		fmt.Fprintf(stdout, "%s is now %s (uid %d, net %s to %s)\n", w.OrderNo, w.Status, w.UserID, cents(w.Net), describe(w.Account))
-	} else {
+	switch {
+	case changed && w.Status == wallet.StatusPaid:
+		fmt.Fprintf(stdout, "%s is now paid (uid %d, net %s to %s, fee %s)\n", w.OrderNo, w.UserID, cents(w.Net), describe(w.Account), cents(w.Fee))
+	case changed:
+		fmt.Fprintf(stdout, "%s is now rejected (uid %d, %s returned to income)\n", w.OrderNo, w.UserID, cents(w.Amount))
+	default:
 		fmt.Fprintf(stdout, "%s was already %s: nothing changed\n", w.OrderNo, w.Status)
 	}
 	return nil

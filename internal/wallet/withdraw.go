@@ -77,14 +77,15 @@ type withdrawalRow struct {
 }
 
 const withdrawalColumns = `id, order_no, user_id, amount, fee, account_id, act_type, bank_name, holder, number, network,
-	status, reason, operator_id, created_at, decided_at`
+	status, reason, operator_id, created_at, decided_at,
+	COALESCE((SELECT p.created_at FROM payout_accounts p WHERE p.id = withdrawals.account_id), 0)`
 
 func scanWithdrawal(s db.Scanner) (withdrawalRow, error) {
 	var w withdrawalRow
 	p := &w.Payout
 	err := s.Scan(&w.ID, &w.OrderNo, &w.UserID, &w.Amount, &w.Fee, &w.AccountID, &p.ActType, &p.BankName, &p.Holder, &p.Number,
-		&p.Network, &w.Status, &w.Reason, &w.OperatorID, &w.CreatedAt, &w.DecidedAt)
-	p.ID, p.UserID, p.CreatedAt = w.AccountID, w.UserID, w.CreatedAt
+		&p.Network, &w.Status, &w.Reason, &w.OperatorID, &w.CreatedAt, &w.DecidedAt, &p.CreatedAt)
+	p.ID, p.UserID = w.AccountID, w.UserID
 	return w, err
 }
 
