@@ -356,10 +356,11 @@ func (s *Service) AddPayoutAccount(ctx context.Context, uid int64, in PayoutInpu
 			return err
 		}
 		var n, dup int
-		if err := tx.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN number = ? THEN 1 ELSE 0 END), 0) FROM payout_accounts
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN lower(number) = lower(?) THEN 1 ELSE 0 END), 0) FROM payout_accounts
 			WHERE user_id = ? AND act_type = ? AND deleted_at = 0`, p.Number, uid, p.ActType).Scan(&n, &dup); err != nil {
 			return err
 		}
+		// An ERC20 address is one address in any case.
 		if dup > 0 {
 			return httpx.Conflict("该账户已添加", "this account is already added")
 		}

@@ -200,6 +200,10 @@ func TestPayoutAccounts(t *testing.T) {
 		if err != nil || u.Network != ERC20 || u.Address != "0x5aAe****eAed" || u.Number != "" {
 			t.Fatalf("usdt: %+v %v", u, err)
 		}
+		// The same address in another case is the same address.
+		if _, err := f.s.AddPayout(ctx, 1, "ip", PayoutInput{ActType: &two, Network: "ERC20", Address: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", PassWord: "pw-one"}); status(err) != 409 {
+			t.Fatalf("duplicate in lower case: %v", err)
+		}
 		// Five of a type at most, even when added in parallel.
 		var wg sync.WaitGroup
 		var added atomic.Int64
