@@ -295,11 +295,6 @@ func move(ctx context.Context, tx *db.Tx, leg Leg, at int64) (id, after int64, e
 		if err != nil && !errors.Is(err, db.ErrNotFound) {
 			return 0, 0, err
 		}
-		if err == nil && leg.Amount > 0 {
-			// Created by a concurrent first credit after our update's
-			// snapshot (PostgreSQL): update it again.
-			continue
-		}
 		if err == nil || leg.Amount < 0 {
 			return 0, 0, &InsufficientError{Account: a, Balance: have, Need: -leg.Amount}
 		}
