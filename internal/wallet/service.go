@@ -53,6 +53,9 @@ type Service struct {
 	// Events tells a user's open apps that their wallet changed
 	// (wallet.changed); nil in tests that do not listen.
 	Events realtime.Publisher
+	// Videos shows bought videos in the catalog's shape (purchase.go);
+	// nil leaves Purchase.video null.
+	Videos VideoCards
 	now    func() time.Time
 }
 
