@@ -410,4 +410,3 @@ func TestGrantVIPCoupons(t *testing.T) {
 		}
 	})
 }
-
