@@ -167,6 +167,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	// the wallet's; bought videos list in the catalog's shape; the user
 	// info's coupons are the wallet's backpack.
 	a.Wallet.Videos = cat
+	a.Wallet.Limiter = limiter
 	access := membership.NewService(d, a.Wallet)
 	a.Catalog.Access = access
 	a.Galleries = gallery.NewService(d, signer, access)

@@ -14,6 +14,7 @@ import (
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
 	"prima/internal/platform/httpx"
+	"prima/internal/platform/ratelimit"
 )
 
 // shop is a module with gold videos (25 coins each), a free video, a gold
@@ -408,5 +409,42 @@ func TestGrantVIPCoupons(t *testing.T) {
 		if err != nil || count(t, d, `SELECT COUNT(*) FROM user_coupons WHERE user_id = ?`, uid) != 3 {
 			t.Fatalf("a card without coupons: %v", err)
 		}
+	})
+}
+
+// downLimiter is a limiter whose store does not answer.
+type downLimiter struct{}
+
+func (downLimiter) Allow(context.Context, string, int, time.Duration) (bool, time.Duration, error) {
+	return false, 0, errors.New("redis: connection refused")
+}
+
+// Buys are limited per user and fail closed: over the limit 429, the
+// limiter down 503, and neither writes anything.
+func TestBuyLimits(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		s := testService(d)
+		sh := newShop(t, d, 1)
+		uid := newUser(t, d)
+		topUp(t, s.Ledger, d, uid, 100, "topup:1")
+		s.Limiter = downLimiter{}
+		if _, err := s.BuyVideo(ctx, uid, sh.gold[0], false, "limit-0001"); status(err) != 503 {
+			t.Fatalf("limiter down: %v", err)
+		}
+		mem := ratelimit.NewMemoryClock(func() time.Time { return now })
+		s.Limiter = mem
+		for i := range buysPerMinute {
+			if err := s.limitBuys(ctx, uid); err != nil {
+				t.Fatalf("buy %d refused: %v", i, err)
+			}
+		}
+		if _, err := s.BuyVideo(ctx, uid, sh.gold[0], false, "limit-0002"); status(err) != 429 {
+			t.Fatalf("over the limit: %v", err)
+		}
+		if coins(t, d, uid) != 100 || count(t, d, `SELECT COUNT(*) FROM video_purchases`) != 0 {
+			t.Fatal("a limited buy wrote something")
+		}
+		mustCheck(t, d)
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"prima/internal/platform/db"
+	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
 )
 
@@ -56,7 +57,10 @@ type Service struct {
 	// Videos shows bought videos in the catalog's shape (purchase.go);
 	// nil leaves Purchase.video null.
 	Videos VideoCards
-	now    func() time.Time
+	// Limiter bounds the money calls per user (ratelimit.FailClosed: with
+	// the limiter down they answer 503); nil applies no limit (tests).
+	Limiter ratelimit.Limiter
+	now     func() time.Time
 }
 
 // NewService is the wallet over d with the default settings.
