@@ -232,6 +232,14 @@ func TestBuyGallery(t *testing.T) {
 		if ok, _ := s.HasBoughtGallery(ctx, bob, sh.gallery); ok {
 			t.Fatal("alice's gallery opened for bob")
 		}
+		m := membership.NewService(d, s)
+		g := membership.Video{ID: sh.gallery, Coins: 30}
+		if a, err := m.CheckGallery(ctx, alice, g); err != nil || a.Reason != membership.ReasonBought {
+			t.Fatalf("alice's gallery access: %+v %v", a, err)
+		}
+		if a, err := m.CheckGallery(ctx, bob, g); err != nil || a.Reason != membership.ReasonNeedCoins {
+			t.Fatalf("bob's gallery access: %+v %v", a, err)
+		}
 		if coins(t, d, alice) != 20 {
 			t.Fatalf("coins = %d, want 20", coins(t, d, alice))
 		}
