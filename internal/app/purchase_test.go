@@ -110,3 +110,47 @@ func TestBuyGoldVideoHTTP(t *testing.T) {
 		}
 	})
 }
+
+// A gold gallery bought over HTTP opens at once for the buyer only.
+func TestBuyGoldGalleryHTTP(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		h := s.Handler
+		f := newVideoFixture(t, s)
+		var gal int64
+		ctx := context.Background()
+		err := s.App.DB.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			var mod, sub int64
+			if err := tx.QueryRow(ctx, `SELECT module_id, sub_module_id FROM videos WHERE id = ?`, f.gold).Scan(&mod, &sub); err != nil {
+				return err
+			}
+			at := time.Now().Unix()
+			return tx.QueryRow(ctx, `INSERT INTO galleries (title, module_id, sub_module_id, vip_level, coins, image_count, published, created_at, updated_at)
+				VALUES ('图集', ?, ?, 0, 30, 0, 1, ?, ?) RETURNING id`, mod, sub, at, at).Scan(&gal)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		alice := apitest.GuestLogin(t, h, apitest.DevID(1))
+		bob := apitest.GuestLogin(t, h, apitest.DevID(2))
+		credit(t, s, uidOf(t, s, alice), 40, "topup:alice")
+		info := func(name, token, reason string) apitest.Scenario {
+			return apitest.Scenario{Name: name, URL: fmt.Sprintf("/api/app/gallery/info?id=%d", gal), Token: token, ExpectedStatus: 200,
+				ExpectedContent: []string{`"reason":"` + reason + `"`}}
+		}
+		buy := func(name, token, body string, status int, content ...string) apitest.Scenario {
+			return apitest.Scenario{Name: name, Method: "POST", URL: "/api/app/gallery/buy", Token: token, Body: body, ExpectedStatus: status, ExpectedContent: content}
+		}
+		apitest.Run(t, h,
+			info("locked", alice, "need_coins"),
+			buy("with a coupon", alice, fmt.Sprintf(`{"id":%d,"useCoupon":true,"idempotencyKey":"g-000001"}`, gal), 422, "金币视频券仅限购买视频"),
+			buy("a video id is not a gallery", alice, `{"id":999999,"idempotencyKey":"g-000002"}`, 404),
+			buy("buys", alice, fmt.Sprintf(`{"id":%d,"idempotencyKey":"g-000003"}`, gal), 200, `"price":30`, fmt.Sprintf(`"galleryID":%d`, gal), `"coins":10`),
+			buy("again", alice, fmt.Sprintf(`{"id":%d,"idempotencyKey":"g-000004"}`, gal), 409, "已购买该图集"),
+			info("open", alice, "bought"),
+			info("not for bob", bob, "need_coins"),
+		)
+		if err := wallet.Check(ctx, s.App.DB); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
