@@ -94,6 +94,10 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("DELETE /api/app/mine/txnact/del", acct.RequireUser(wal.DeletePayoutAccount))
 	h("POST /api/app/withdraw", acct.RequireUser(wal.Withdraw))
 	h("GET /api/app/withdraw/order", acct.RequireUser(wal.WithdrawOrders))
+	h("POST /api/app/vid/buy", acct.RequireUser(wal.BuyVideo))
+	h("POST /api/app/gallery/buy", acct.RequireUser(wal.BuyGallery))
+	h("GET /api/app/mine/buyVid", acct.RequireUser(wal.BoughtVideos))
+	h("GET /api/app/backpack", acct.RequireUser(wal.Backpack))
 
 	// Uploads (docs/api.md): multipart, sniffed, resized or transcoded.
 	up := media.NewHandler(a.Uploads)
@@ -109,6 +113,7 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("POST /api/admin/users/role", adm.SetRole)
 	op("POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
 	op("GET /api/admin/audit", adm.Audit)
+	op("POST /api/admin/coupons/grant", wal.AdminGrantCoupons)
 	op("GET /api/admin/media", up.AdminList)
 	op("POST /api/admin/videos/media", up.AdminAttach)
 	op("POST /api/admin/galleries", gal.AdminCreate)
