@@ -53,7 +53,9 @@ type Service struct {
 	// Events tells a user's open apps that their wallet changed
 	// (wallet.changed); nil in tests that do not listen.
 	Events realtime.Publisher
-	now    func() time.Time
+	// Pay are the payment providers and the limits of top-up orders (pay.go).
+	Pay Payments
+	now func() time.Time
 }
 
 // NewService is the wallet over d with the default settings.
