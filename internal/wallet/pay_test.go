@@ -537,3 +537,32 @@ func TestTopayBadInput(t *testing.T) {
 		e.check()
 	})
 }
+
+// The expiry goes through the job queue: the job enqueued with the order
+// runs at its expiry and closes it.
+func TestExpiryJobClosesTheOrder(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		e := newEnv(t, s)
+		ctx := context.Background()
+		s.App.Wallet.Settings.OrderTTL = time.Second
+		user := apitest.GuestLogin(t, e.h, apitest.DevID(1))
+		id := e.pkg("60金币", 60, 0, 600)
+		o := e.topay(user, fmt.Sprintf(`{"productType":"coins","productID":%d,"payType":"sandbox","idempotencyKey":"topay-job-1"}`, id))
+		if err := s.App.Jobs.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			stop, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			_ = s.App.Jobs.Stop(stop)
+		})
+		deadline := time.Now().Add(20 * time.Second)
+		for e.order(o.OrderNo).Status != "expired" {
+			if time.Now().After(deadline) {
+				t.Fatalf("order still %s after 20 s", e.order(o.OrderNo).Status)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		e.check()
+	})
+}
