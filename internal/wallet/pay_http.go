@@ -355,7 +355,7 @@ var sandboxTmpl = template.Must(template.New("sandbox").Parse(`<!doctype html>
 <meta name="color-scheme" content="light dark">
 <title>沙箱支付</title>
 <style>
-:root{color-scheme:light dark;--bg:#f4f5f7;--card:#fff;--fg:#1d1d1f;--muted:#6b6b72;--accent:#e5484d}
+:root{color-scheme:light dark;--bg:#f4f5f7;--card:#fff;--fg:#1d1d1f;--muted:#6b6b72;--accent:#d13438}
 @media (prefers-color-scheme:dark){:root{--bg:#111113;--card:#1c1c1f;--fg:#ededf0;--muted:#a0a0a8}}
 *{box-sizing:border-box}
 body{margin:0;min-height:100vh;background:var(--bg);color:var(--fg);font:16px/1.5 -apple-system,"PingFang SC","Microsoft YaHei",sans-serif;
