@@ -566,3 +566,42 @@ func TestExpiryJobClosesTheOrder(t *testing.T) {
 		e.check()
 	})
 }
+
+func TestOperatorEditsPackagesAndListsOrders(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		e := newEnv(t, s)
+		user := apitest.GuestLogin(t, e.h, apitest.DevID(1))
+		id := e.pkg("60金币", 60, 0, 600)
+		o := e.topay(user, fmt.Sprintf(`{"productType":"coins","productID":%d,"payType":"sandbox","idempotencyKey":"topay-ops-1"}`, id))
+		// A price change does not touch the order made before it.
+		upd := apitest.Data[wallet.CoinPackage](t, e.call("POST", "/api/admin/currencys", e.ops,
+			fmt.Sprintf(`{"id":%d,"name":"60金币","coins":66,"price":700,"active":false}`, id), 200))
+		if upd.Coins != 66 || upd.Price != 700 || upd.Active {
+			t.Fatalf("updated package: %+v", upd)
+		}
+		if n := auditCount(t, s, "currency.update"); n != 1 {
+			t.Fatalf("currency.update audit rows: %d", n)
+		}
+		// Inactive: gone for users, listed for operators, not for sale.
+		if l := apitest.Data[[]wallet.CoinPackage](t, e.call("GET", "/api/app/mine/currencys", user, "", 200)); len(l) != 0 {
+			t.Fatalf("inactive package listed: %+v", l)
+		}
+		if l := apitest.Data[[]wallet.CoinPackage](t, e.call("GET", "/api/admin/currencys", e.ops, "", 200)); len(l) != 1 || l[0].Active {
+			t.Fatalf("operator list: %+v", l)
+		}
+		e.call("POST", "/api/app/mine/topay", user, fmt.Sprintf(`{"productType":"coins","productID":%d,"payType":"sandbox","idempotencyKey":"topay-ops-2"}`, id), 404)
+		if rec := e.payPage(o, "pay"); rec.Code != http.StatusSeeOther || e.coins(user) != 60 {
+			t.Fatalf("the older order credits what it said: %d, coins %d", rec.Code, e.coins(user))
+		}
+		uid := e.order(o.OrderNo).UserID
+		p := apitest.Data[wallet.OrderPage](t, e.call("GET", fmt.Sprintf("/api/admin/orders?uid=%d&status=paid", uid), e.ops, "", 200))
+		if p.Total != 1 || p.List[0].OrderNo != o.OrderNo {
+			t.Fatalf("admin orders: %+v", p)
+		}
+		if p := apitest.Data[wallet.OrderPage](t, e.call("GET", "/api/admin/orders?status=pending", e.ops, "", 200)); p.Total != 0 {
+			t.Fatalf("pending orders: %+v", p)
+		}
+		e.call("GET", "/api/admin/orders?uid=0", e.ops, "", 422)
+		e.check()
+	})
+}
