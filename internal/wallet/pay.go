@@ -402,9 +402,33 @@ func (s *Service) settle(ctx context.Context, prov string, cb Callback) (Outcome
 		out Outcome
 		o   Order
 	)
+	decide := s.settleDecide(prov, cb, now, &out, &o)
 	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		if err := decide(ctx, tx); err != nil {
+			return err
+		}
+		// What came of it commits with it: one write, one commit.
+		_, err := tx.Exec(ctx, `INSERT INTO payment_callbacks (provider, order_no, outcome, detail, created_at) VALUES (?, ?, ?, ?, ?)`,
+			prov, cb.OrderNo, string(out), fmt.Sprintf("status %s, tradeNo %s, amount %d", cb.Status, clipText(cb.TradeNo, 64), cb.Amount), now.Unix())
+		return err
+	})
+	return out, o, err
+}
+
+// clipText bounds text from a callback kept for operators.
+func clipText(s string, n int) string {
+	if len(s) > n {
+		s = s[:n]
+	}
+	return strings.ToValidUTF8(s, "?")
+}
+
+// settleDecide is settle's decision inside its transaction: it sets *o and
+// *out, or fails (and the transaction rolls back).
+func (s *Service) settleDecide(prov string, cb Callback, now time.Time, out *Outcome, o *Order) func(ctx context.Context, tx *db.Tx) error {
+	return func(ctx context.Context, tx *db.Tx) error {
 		var err error
-		o, err = orderForUpdate(ctx, tx, cb.OrderNo)
+		*o, err = orderForUpdate(ctx, tx, cb.OrderNo)
 		if err != nil {
 			return err
 		}
@@ -421,32 +445,31 @@ func (s *Service) settle(ctx context.Context, prov string, cb Callback) (Outcome
 		case OrderPaid:
 			switch {
 			case o.Status == OrderPaid || o.Status == OrderRefunded:
-				out = OutcomeReplay
+				*out = OutcomeReplay
 				return nil
 			case o.Status != OrderPending || !now.Before(o.ExpiresAt):
 				// Paid after the order closed (cancelled, or expired even if
 				// the job has not run yet): nothing is credited; an operator
 				// sees it in the callbacks and may mark the order paid.
-				out = OutcomeLate
+				*out = OutcomeLate
 				return nil
 			}
-			out = OutcomePaid
-			o, err = s.fulfil(ctx, tx, o, []string{OrderPending}, cb.TradeNo, 0, now)
+			*out = OutcomePaid
+			*o, err = s.fulfil(ctx, tx, *o, []string{OrderPending}, cb.TradeNo, 0, now)
 			return err
 		case OrderCancelled:
 			if o.Status != OrderPending {
-				out = OutcomeIgnored
+				*out = OutcomeIgnored
 				return nil
 			}
 			if err := setStatus(ctx, tx, o.OrderNo, OrderPending, OrderCancelled, now); err != nil {
 				return err
 			}
-			o.Status, o.PayURL, out = OrderCancelled, "", OutcomeCancelled
+			o.Status, o.PayURL, *out = OrderCancelled, "", OutcomeCancelled
 			return nil
 		}
 		return fmt.Errorf("%w: status %q", ErrCallback, cb.Status)
-	})
-	return out, o, err
+	}
 }
 
 // setStatus moves order no from one state to another, or fails with

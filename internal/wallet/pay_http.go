@@ -212,8 +212,6 @@ func (h *Handler) callback(r *http.Request, name string) (int, string) {
 		slog.ErrorContext(ctx, "payment callback failed", "provider", name, "order", cb.OrderNo, "err", err)
 		return http.StatusInternalServerError, "fail: try again"
 	}
-	detail := fmt.Sprintf("status %s, tradeNo %s, amount %d", cb.Status, cb.TradeNo, cb.Amount)
-	h.s.recordCallback(ctx, name, cb.OrderNo, string(out), detail)
 	if out == OutcomeLate {
 		slog.WarnContext(ctx, "payment for a closed order: recorded, nothing credited", "provider", name, "order", cb.OrderNo)
 	}
