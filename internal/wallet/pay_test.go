@@ -605,3 +605,60 @@ func TestOperatorEditsPackagesAndListsOrders(t *testing.T) {
 		e.check()
 	})
 }
+
+// A provider's callbacks and an operator marking the same order paid, all
+// at once: the order is credited once.
+func TestCallbackRacesOperatorPaid(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		e := newEnv(t, s)
+		user := apitest.GuestLogin(t, e.h, apitest.DevID(1))
+		id := e.pkg("300金币", 300, 30, 3000)
+		for round := range 3 {
+			o := e.topay(user, fmt.Sprintf(`{"productType":"coins","productID":%d,"payType":"sandbox","idempotencyKey":"race-%04d"}`, id, round))
+			form := e.sandbox().CallbackForm(o, "paid", "RACE", time.Now().Unix())
+			var wg sync.WaitGroup
+			codes := make(chan int, 10)
+			for i := range 10 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if i%2 == 0 {
+						codes <- e.callback(form).Code
+						return
+					}
+					codes <- apitest.Scenario{Method: "POST", URL: "/api/admin/orders/paid", Token: e.ops,
+						Body: `{"orderNo":"` + o.OrderNo + `","reason":"补单"}`}.Send(t, e.h).Code
+				}()
+			}
+			wg.Wait()
+			close(codes)
+			for c := range codes {
+				if c != 200 {
+					t.Fatalf("round %d: status %d", round, c)
+				}
+			}
+			if c := e.coins(user); c != int64(round+1)*330 {
+				t.Fatalf("round %d: coins %d", round, c)
+			}
+		}
+		e.check()
+	})
+}
+
+func TestSandboxCanBeTurnedOff(t *testing.T) {
+	t.Setenv("PRIMA_PAY_SANDBOX", "0")
+	s := apptest.New(t, db.SQLite)
+	e := newEnv(t, s)
+	user := apitest.GuestLogin(t, e.h, apitest.DevID(1))
+	id := e.pkg("60金币", 60, 0, 600)
+	if l := apitest.Data[[]wallet.CoinPackage](t, e.call("GET", "/api/app/mine/currencys", user, "", 200)); len(l) != 1 || len(l[0].PayTypes) != 0 {
+		t.Fatalf("packages without a provider: %+v", l)
+	}
+	e.call("POST", "/api/app/mine/topay", user, fmt.Sprintf(`{"productType":"coins","productID":%d,"payType":"sandbox","idempotencyKey":"off-0001"}`, id), 422)
+	if pg := e.page("/pay/sandbox/P123"); pg.Code != 404 {
+		t.Fatalf("sandbox page while off: %d", pg.Code)
+	}
+	if rec := e.callback(url.Values{"orderNo": {"P1"}}); rec.Code != 404 {
+		t.Fatalf("sandbox callback while off: %d", rec.Code)
+	}
+}
