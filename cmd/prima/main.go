@@ -27,6 +27,8 @@ Usage:
   prima admin create -account NAME
                   make NAME an operator (creates it, asking for a password,
                   or promotes an existing account)
+  prima wallet check
+                  verify the ledger's invariants; exits non-zero on a breach
 
 Each command takes -h for its flags; every flag also reads an environment
 variable (PRIMA_LISTEN, PRIMA_DATA_DIR, PRIMA_DATABASE_URL, PRIMA_WORKERS, ...).
@@ -49,6 +51,9 @@ func run(args []string) error {
 	cmd, args := args[0], args[1:]
 	if cmd == "admin" {
 		return runAdmin(args, os.Stdin, os.Stdout, os.Stderr)
+	}
+	if cmd == "wallet" {
+		return runWallet(args, os.Stdout)
 	}
 	cfg, err := config.Load("prima "+cmd, args)
 	if err != nil {

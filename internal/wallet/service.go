@@ -53,7 +53,10 @@ type Service struct {
 	// Events tells a user's open apps that their wallet changed
 	// (wallet.changed); nil in tests that do not listen.
 	Events realtime.Publisher
-	now    func() time.Time
+	// Users gives the user info answered by calls that change it (vip/buy);
+	// app.go wires account's.
+	Users UserInfos
+	now   func() time.Time
 }
 
 // NewService is the wallet over d with the default settings.
