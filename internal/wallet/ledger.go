@@ -295,8 +295,14 @@ func move(ctx context.Context, tx *db.Tx, leg Leg, at int64) (id, after int64, e
 		if err != nil && !errors.Is(err, db.ErrNotFound) {
 			return 0, 0, err
 		}
-		if err == nil || leg.Amount < 0 {
+		if leg.Amount < 0 {
 			return 0, 0, &InsufficientError{Account: a, Balance: have, Need: -leg.Amount}
+		}
+		if err == nil {
+			// A credit, and the account exists now: a concurrent first
+			// credit committed after our update's snapshot (PostgreSQL,
+			// read committed). Update again.
+			continue
 		}
 		err = tx.QueryRow(ctx, `INSERT INTO ledger_accounts (user_id, kind, currency, balance, created_at) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (user_id, kind) DO NOTHING RETURNING id, balance`,
