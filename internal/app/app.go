@@ -166,6 +166,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Galleries = gallery.NewService(d, signer, membership.NewService(d, membership.NoPurchases{}))
 	a.Wallet = wallet.NewService(d)
 	a.Wallet.Events = events
+	a.Wallet.Limiter = limiter
 	a.Wallet.Users = wallet.UserInfoFunc(func(ctx context.Context, uid int64) (any, error) {
 		u, err := acct.User(ctx, uid)
 		if err != nil {

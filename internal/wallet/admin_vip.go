@@ -217,7 +217,11 @@ func (h *Handler) AdminAdjust(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	a := Adjustment{UID: *body.UID, Account: body.Account, Amount: *body.Amount, Reason: reason}
-	if _, _, err := h.s.Adjust(r.Context(), audit.ActorFrom(r), a, key); err != nil {
+	actor := audit.ActorFrom(r)
+	if err := h.s.limit(r.Context(), w, "adjust", actor.UID, LimitAdjust); err != nil {
+		return err
+	}
+	if _, _, err := h.s.Adjust(r.Context(), actor, a, key); err != nil {
 		if errors.Is(err, db.ErrNotFound) {
 			return httpx.NotFound("用户不存在", "no such user")
 		}

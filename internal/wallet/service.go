@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"prima/internal/platform/db"
+	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
 )
 
@@ -56,7 +57,10 @@ type Service struct {
 	// Users gives the user info answered by calls that change it (vip/buy);
 	// app.go wires account's.
 	Users UserInfos
-	now   func() time.Time
+	// Limiter bounds money calls per user (ratelimit.FailClosed: when it
+	// cannot answer, the call is refused with 503); nil in service tests.
+	Limiter ratelimit.Limiter
+	now     func() time.Time
 }
 
 // NewService is the wallet over d with the default settings.

@@ -251,6 +251,9 @@ func (h *Handler) BuyVIP(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	uid := httpx.UserID(ctx)
+	if err := h.s.limit(ctx, w, "vipbuy", uid, LimitVIPBuy); err != nil {
+		return err
+	}
 	if _, _, err := h.s.BuyVIP(ctx, uid, *body.ProductID, key); err != nil {
 		return vipError(err)
 	}
