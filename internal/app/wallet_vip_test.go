@@ -79,8 +79,8 @@ func TestWalletVIPCalls(t *testing.T) {
 		post("empty body", "/mine/goldExchange", "", user, 400, "请求内容不能为空")
 		res = apitest.Scenario{Method: http.MethodPost, URL: "/mine/goldExchange", Body: "amount=100", Token: user,
 			Headers: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, ExpectedStatus: 415}.Run(t, h)
-		post("exchange", "/mine/goldExchange", `{"amount":555,"idempotencyKey":"exch-0006"}`, user, 200, "", `"coins":55`, `"income":445`)
-		post("exchange replay", "/api/app/mine/goldExchange", `{"amount":555,"idempotencyKey":"exch-0006"}`, user, 200, "", `"coins":55`, `"income":445`)
+		post("exchange", "/mine/goldExchange", `{"amount":555,"idempotencyKey":"exch-0006"}`, user, 200, "", `"coins":55`, `"taken":550`, `"income":450`)
+		post("exchange replay", "/api/app/mine/goldExchange", `{"amount":555,"idempotencyKey":"exch-0006"}`, user, 200, "", `"coins":55`, `"taken":550`, `"income":450`)
 
 		// Bills.
 		res = get("/api/app/mine/zhangdan?pageSize=2", user, 200, "", `"hasMore":true`, `"total":3`)
@@ -92,7 +92,7 @@ func TestWalletVIPCalls(t *testing.T) {
 		get("/api/app/mine/zhangdan?type=withdraw", user, 422, "参数 type 无效")
 		get("/api/app/mine/zhangdan?month=2026-13", user, 422, "参数 month 无效")
 		get("/api/app/mine/zhangdan?pageSize=51", user, 422, "")
-		get("/api/app/mine/iIncomes?type=exchange", user, 200, "", `"total":1`, `"amount":-555`)
+		get("/api/app/mine/iIncomes?type=exchange", user, 200, "", `"total":1`, `"amount":-550`)
 		get("/api/app/mine/iIncomes", guest, 200, "", `"total":0`)
 
 		if err := wallet.Check(ctx, s.App.DB); err != nil {

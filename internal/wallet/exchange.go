@@ -18,7 +18,8 @@ var ErrExchangeAmount = errors.New("exchange amount out of bounds")
 // Exchanged is the answer of an exchange (stored under its key).
 type Exchanged struct {
 	TxnID  int64 `json:"txnID"`
-	Amount int64 `json:"amount"` // cents of income taken
+	Amount int64 `json:"amount"` // cents of income asked to exchange
+	Taken  int64 `json:"taken"`  // cents taken: what the coins cost (<= Amount)
 	Coins  int64 `json:"coins"`  // coins credited
 }
 
@@ -32,10 +33,19 @@ func ExchangeCoins(amount, rate, min int64) (int64, bool) {
 	return coins, coins > 0
 }
 
+// ExchangeCost is the cents that coins cost at rate: coins*100/rate
+// rounded up, never more than the amount that bought them. An exchange
+// takes only this, so the remainder of an amount that buys a fraction of
+// a coin stays income instead of vanishing.
+func ExchangeCost(coins, rate int64) int64 {
+	return (coins*100 + rate - 1) / rate
+}
+
 // Exchange turns amount cents of uid's income into coins at the configured
 // rate, once per key (registered accounts only). One movement "exchange":
-// UserIncome -amount, SysIncomeExchange +amount, SysCoinsExchanged -coins,
-// UserCoins +coins.
+// UserIncome -taken, SysIncomeExchange +taken, SysCoinsExchanged -coins,
+// UserCoins +coins, where coins is what amount buys rounded down and taken
+// what those coins cost (ExchangeCost).
 func (s *Service) Exchange(ctx context.Context, uid, amount int64, key string) (Exchanged, bool, error) {
 	now := s.now()
 	st := s.Settings
@@ -56,15 +66,16 @@ func (s *Service) Exchange(ctx context.Context, uid, amount int64, key string) (
 			if !ok {
 				return Exchanged{}, ErrExchangeAmount
 			}
+			taken := ExchangeCost(coins, st.ExchangeRate)
 			p, err := s.Ledger.Post(ctx, tx, Transfer{Kind: "exchange", Key: fmt.Sprintf("exchange:%d:%s", uid, key), UserID: uid,
-				Memo: fmt.Sprintf("%d cents -> %d coins", amount, coins), Legs: []Leg{
-					{UserIncome(uid), -amount}, {System(SysIncomeExchange), amount},
+				Memo: fmt.Sprintf("%d cents -> %d coins", taken, coins), Legs: []Leg{
+					{UserIncome(uid), -taken}, {System(SysIncomeExchange), taken},
 					{System(SysCoinsExchanged), -coins}, {UserCoins(uid), coins},
 				}}, now)
 			if err != nil {
 				return Exchanged{}, err
 			}
-			return Exchanged{TxnID: p.TxnID, Amount: amount, Coins: coins}, nil
+			return Exchanged{TxnID: p.TxnID, Amount: amount, Taken: taken, Coins: coins}, nil
 		})
 		if err == nil && !replay {
 			tx.AfterCommit(func() { s.notify(uid, "exchange") })
@@ -115,5 +126,5 @@ func (h *Handler) GoldExchange(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return httpx.OK(w, map[string]any{"coins": out.Coins, "wallet": sum})
+	return httpx.OK(w, map[string]any{"coins": out.Coins, "taken": out.Taken, "wallet": sum})
 }

@@ -298,6 +298,20 @@ func TestExchangeCoinsRounding(t *testing.T) {
 		if coins != c.coins || ok != c.ok {
 			t.Errorf("%d cents at %d (min %d): %d %v, want %d %v", c.amount, c.rate, c.min, coins, ok, c.coins, c.ok)
 		}
+		// What the coins cost never exceeds the amount, and buys them.
+		if ok {
+			cost := ExchangeCost(coins, c.rate)
+			if cost > c.amount || cost*c.rate/100 != coins {
+				t.Errorf("%d coins at %d cost %d (of %d)", coins, c.rate, cost, c.amount)
+			}
+		}
+	}
+	for _, c := range []struct{ coins, rate, cost int64 }{
+		{55, 10, 550}, {1, 10, 10}, {1, 3, 34}, {3, 3, 100}, {10, 100, 10}, {7, 7, 100}, {1, 7, 15},
+	} {
+		if got := ExchangeCost(c.coins, c.rate); got != c.cost {
+			t.Errorf("%d coins at %d: cost %d, want %d", c.coins, c.rate, got, c.cost)
+		}
 	}
 }
 
@@ -313,7 +327,8 @@ func TestExchange(t *testing.T) {
 			t.Fatalf("a guest exchanged: %v", err)
 		}
 		out, replay, err := s.Exchange(ctx, uid, 555, "key-exch-01")
-		if err != nil || replay || out.Coins != 55 || out.Amount != 555 {
+		// 555 cents buy 55 coins, which cost 550: the 5 left stay income.
+		if err != nil || replay || out.Coins != 55 || out.Amount != 555 || out.Taken != 550 {
 			t.Fatalf("exchange: %+v %v %v", out, replay, err)
 		}
 		again, replay, err := s.Exchange(ctx, uid, 555, "key-exch-01")
@@ -323,11 +338,11 @@ func TestExchange(t *testing.T) {
 		if _, _, err := s.Exchange(ctx, uid, 99, "key-exch-02"); !errors.Is(err, ErrExchangeAmount) {
 			t.Fatalf("under the minimum: %v", err)
 		}
-		if _, _, err := s.Exchange(ctx, uid, 446, "key-exch-03"); !errors.Is(err, ErrInsufficient) {
+		if _, _, err := s.Exchange(ctx, uid, 461, "key-exch-03"); !errors.Is(err, ErrInsufficient) {
 			t.Fatalf("more than the income: %v", err)
 		}
 		sum, _ := s.Summary(ctx, uid)
-		if sum.Income != 445 || sum.Coins != 55 {
+		if sum.Income != 450 || sum.Coins != 55 {
 			t.Fatalf("after: %+v", sum)
 		}
 		// Parallel exchanges of the rest with distinct keys: one succeeds.
@@ -337,7 +352,7 @@ func TestExchange(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if _, _, err := s.Exchange(ctx, uid, 445, fmt.Sprintf("key-par-%02d", i)); err == nil {
+				if _, _, err := s.Exchange(ctx, uid, 450, fmt.Sprintf("key-par-%02d", i)); err == nil {
 					ok.Add(1)
 				} else if !errors.Is(err, ErrInsufficient) {
 					t.Error(err)
@@ -348,13 +363,13 @@ func TestExchange(t *testing.T) {
 		if ok.Load() != 1 {
 			t.Fatalf("%d parallel exchanges of the whole income went through", ok.Load())
 		}
-		for a, want := range map[Account]int64{UserIncome(uid): 0, UserCoins(uid): 99, System(SysIncomeExchange): 1000, System(SysCoinsExchanged): -99, UserIncome(guest): 1000} {
+		for a, want := range map[Account]int64{UserIncome(uid): 0, UserCoins(uid): 100, System(SysIncomeExchange): 1000, System(SysCoinsExchanged): -100, UserIncome(guest): 1000} {
 			if b, _ := Balance(ctx, d, a); b != want {
 				t.Errorf("%v: %d, want %d", a, b, want)
 			}
 		}
 		inc, err := s.Bills(ctx, uid, BillQuery{Account: Income, Type: "exchange", PageNumber: 1, PageSize: 10})
-		if err != nil || inc.Total != 2 || inc.List[0].Amount != -445 || inc.List[0].Title != "收益兑换金币" {
+		if err != nil || inc.Total != 2 || inc.List[0].Amount != -450 || inc.List[0].Title != "收益兑换金币" {
 			t.Fatalf("income bill: %+v %v", inc, err)
 		}
 		mustCheck(t, d)
