@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sync"
 	"testing"
+	"time"
 
 	"prima/internal/account"
 	"prima/internal/apitest"
@@ -95,6 +97,73 @@ func TestWalletVIPCalls(t *testing.T) {
 		get("/api/app/mine/iIncomes?type=exchange", user, 200, "", `"total":1`, `"amount":-550`)
 		get("/api/app/mine/iIncomes", guest, 200, "", `"total":0`)
 
+		if err := wallet.Check(ctx, s.App.DB); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// Parallel buys through the whole server: one tap's key sent ten times at
+// once buys once; fifteen taps on coins for five buy five.
+func TestWalletVIPBuyParallel(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		ctx := context.Background()
+		h := s.Handler
+		op := operatorToken(t, s)
+		res := apitest.Scenario{Method: http.MethodPost, URL: "/api/admin/vip/products", Token: op, ExpectedStatus: 200,
+			Body: `{"level":2,"name":"超级VIP 3天","days":3,"price":300,"coins":10}`}.Run(t, h)
+		card := apitest.Data[struct{ ID int64 }](t, res).ID
+		users := make([]string, 2)
+		for i := range users {
+			reg, err := s.App.Account.Register(ctx, account.RegisterInput{Account: fmt.Sprintf("rush_%02d", i), Password: "pass123", IP: "10.0.0.8"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			users[i] = reg.Token
+			apitest.Scenario{Method: http.MethodPost, URL: "/api/admin/wallet/adjust", Token: op, ExpectedStatus: 200,
+				Body: fmt.Sprintf(`{"uid":%d,"account":"coins","amount":50,"reason":"测试","idempotencyKey":"seed-%d-coins"}`, reg.User.ID, i)}.Run(t, h)
+		}
+		send := func(token, key string) int {
+			return apitest.Scenario{Method: http.MethodPost, URL: "/api/app/vip/buy", Token: token,
+				Body: fmt.Sprintf(`{"productID":%d,"idempotencyKey":"%s"}`, card, key)}.Send(t, h).Code
+		}
+		var wg sync.WaitGroup
+		codes := make([]int, 25)
+		for i := range 10 {
+			wg.Add(1)
+			go func() { defer wg.Done(); codes[i] = send(users[0], "one-tap-key") }()
+		}
+		for i := range 15 {
+			wg.Add(1)
+			go func() { defer wg.Done(); codes[10+i] = send(users[1], fmt.Sprintf("tap-%02d-key", i)) }()
+		}
+		wg.Wait()
+		count := map[int]int{}
+		for _, c := range codes[10:] {
+			count[c]++
+		}
+		for i, c := range codes[:10] {
+			if c != 200 {
+				t.Fatalf("same-key call %d: %d", i, c)
+			}
+		}
+		if count[200] != 5 || count[409] != 10 {
+			t.Fatalf("distinct keys: %v, want 5 bought and 10 refused", count)
+		}
+		for i, want := range []string{`"coins":40`, `"coins":0`} {
+			apitest.Scenario{URL: "/api/app/mine/wallet", Token: users[i], ExpectedStatus: 200, ExpectedContent: []string{want}}.Run(t, h)
+		}
+		var svip [2]int64
+		for i := range svip {
+			if err := s.App.DB.QueryRow(ctx, `SELECT svip_expire_at FROM users WHERE account = ?`, fmt.Sprintf("rush_%02d", i)).Scan(&svip[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Days bought: 3 for the one tap, 15 for five cards (within a
+		// second or two of each other's clocks).
+		if d0, d1 := svip[0]-time.Now().Unix(), svip[1]-time.Now().Unix(); d0 < 3*86400-60 || d0 > 3*86400 || d1 < 15*86400-60 || d1 > 15*86400 {
+			t.Fatalf("SVIP left: %d s and %d s", d0, d1)
+		}
 		if err := wallet.Check(ctx, s.App.DB); err != nil {
 			t.Fatal(err)
 		}
