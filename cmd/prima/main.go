@@ -1,4 +1,4 @@
-// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`.
+// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima withdrawals`.
 package main
 
 import (
@@ -29,6 +29,8 @@ Usage:
                   or promotes an existing account)
   prima wallet check
                   verify the ledger's invariants; exits non-zero on a breach
+  prima withdrawals list|approve|reject
+                  list withdrawals, mark one paid or reject it (-h for flags)
 
 Each command takes -h for its flags; every flag also reads an environment
 variable (PRIMA_LISTEN, PRIMA_DATA_DIR, PRIMA_DATABASE_URL, PRIMA_WORKERS, ...).
@@ -54,6 +56,9 @@ func run(args []string) error {
 	}
 	if cmd == "wallet" {
 		return runWallet(args, os.Stdout)
+	}
+	if cmd == "withdrawals" {
+		return runWithdrawals(args, os.Stdout, os.Stderr)
 	}
 	cfg, err := config.Load("prima "+cmd, args)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"time"
 
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
@@ -112,7 +113,7 @@ func (h *Handler) GoldExchange(w http.ResponseWriter, r *http.Request) error {
 		return httpx.Invalid(fmt.Sprintf("参数 amount 无效：最少兑换 %d.%02d 元", st.ExchangeMin/100, st.ExchangeMin%100),
 			fmt.Sprintf("amount must be at least %d cents and buy at least one coin", st.ExchangeMin))
 	}
-	if err := h.s.limit(ctx, w, "exchange", uid, LimitExchange); err != nil {
+	if err := h.s.limit(ctx, "exchange", uid, LimitExchange, time.Minute); err != nil {
 		return err
 	}
 	out, _, err := h.s.Exchange(ctx, uid, *body.Amount, key)

@@ -57,8 +57,13 @@ type Service struct {
 	// Users gives the user info answered by calls that change it (vip/buy);
 	// app.go wires account's.
 	Users UserInfos
-	// Limiter bounds money calls per user (ratelimit.FailClosed: when it
-	// cannot answer, the call is refused with 503); nil in service tests.
+	// Passwords checks a password afresh before payout calls (withdraw.go).
+	Passwords Passwords
+	// Videos shows bought videos in the catalog's shape (purchase.go);
+	// nil leaves Purchase.video null.
+	Videos VideoCards
+	// Limiter bounds the money calls per user (ratelimit.FailClosed: with
+	// the limiter down they answer 503); nil applies no limit (tests).
 	Limiter ratelimit.Limiter
 	now     func() time.Time
 }

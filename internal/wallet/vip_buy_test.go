@@ -15,9 +15,9 @@ import (
 	"prima/internal/platform/db/dbtest"
 )
 
-// newUser inserts a user made at created; a registered one when account
+// newUserAt inserts a user made at created; a registered one when account
 // is not "".
-func newUser(t *testing.T, d *db.DB, account string, created time.Time) int64 {
+func newUserAt(t *testing.T, d *db.DB, account string, created time.Time) int64 {
 	t.Helper()
 	var acct any
 	if account != "" {
@@ -48,12 +48,6 @@ func newProduct(t *testing.T, d *db.DB, p membership.Product) membership.Product
 	return out
 }
 
-func testService(d *db.DB) *Service {
-	s := NewService(d)
-	s.SetClock(func() time.Time { return now })
-	return s
-}
-
 func tiersOf(t *testing.T, d *db.DB, uid int64) (vip, svip int64) {
 	t.Helper()
 	if err := d.QueryRow(context.Background(), `SELECT vip_expire_at, svip_expire_at FROM users WHERE id = ?`, uid).Scan(&vip, &svip); err != nil {
@@ -68,7 +62,7 @@ func TestBuySVIPDayKeepsVIPYear(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		s := testService(d)
-		uid := newUser(t, d, "alice", now.Add(-72*time.Hour))
+		uid := newUserAt(t, d, "alice", now.Add(-72*time.Hour))
 		year := newProduct(t, d, membership.Product{Level: 1, Days: 365, Price: 19800, Coins: 1980})
 		svipDay := newProduct(t, d, membership.Product{Level: 2, Days: 1, Price: 300, Coins: 30})
 		month := newProduct(t, d, membership.Product{Level: 1, Days: 30, Price: 3000, Coins: 300})
@@ -113,8 +107,8 @@ func TestBuyVIPRefusals(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		s := testService(d)
-		old := newUser(t, d, "old", now.Add(-25*time.Hour))
-		fresh := newUser(t, d, "", now.Add(-time.Hour))
+		old := newUserAt(t, d, "old", now.Add(-25*time.Hour))
+		fresh := newUserAt(t, d, "", now.Add(-time.Hour))
 		card := newProduct(t, d, membership.Product{Level: 1, Days: 30, Price: 3000, Coins: 300})
 		moneyOnly := newProduct(t, d, membership.Product{Level: 1, Days: 30, Price: 3000})
 		newbie := newProduct(t, d, membership.Product{Level: 1, Days: 7, Price: 100, Coins: 10, NewUser: true})
@@ -143,7 +137,7 @@ func TestBuyVIPRefusals(t *testing.T) {
 		}
 		// Not enough coins: refused, nothing stored, so the same key works
 		// once the user has the coins.
-		poor := newUser(t, d, "poor", now.Add(-48*time.Hour))
+		poor := newUserAt(t, d, "poor", now.Add(-48*time.Hour))
 		topUp(t, s.Ledger, d, poor, 299, "topup:poor1")
 		if _, _, err := s.BuyVIP(ctx, poor, card.ID, "key-poor-01"); !errors.Is(err, ErrInsufficient) {
 			t.Fatalf("short of coins: %v", err)
@@ -188,7 +182,7 @@ func TestBuyVIPParallelDistinctKeys(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		s := testService(d)
-		uid := newUser(t, d, "rush", now.Add(-48*time.Hour))
+		uid := newUserAt(t, d, "rush", now.Add(-48*time.Hour))
 		card := newProduct(t, d, membership.Product{Level: 1, Days: 3, Price: 100, Coins: 10})
 		topUp(t, s.Ledger, d, uid, 100, "topup:rush")
 		var ok, short atomic.Int32
@@ -227,7 +221,7 @@ func TestBuyVIPSameKeyParallel(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		s := testService(d)
-		uid := newUser(t, d, "twice", now.Add(-48*time.Hour))
+		uid := newUserAt(t, d, "twice", now.Add(-48*time.Hour))
 		card := newProduct(t, d, membership.Product{Level: 2, Days: 30, Price: 6000, Coins: 600})
 		topUp(t, s.Ledger, d, uid, 5000, "topup:twice")
 		var first atomic.Int32
@@ -319,8 +313,8 @@ func TestExchange(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		s := testService(d)
-		uid := newUser(t, d, "earner", now.Add(-48*time.Hour))
-		guest := newUser(t, d, "", now.Add(-48*time.Hour))
+		uid := newUserAt(t, d, "earner", now.Add(-48*time.Hour))
+		guest := newUserAt(t, d, "", now.Add(-48*time.Hour))
 		credit(t, s, d, uid, 1000, "commission:1", now)
 		credit(t, s, d, guest, 1000, "commission:2", now)
 		if _, _, err := s.Exchange(ctx, guest, 500, "key-guest-1"); !errors.Is(err, ErrRegisteredOnly) {
@@ -380,8 +374,8 @@ func TestBillsFilters(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		s := testService(d)
-		uid := newUser(t, d, "biller", now.Add(-480*time.Hour))
-		other := newUser(t, d, "other", now.Add(-480*time.Hour))
+		uid := newUserAt(t, d, "biller", now.Add(-480*time.Hour))
+		other := newUserAt(t, d, "other", now.Add(-480*time.Hour))
 		// 2026-02-28 23:30 and 2026-03-01 00:30 Shanghai: February and March
 		// there, both still February in UTC.
 		feb := time.Date(2026, 2, 28, 23, 30, 0, 0, Shanghai)
@@ -433,8 +427,8 @@ func TestAdjust(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		s := testService(d)
-		op := newUser(t, d, "operator", now.Add(-480*time.Hour))
-		uid := newUser(t, d, "adjusted", now.Add(-48*time.Hour))
+		op := newUserAt(t, d, "operator", now.Add(-480*time.Hour))
+		uid := newUserAt(t, d, "adjusted", now.Add(-48*time.Hour))
 		actor := audit.Actor{UID: op, IP: "192.0.2.9"}
 		out, replay, err := s.Adjust(ctx, actor, Adjustment{UID: uid, Account: Coins, Amount: 500, Reason: "补偿"}, "key-adj-001")
 		if err != nil || replay || out.Balance != 500 {
