@@ -98,6 +98,7 @@ type stats struct {
 	images                  int
 	imageBytes              int64
 	vipProducts             int
+	coinPackages            int
 }
 
 func (s stats) report(users int, took time.Duration) string {
@@ -108,6 +109,7 @@ func (s stats) report(users int, took time.Duration) string {
 	fmt.Fprintf(&b, "  %d tags on %d video-tag links\n", s.tags, s.taggings)
 	fmt.Fprintf(&b, "  %d announcements, %d ads, %d remote-configuration entries over %d keys, %d pre-sale banners\n",
 		s.announcements, s.ads, s.sourceEntries, len(catalog.SourceKeys), s.preSales)
+	fmt.Fprintf(&b, "  %d coin packages (top-up through the sandbox provider)\n", s.coinPackages)
 	fmt.Fprintf(&b, "  %d images (covers and banners, JPEG) in the media store, %d KB\n", s.images, s.imageBytes/1024)
 	fmt.Fprintf(&b, "  %d VIP cards\n", s.vipProducts)
 	fmt.Fprintf(&b, "  %d demo accounts created", users)
@@ -225,6 +227,10 @@ func seedCatalogue(ctx context.Context, tx *db.Tx, media blob.Store, publicURL s
 		}
 		pics = append(pics, picture{p.Key, p.Art})
 		st.preSales++
+	}
+
+	if err := seedCoinPackages(ctx, tx, now, st); err != nil {
+		return err
 	}
 
 	n, size, err := drawAll(ctx, media, pics)

@@ -148,15 +148,6 @@ func billQuery(r *http.Request, account string, types []string) (BillQuery, erro
 	return bq, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // Zhangdan is GET /api/app/mine/zhangdan: the caller's coin bill.
 func (h *Handler) Zhangdan(w http.ResponseWriter, r *http.Request) error {
 	return h.bill(w, r, Coins, coinBillTypes)
