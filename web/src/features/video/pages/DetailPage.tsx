@@ -127,6 +127,13 @@ function Detail({ video, token }: { video: VideoDetail; token: string | null }) 
     if (!src) count()
   }, [src, count])
 
+  // Bought: the detail is fetched afresh (access allowed, the full stream)
+  // and the player switches to it at once; the bought list is stale.
+  const afterPurchase = () => {
+    setPreviewEnded(false)
+    void qc.invalidateQueries({ queryKey: videoKeys.detail(video.id, token) })
+  }
+
   const needSignIn = () => {
     if (token) return false
     navigate('/mine/login')
@@ -134,7 +141,13 @@ function Detail({ video, token }: { video: VideoDetail; token: string | null }) 
   }
 
   const overlay =
-    !allowed && video.paywall && (!src || previewEnded) ? <Paywall paywall={video.paywall} previewed={previewEnded} /> : undefined
+    !allowed && video.paywall && (!src || previewEnded) ? (
+      <Paywall
+        paywall={video.paywall}
+        previewed={previewEnded}
+        buy={{ target: { kind: 'video', id: video.id }, onBought: afterPurchase }}
+      />
+    ) : undefined
 
   return (
     <>
