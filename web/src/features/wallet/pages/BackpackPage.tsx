@@ -71,8 +71,11 @@ export default function BackpackPage() {
           <div role="tabpanel">{body}</div>
         </PullRefresh>
         {tab === 'unused' && coupons.length > 0 && (
-          <p className={styles.muted}>
-            {t('backpack.hint')} <Link to="/mine/vipcenter">{t('route.vipcenter.title')}</Link>
+          <p className={`${styles.muted} ${styles.hint}`}>
+            {t('backpack.hint')}{' '}
+            <Link to="/mine/vipcenter" className={styles.inlineLink}>
+              {t('route.vipcenter.title')}
+            </Link>
           </p>
         )}
       </main>

@@ -53,11 +53,11 @@ function Packages({ from }: { from: string }) {
 
   return (
     <>
-      <section className={styles.section}>
-        <p className={styles.muted}>{t('topup.balance')}</p>
-        <p className={styles.price} data-testid="topup-balance">
+      <section className={`${styles.section} ${styles.balanceRow}`}>
+        <span className={styles.muted}>{t('topup.balance')}</span>
+        <b className={styles.price} data-testid="topup-balance">
           {wallet.data ? wallet.data.coins : '—'}
-        </p>
+        </b>
       </section>
       <section className={styles.section}>
         <fieldset className={styles.grid} data-testid="packages">
@@ -70,8 +70,8 @@ function Packages({ from }: { from: string }) {
               {p.bonus > 0 && <span className={styles.pkgBonus}>{t('topup.bonus', { n: p.bonus })}</span>}
               <span className={styles.pkgPrice}>
                 ¥{yuan(p.price)}
-                {p.originalPrice > p.price && <s className={styles.was}>¥{yuan(p.originalPrice)}</s>}
               </span>
+              {p.originalPrice > p.price && <s className={styles.pkgWas}>¥{yuan(p.originalPrice)}</s>}
             </label>
           ))}
         </fieldset>
