@@ -183,7 +183,8 @@ test('a gold video bought from its paywall plays at once and is listed under use
   assert.equal(after.access.reason, 'bought')
   if (after.playback) {
     assert.equal(after.playback.preview, false)
-    await page.locator('[data-testid=player][data-status=ready]').waitFor({ timeout: 20000 })
+    // It plays at once, without another tap: the full stream, past the preview's start.
+    await page.waitForFunction(() => { const v = document.querySelector('video'); return v && !v.paused && v.currentTime > 0.3 }, null, { timeout: 20000 })
   }
   assert.equal(await coins(), before - goldVideo.coins)
 

@@ -129,7 +129,9 @@ function Detail({ video, token }: { video: VideoDetail; token: string | null }) 
 
   // Bought: the detail is fetched afresh (access allowed, the full stream)
   // and the player switches to it at once; the bought list is stale.
+  const [justBought, setJustBought] = useState(false)
   const afterPurchase = () => {
+    setJustBought(true)
     setPreviewEnded(false)
     void qc.invalidateQueries({ queryKey: videoKeys.detail(video.id, token) })
   }
@@ -161,6 +163,7 @@ function Detail({ video, token }: { video: VideoDetail; token: string | null }) 
         }}
         overlay={overlay}
         onRetry={refreshSource}
+        autoPlay={justBought}
       />
       <section className={styles.info}>
         <h2 className={styles.title} data-testid="detail-title">
