@@ -17,11 +17,11 @@ describe('buy', () => {
     expect(post).toHaveBeenCalledWith('/api/app/vid/buy', { id: 9, useCoupon: true, idempotencyKey: 'buy-abc12345' }, { silent: true })
   })
 
-  it('posts a gallery purchase to gallery/buy', async () => {
+  it('posts a gallery purchase to gallery/buy, never with a coupon', async () => {
     post.mockResolvedValue({})
-    await p.buy({ kind: 'gallery', id: 4 }, false, 'buy-xyz12345')
+    await p.buy({ kind: 'gallery', id: 4 }, true, 'buy-xyz12345')
     expect(post.mock.calls[0][0]).toBe('/api/app/gallery/buy')
-    expect(post.mock.calls[0][1]).toEqual({ id: 4, useCoupon: false, idempotencyKey: 'buy-xyz12345' })
+    expect(post.mock.calls[0][1]).toEqual({ id: 4, idempotencyKey: 'buy-xyz12345' })
   })
 })
 

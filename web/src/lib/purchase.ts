@@ -18,7 +18,7 @@ export interface Purchase {
   price: number // coins paid; 0 with a coupon
   paidWith: 'coins' | 'coupon'
   createdAt: string
-  video: Video
+  video: Video | null // null while the video is not published
 }
 
 export interface BuyResult {
@@ -34,9 +34,11 @@ const BUY_PATHS: Record<BuyTarget['kind'], string> = {
 }
 
 // buy sends one purchase. The caller shows its own errors (insufficient
-// coins leads to top-up, not to a toast).
+// coins leads to top-up, not to a toast). Coupons buy videos only, so a
+// gallery's body has no useCoupon.
 export function buy(target: BuyTarget, useCoupon: boolean, idempotencyKey: string): Promise<BuyResult> {
-  return api.post<BuyResult>(BUY_PATHS[target.kind], { id: target.id, useCoupon, idempotencyKey }, { silent: true })
+  const body = target.kind === 'video' ? { id: target.id, useCoupon, idempotencyKey } : { id: target.id, idempotencyKey }
+  return api.post<BuyResult>(BUY_PATHS[target.kind], body, { silent: true })
 }
 
 // The coupon backpack (GET /api/app/backpack): always the three groups.

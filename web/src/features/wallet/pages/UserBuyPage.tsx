@@ -42,11 +42,13 @@ export default function UserBuyPage() {
               Grid={VideoGrid}
               Skeleton={VideoCardSkeleton}
               empty={t('mineVideos.emptyBuy')}
-              item={(p, i) => (
-                <div key={p.id} data-testid="bought" data-video-id={p.videoID} data-paid-with={p.paidWith}>
-                  <VideoCard video={p.video} eager={i < 2} />
-                </div>
-              )}
+              item={(p, i) =>
+                p.video && (
+                  <div key={p.id} data-testid="bought" data-video-id={p.videoID} data-paid-with={p.paidWith}>
+                    <VideoCard video={p.video} eager={i < 2} />
+                  </div>
+                )
+              }
             />
           </PullRefresh>
         )}
