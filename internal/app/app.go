@@ -166,6 +166,8 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Galleries = gallery.NewService(d, signer, membership.NewService(d, membership.NoPurchases{}))
 	a.Wallet = wallet.NewService(d)
 	a.Wallet.Events = events
+	a.Wallet.Passwords = walletPasswords{acct} // fresh password check of payout calls
+	a.Wallet.Limiter = limiter
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil
 }

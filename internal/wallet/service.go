@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"prima/internal/platform/db"
+	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
 )
 
@@ -53,7 +54,11 @@ type Service struct {
 	// Events tells a user's open apps that their wallet changed
 	// (wallet.changed); nil in tests that do not listen.
 	Events realtime.Publisher
-	now    func() time.Time
+	// Passwords checks a password afresh before payout calls; Limiter
+	// bounds those calls per user (fail closed). See withdraw.go.
+	Passwords Passwords
+	Limiter   ratelimit.Limiter
+	now       func() time.Time
 }
 
 // NewService is the wallet over d with the default settings.
