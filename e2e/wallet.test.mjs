@@ -3,6 +3,7 @@
 // hosted page -> 确认支付 -> the result page says paid -> the coins show on
 // Mine), buy VIP with coins and watch a VIP video, buy a gold video from
 // its paywall and it plays in full, and find it under the bought videos;
+// buy a priced gallery and see all its pictures;
 // a cancelled payment shows the failure state. The wallet pages are
 // photographed light and dark and audited with axe.
 import { test, before, after } from 'node:test'
@@ -192,6 +193,30 @@ test('a gold video bought from its paywall plays at once and is listed under use
   await page.locator(`[data-testid=bought][data-video-id="${goldVideo.id}"]`).waitFor()
   await shot(page, 'wallet-08-userbuy')
   await audit('userbuy')
+})
+
+test('a priced gallery bought from its paywall shows every picture', async () => {
+  const before = await coins()
+  await page.goto(server.base + '/galleryCategory')
+  const card = page.locator('[data-testid=gallery-card][data-vip="0"]:not([data-coins="0"])').first()
+  await card.waitFor({ timeout: 15000 })
+  const id = Number(await card.getAttribute('data-gallery-id'))
+  const price = Number(await card.getAttribute('data-coins'))
+  await page.goto(server.base + `/gallery/${id}`)
+  await page.locator('[data-testid=paywall][data-reason=need_coins]').waitFor()
+  const locked = Number(await $('gallery-locked').getAttribute('data-locked'))
+  assert.ok(locked > 0, 'pictures are locked before the purchase')
+  await $('paywall-buy').click()
+  await $('buy-sheet').waitFor()
+  assert.equal(await $('buy-with-coupon').count(), 0, 'coupons buy videos only')
+  const bought = page.waitForResponse((r) => r.url().endsWith('/api/app/gallery/buy'))
+  await $('buy-confirm').click()
+  assert.equal((await bought).status(), 200)
+  await $('gallery-locked').waitFor({ state: 'detached', timeout: 10000 })
+  const info = await api(`/api/app/gallery/info?id=${id}`)
+  assert.equal(info.access.reason, 'bought')
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=gallery-picture]').length === n, info.images.length)
+  assert.equal(await coins(), before - price)
 })
 
 test('the coupon backpack shows its three tabs', async () => {
