@@ -84,7 +84,10 @@ test('a guest tops up through the sandbox and sees the coins on Mine', async () 
     if (env.code === 200 && env.data.coins > 0 && env.data.vipLevel === 0) goldVideo = env.data
   }
   assert.ok(goldVideo, 'the seed has a gold video')
-  const need = vipProduct.coins + goldVideo.coins
+  // VIP, the gold video, a super VIP card with coupons, a gallery.
+  const svip = products.list.find((p) => p.level === 2 && p.coupons > 0 && p.coins > 0)
+  assert.ok(svip, 'the seed sells a super VIP card with coupons for coins')
+  const need = vipProduct.coins + goldVideo.coins + svip.coins + 100
 
   await page.goto(server.base + '/mine/usercoinchongzhi')
   await $('package').first().waitFor()
@@ -219,15 +222,57 @@ test('a priced gallery bought from its paywall shows every picture', async () =>
   assert.equal(await coins(), before - price)
 })
 
-test('the coupon backpack shows its three tabs', async () => {
+test('a super VIP card brings coupons; a gold video bought with one costs no coins', async () => {
+  const products = await api('/api/app/vip/product')
+  const svip = products.list.find((p) => p.level === 2 && p.coupons > 0 && p.coins > 0)
+  await page.goto(server.base + '/mine/vipcenter?level=2')
+  await page.locator(`[data-testid=vip-card][data-id="${svip.id}"] [data-testid=vip-buy-coins]`).click()
+  await $('buy-confirm').click()
+  await $('vip-coins-sheet').waitFor({ state: 'detached' })
+  await page.locator('[data-testid=vip-tier-2] strong').waitFor({ timeout: 10000 })
+
+  // The backpack: the card's coupons, unused.
   await page.goto(server.base + '/mine/backpack')
-  await $('backpack-tab').first().waitFor()
+  await page.locator('[data-testid=coupon-count]', { hasText: `×${svip.coupons}` }).waitFor()
   assert.equal(await $('backpack-tab').count(), 3)
-  await page.locator('[data-testid=backpack-tab][data-tab=used]').click()
-  await page.locator('[data-testid=backpack-tab][data-tab=used][aria-selected=true]').waitFor()
-  assert.match(page.url(), /tab=used/)
   await shot(page, 'wallet-09-backpack')
   await audit('backpack')
+
+  // Another gold video: the sheet offers the coupon first.
+  let other
+  for (let id = 1; id <= 80 && !other; id++) {
+    const env = await (await fetch(`${server.base}/api/app/vid/info?id=${id}`)).json()
+    if (env.code === 200 && env.data.coins > 0 && env.data.vipLevel === 0 && id !== goldVideo.id) other = env.data
+  }
+  assert.ok(other, 'the seed has a second gold video')
+  const before = await coins()
+  await page.goto(server.base + `/detail/${other.id}`)
+  const info = await api(`/api/app/vid/info?id=${other.id}`)
+  if (info.playback) {
+    await page.locator('[data-testid=player][data-status=ready]').waitFor({ timeout: 20000 })
+    await page.evaluate(() => { const v = document.querySelector('video'); v.muted = true; v.playbackRate = 4; return v.play() })
+  }
+  await page.locator('[data-testid=paywall][data-reason=need_coins]').waitFor({ timeout: 30000 })
+  await $('paywall-buy').click()
+  await $('buy-with-coupon').waitFor()
+  assert.equal(await $('buy-with-coupon').isChecked(), true, 'the coupon is chosen when there is one')
+  await shot(page, 'wallet-09-buy-coupon')
+  const bought = page.waitForResponse((r) => r.url().endsWith('/api/app/vid/buy'))
+  await $('buy-confirm').click()
+  const res = await bought
+  assert.equal(res.status(), 200)
+  assert.equal(JSON.parse(res.request().postData()).useCoupon, true)
+  await $('paywall').waitFor({ state: 'detached', timeout: 10000 })
+  assert.equal(await coins(), before, 'a coupon purchase moves no coins')
+  await page.goto(server.base + '/mine/userbuy')
+  await page.locator(`[data-testid=bought][data-video-id="${other.id}"][data-paid-with=coupon]`).waitFor()
+
+  await page.goto(server.base + '/mine/backpack?tab=used')
+  await page.locator('[data-testid=backpack-tab][data-tab=used][aria-selected=true]').waitFor()
+  await page.locator('[data-testid=coupon-count]', { hasText: '×1' }).waitFor()
+  await page.locator('[data-testid=backpack-tab][data-tab=unused]').click()
+  await page.locator('[data-testid=coupon-count]', { hasText: `×${svip.coupons - 1}` }).waitFor()
+  assert.doesNotMatch(page.url(), /tab=/)
 })
 
 test('the wallet pages in dark mode and at 320 px', async () => {
