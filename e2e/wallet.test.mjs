@@ -275,6 +275,31 @@ test('a super VIP card brings coupons; a gold video bought with one costs no coi
   assert.doesNotMatch(page.url(), /tab=/)
 })
 
+test('Mine open in another tab follows a purchase made elsewhere (wallet.changed)', async () => {
+  const token = await page.evaluate(() => localStorage.getItem('prima_token'))
+  const other = await launchPhone()
+  try {
+    await other.page.goto(server.base + '/')
+    await other.page.waitForURL(/\/home/, { timeout: 15000 })
+    await other.page.evaluate((t) => localStorage.setItem('prima_token', t), token)
+    await other.page.goto(server.base + '/mine')
+    const before = await coins()
+    await other.page.locator('[data-testid=wallet-coins]', { hasText: String(before) }).waitFor()
+    // Give the realtime connection a moment to open, then buy from outside the page.
+    await other.page.waitForTimeout(1500)
+    let target
+    for (let id = 1; id <= 120 && !target; id++) {
+      const info = await api(`/api/app/vid/info?id=${id}`).catch(() => null)
+      if (info && info.coins > 0 && info.vipLevel === 0 && !info.access.allowed && info.coins <= before) target = info
+    }
+    assert.ok(target, 'a gold video not bought yet')
+    await api('/api/app/vid/buy', { id: target.id, useCoupon: false, idempotencyKey: `e2e-rt-${Date.now()}` })
+    await other.page.locator('[data-testid=wallet-coins]', { hasText: String(before - target.coins) }).waitFor({ timeout: 10000 })
+  } finally {
+    await other.browser.close()
+  }
+})
+
 test('the wallet pages in dark mode and at 320 px', async () => {
   const token = await page.evaluate(() => localStorage.getItem('prima_token'))
   for (const [width, colorScheme] of [[320, 'dark'], [430, 'light']]) {
