@@ -54,11 +54,17 @@ type Service struct {
 	// Events tells a user's open apps that their wallet changed
 	// (wallet.changed); nil in tests that do not listen.
 	Events realtime.Publisher
-	// Passwords checks a password afresh before payout calls; Limiter
-	// bounds those calls per user (fail closed). See withdraw.go.
+	// Passwords checks a password afresh before payout calls (withdraw.go).
 	Passwords Passwords
-	Limiter   ratelimit.Limiter
-	now       func() time.Time
+	// Videos shows bought videos in the catalog's shape (purchase.go);
+	// nil leaves Purchase.video null.
+	Videos VideoCards
+	// Limiter bounds the money calls per user (ratelimit.FailClosed: with
+	// the limiter down they answer 503); nil applies no limit (tests).
+	Limiter ratelimit.Limiter
+	// Pay are the payment providers and the limits of top-up orders (pay.go).
+	Pay Payments
+	now func() time.Time
 }
 
 // NewService is the wallet over d with the default settings.

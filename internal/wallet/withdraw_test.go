@@ -13,7 +13,6 @@ import (
 	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
-	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
 )
 
@@ -22,14 +21,6 @@ const (
 	goodTRC20 = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
 	goodERC20 = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" // EIP-55's own example
 )
-
-func status(err error) int {
-	var he *httpx.Error
-	if errors.As(err, &he) {
-		return he.Status
-	}
-	return 0
-}
 
 func TestPayoutValidation(t *testing.T) {
 	one, two, three := int64(1), int64(2), int64(3)
@@ -532,12 +523,6 @@ func TestWithdrawRaces(t *testing.T) {
 		}
 		mustCheck(t, d)
 	})
-}
-
-type downLimiter struct{}
-
-func (downLimiter) Allow(context.Context, string, int, time.Duration) (bool, time.Duration, error) {
-	return false, 0, errors.New("redis down")
 }
 
 // The per-user limits of payout calls: over it 429, the limiter down 503
