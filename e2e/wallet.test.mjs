@@ -1,7 +1,8 @@
 // Paying, as a guest on an iPhone 13 (Chromium), against the real server
 // and its sandbox payment provider: top up (tap a package -> the sandbox's
 // hosted page -> 确认支付 -> the result page says paid -> the coins show on
-// Mine), buy VIP with coins and watch a VIP video, buy a gold video from
+// Mine), buy VIP with coins and watch a VIP video, buy the new-user card
+// with money (its countdown ticking) and come back to the VIP centre, buy a gold video from
 // its paywall and it plays in full, and find it under the bought videos;
 // buy a priced gallery and see all its pictures;
 // a cancelled payment shows the failure state. The wallet pages are
@@ -161,6 +162,31 @@ test('buying VIP with coins, then a VIP video plays in full', async () => {
     await page.locator('[data-testid=player][data-status=ready]').waitFor({ timeout: 20000 })
   }
   assert.equal(await $('paywall').count(), 0)
+})
+
+test('the new-user VIP card paid with money: sandbox, result, back to the VIP centre', async () => {
+  const tiro = await api('/api/app/vip/tiroCountdown')
+  assert.equal(tiro.isNew, true, 'the guest is a new user')
+  assert.ok(tiro.offer && tiro.secondsLeft > 0)
+  const before = (await api('/api/app/vip/product')).tiers.vip
+  await page.goto(server.base + '/mine/vipcenter')
+  await $('vip-offer').waitFor()
+  // The countdown ticks each second.
+  const t0 = await $('vip-countdown').innerText()
+  await page.waitForFunction((t) => document.querySelector('[data-testid=vip-countdown]')?.textContent !== t, t0, { timeout: 3000 })
+  assert.match(await $('vip-countdown').innerText(), /^\d\d:\d\d:\d\d$/)
+  await $('vip-offer').locator('[data-testid=vip-buy-money]').click()
+  await $('paytype-sheet').waitFor()
+  await shot(page, 'wallet-06b-vip-paytype')
+  await $('pay-go').click()
+  await page.waitForURL(/\/pay\/sandbox\//, { timeout: 15000 })
+  await page.getByRole('button', { name: '确认支付' }).click()
+  await page.locator('[data-testid=topup-result][data-outcome=success]').waitFor({ timeout: 15000 })
+  assert.match(await $('topup-credited').innerText(), new RegExp(tiro.offer.name))
+  await $('topup-back').click()
+  await page.waitForURL(/\/mine\/vipcenter$/)
+  const after = (await api('/api/app/vip/product')).tiers.vip
+  assert.equal(Date.parse(after) - Date.parse(before), tiro.offer.days * 86400_000, 'the card extends the VIP tier by its days')
 })
 
 test('a gold video bought from its paywall plays at once and is listed under userbuy', async () => {
