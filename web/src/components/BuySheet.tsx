@@ -130,7 +130,8 @@ export function BuySheet({
           <button
             type="button"
             className={styles.primary}
-            disabled={m.isPending || (balance == null && !useCoupon && !wallet.isError)}
+            // Not before the coupons are known: the choice offered may change.
+            disabled={m.isPending || (couponsOK && backpack.isPending) || (balance == null && !useCoupon && !wallet.isError)}
             onClick={() => {
               setProblem(null)
               m.mutate(useCoupon)

@@ -38,9 +38,9 @@ function Packages({ from }: { from: string }) {
   const wallet = useQuery({ queryKey: walletKeys.summary(token), queryFn: getWalletSummary, enabled: token != null })
   const [picked, setPicked] = useState<number | null>(null)
   const [payType, setPayType] = useState<string | null>(null)
-  // The result page's back button returns to where the payment started:
-  // the page that sent the user here, else this page.
-  const { pay, busy, error } = usePay(from === '/mine' ? '/mine/usercoinchongzhi' : from)
+  // The result page's back button returns to where the user came from
+  // (?from=, e.g. a paywall), else Mine.
+  const { pay, busy, error } = usePay(from)
 
   if (token == null) return <StateView kind="empty" title={t('mineVideos.signIn')} />
   if (packages.isPending) return <StateView kind="loading" />
