@@ -130,6 +130,17 @@ test('a cancelled payment shows the failure and credits nothing', async () => {
   assert.equal(await coins(), before)
 })
 
+test('an order that is not the user\'s shows not found and is reported for operators', async () => {
+  const reported = page.waitForRequest((r) => r.url().endsWith('/api/app/report/error') && r.method() === 'POST')
+  await page.goto(server.base + '/mine/usercoinchongzhi?orderNo=P123456789')
+  await page.locator('[data-testid=topup-result][data-outcome=notfound]').waitFor({ timeout: 15000 })
+  const req = await reported
+  const body = JSON.parse(req.postData())
+  assert.equal(body.kind, 'payment')
+  assert.equal(body.payid, 'P123456789')
+  assert.equal((await req.response()).status(), 200)
+})
+
 test('buying VIP with coins, then a VIP video plays in full', async () => {
   const before = await coins()
   await page.goto(server.base + '/mine/vipcenter')
