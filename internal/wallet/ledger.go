@@ -252,7 +252,12 @@ func (l *Ledger) Post(ctx context.Context, tx *db.Tx, t Transfer, now time.Time)
 		return strings.Compare(a.Account.Kind, b.Account.Kind)
 	})
 	p := Posted{TxnID: txnID, Balances: map[Account]int64{}}
-	for _, leg := range legs {
+	// The entries go in as one statement: a movement's legs are written
+	// together anyway, and on SQLite every statement has a fixed cost.
+	var q strings.Builder
+	q.WriteString(`INSERT INTO ledger_entries (txn_id, account_id, amount, balance_after, created_at) VALUES `)
+	args := make([]any, 0, 5*len(legs))
+	for i, leg := range legs {
 		var (
 			id    int64
 			after int64
@@ -267,10 +272,14 @@ func (l *Ledger) Post(ctx context.Context, tx *db.Tx, t Transfer, now time.Time)
 		if err != nil {
 			return Posted{}, err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO ledger_entries (txn_id, account_id, amount, balance_after, created_at) VALUES (?, ?, ?, ?, ?)`,
-			txnID, id, leg.Amount, after, at); err != nil {
-			return Posted{}, err
+		if i > 0 {
+			q.WriteString(", ")
 		}
+		q.WriteString("(?, ?, ?, ?, ?)")
+		args = append(args, txnID, id, leg.Amount, after, at)
+	}
+	if _, err := tx.Exec(ctx, q.String(), args...); err != nil {
+		return Posted{}, err
 	}
 	return p, nil
 }

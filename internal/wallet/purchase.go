@@ -150,39 +150,36 @@ func (s *Service) sell(ctx context.Context, tx *db.Tx, it item, uid, id int64, u
 		return bought{}, httpx.Invalid(it.notGold, "not a gold item")
 	}
 	b := bought{ItemID: id, Price: price, PaidWith: PaidCoins, CreatedAt: now.Unix()}
+	ref := strconv.FormatInt(id, 10)
+	// Pay first, then write the purchase row with what paid for it: one
+	// statement fewer than filling it in afterwards. The row's UNIQUE
+	// (user, item) still decides a race for the same item, and a loss
+	// rolls the payment back with it.
+	var couponID, txnID int64
 	if useCoupon {
 		b.Price, b.PaidWith = 0, PaidCoupon
-	}
-	err = tx.QueryRow(ctx, `INSERT INTO `+it.purchases+` (user_id, `+it.col+`, price, paid_with, created_at) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (user_id, `+it.col+`) DO NOTHING RETURNING id`, uid, id, b.Price, b.PaidWith, b.CreatedAt).Scan(&b.ID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return bought{}, &httpx.Error{Status: 409, Tip: it.bought, Msg: "already bought", Err: ErrAlreadyBought}
-	}
-	if err != nil {
-		return bought{}, err
-	}
-	ref := strconv.FormatInt(id, 10)
-	if useCoupon {
-		cid, err := useOneCoupon(ctx, tx, uid, it.key+":"+ref, now)
+		if couponID, err = useOneCoupon(ctx, tx, uid, it.key+":"+ref, now); err != nil {
+			return bought{}, err
+		}
+	} else {
+		p, err := s.Ledger.Post(ctx, tx, Transfer{Kind: it.kind, Key: it.key + ":" + strconv.FormatInt(uid, 10) + ":" + ref,
+			UserID: uid, Ref: ref, Memo: title, Legs: []Leg{
+				{UserCoins(uid), -price}, {System(SysCoinsSpent), price},
+			}}, now)
 		if err != nil {
 			return bought{}, err
 		}
-		_, err = tx.Exec(ctx, `UPDATE `+it.purchases+` SET coupon_id = ? WHERE id = ?`, cid, b.ID)
-		return b, err
+		if p.Replayed {
+			// This user's payment for this item exists: so does the purchase.
+			return bought{}, &httpx.Error{Status: 409, Tip: it.bought, Msg: "already bought", Err: ErrAlreadyBought}
+		}
+		txnID = p.TxnID
 	}
-	p, err := s.Ledger.Post(ctx, tx, Transfer{Kind: it.kind, Key: it.key + ":" + strconv.FormatInt(uid, 10) + ":" + ref,
-		UserID: uid, Ref: ref, Memo: title, Legs: []Leg{
-			{UserCoins(uid), -price}, {System(SysCoinsSpent), price},
-		}}, now)
-	if err != nil {
-		return bought{}, err
+	err = tx.QueryRow(ctx, `INSERT INTO `+it.purchases+` (user_id, `+it.col+`, price, paid_with, coupon_id, txn_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (user_id, `+it.col+`) DO NOTHING RETURNING id`, uid, id, b.Price, b.PaidWith, couponID, txnID, b.CreatedAt).Scan(&b.ID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return bought{}, &httpx.Error{Status: 409, Tip: it.bought, Msg: "already bought", Err: ErrAlreadyBought}
 	}
-	if p.Replayed {
-		// The purchase row was new, so its movement cannot exist: a
-		// broken invariant, not a retry.
-		return bought{}, errors.New("wallet: purchase movement posted before its purchase")
-	}
-	_, err = tx.Exec(ctx, `UPDATE `+it.purchases+` SET txn_id = ? WHERE id = ?`, p.TxnID, b.ID)
 	return b, err
 }
 
