@@ -41,6 +41,7 @@ const shortvideo: PageLoader = () => import('@/features/shortvideo/pages/ShortVi
 const sourceshortvideo: PageLoader = () => import('@/features/shortvideo/pages/SourceShortVideoPage')
 const dark: PageLoader = () => import('@/features/catalog/pages/DarkPage')
 const discover: PageLoader = () => import('@/features/catalog/pages/DiscoverPage')
+const source: PageLoader = () => import('@/features/catalog/pages/SourcePage')
 const detail: PageLoader = () => import('@/features/video/pages/DetailPage')
 const userlike: PageLoader = () => import('@/features/video/pages/UserLikePage')
 const userfav: PageLoader = () => import('@/features/video/pages/UserFavPage')
@@ -87,7 +88,7 @@ export const appRoutes: AppRoute[] = [
   { name: 'galleryVip', path: '/galleryVip', page: galleryVip },
   { name: 'galleryCategory', path: '/galleryCategory', page: galleryCategory },
   { name: 'sourceshortvideo', path: '/sourceshortvideo', page: sourceshortvideo },
-  { name: 'source', path: '/source', page: soon },
+  { name: 'source', path: '/source', page: source },
   // Account area.
   { name: 'setting', path: '/mine/setting', page: setting },
   { name: 'accountsafe', path: '/mine/accountsafe', page: soon },

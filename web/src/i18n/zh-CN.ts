@@ -235,8 +235,8 @@ export const zhCN = {
   'route.galleryCategory.desc': '按分类浏览全部图集。',
   'route.sourceshortvideo.title': '短视频合集',
   'route.sourceshortvideo.desc': '某一来源的短视频合集。',
-  'route.source.title': '资源',
-  'route.source.desc': '资源来源与合集列表。',
+  'route.source.title': '视频合集',
+  'route.source.desc': '某一来源的全部视频，可按排序、时长和上新筛选。',
   'route.setting.title': '设置',
   'route.setting.desc': '语言、深色模式、版本与退出登录。',
   'route.accountsafe.title': '账号安全',
@@ -342,6 +342,15 @@ export const zhCN = {
   'discover.galleries': '图集',
   'discover.galleryCategory': '图集分类',
   'discover.galleryVip': 'VIP 图集',
+  'source.duration': '时长',
+  'source.duration.any': '全部时长',
+  'source.duration.short': '5分钟内',
+  'source.duration.mid': '5-20分钟',
+  'source.duration.long': '20分钟以上',
+  'source.recent': '近7天',
+  'source.recentLabel': '只看近7天上新',
+  'source.noSource': '没有指定视频来源',
+  'source.filters': '筛选',
 } satisfies Record<string, string>
 
 // PageKey is every key of the pages' catalogue; en.ts must define exactly
