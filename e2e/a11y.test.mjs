@@ -154,6 +154,10 @@ for (const colorScheme of ['light', 'dark']) {
       await $(page, 'video-card').first().waitFor()
       await check('source', page)
 
+      await page.goto(server.base + '/community/publishvideo')
+      await $(page, 'upload-pick').waitFor()
+      await check('publishvideo', page)
+
       await page.goto(server.base + '/mine/register')
       await $(page, 'register-account').fill(account(colorScheme))
       await $(page, 'register-password').fill('access123')

@@ -53,7 +53,8 @@ const builtMarkers = {
   sourceshortvideo: { css: css('sourceshortvideo-page') }, // no source in the query: its empty state
   dark: { css: css('dark-page') + ' ' + css('video-card') },
   discover: { css: css('discover-section') },
-  source: { css: css('source-page') }, // no source in the query: its empty state
+  source: { css: css('source-page') },
+  publishvideo: { css: css('upload-pick') }, // no source in the query: its empty state
   detail: { css: css('detail-title') }, // /detail/1: a seeded, published video
   userlike: { css: `${css('mine-videos')}[data-kind=like]` },
   userfav: { css: `${css('mine-videos')}[data-kind=fav]` },

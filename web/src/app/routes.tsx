@@ -49,6 +49,7 @@ const userbroswer: PageLoader = () => import('@/features/video/pages/UserBrowser
 const userbuy: PageLoader = () => import('@/features/video/pages/UserBuyPage')
 const gallery: PageLoader = () => import('@/features/gallery/pages/GalleryPage')
 const galleryVip: PageLoader = () => import('@/features/gallery/pages/GalleryVipPage')
+const publishvideo: PageLoader = () => import('@/features/upload/pages/PublishVideoPage')
 const galleryCategory: PageLoader = () => import('@/features/gallery/pages/GalleryCategoryPage')
 // One shared page for screens not built yet; it names the screen from the
 // route handle and says what it will hold.
@@ -76,7 +77,7 @@ export const appRoutes: AppRoute[] = [
   { name: 'message', path: '/message/:uid', page: soon },
   { name: 'publishpicture', path: '/community/publishpicture', page: soon },
   { name: 'publishrule', path: '/community/publish/rule', page: soon },
-  { name: 'publishvideo', path: '/community/publishvideo', page: soon },
+  { name: 'publishvideo', path: '/community/publishvideo', page: publishvideo },
   { name: 'publisharticle', path: '/community/publisharticle', page: soon },
   { name: 'search', path: '/search', page: soon },
   { name: 'searchresult', path: '/search/result', page: soon },
