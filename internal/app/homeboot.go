@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"html"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"prima/internal/catalog"
+	"prima/internal/media"
 )
 
 // Home's first screen in the page itself. A phone opening /home used to
@@ -189,6 +191,20 @@ func firstBanner(source json.RawMessage) string {
 	return ""
 }
 
+// A card-size cover set (media.CardKey) is shown with this srcset and
+// sizes (web/src/lib/cover.ts); the preload must say the same, or the
+// browser would not match it to the card's request.
+var coverSet = regexp.MustCompile(`^/media/covers/set/[a-z0-9]{20,64}\.jpg$`)
+
+const cardSizes = "(max-width: 430px) 50vw, 215px"
+
+func cardSrcSet(path string) string {
+	if !coverSet.MatchString(path) {
+		return ""
+	}
+	return "/media/" + media.CardKey(strings.TrimPrefix(path, "/media/")) + " 360w, " + path + " 480w"
+}
+
 // render returns the page for r: index with the boot block and the
 // preloads put before </head>, or nil to serve index as it is.
 func (b *homeBoot) render(r *http.Request, index []byte) []byte {
@@ -225,6 +241,9 @@ func (b *homeBoot) render(r *http.Request, index []byte) []byte {
 	var head bytes.Buffer
 	for i, c := range preload {
 		head.WriteString(`<link rel="preload" as="image" href="` + html.EscapeString(c) + `"`)
+		if set := cardSrcSet(c); set != "" {
+			head.WriteString(` imagesrcset="` + html.EscapeString(set) + `" imagesizes="` + cardSizes + `"`)
+		}
 		if i == 0 {
 			head.WriteString(` fetchpriority="high"`)
 		}

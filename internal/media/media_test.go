@@ -636,3 +636,59 @@ func TestMineUploads(t *testing.T) {
 		)
 	})
 }
+
+// TestCoverSets: a wide picture published as a cover becomes a card-size
+// set (the picture and its 360 px copy, both public and immutable); a
+// narrow or portrait one stays a single file; removing a set removes both.
+func TestCoverSets(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		ctx := context.Background()
+		tok := apitest.GuestLogin(t, s.Handler, apitest.DevID(1))
+		pub := func(data []byte) string {
+			t.Helper()
+			sc := upload(tok, "file", "c.jpg", data, t)
+			sc.ExpectedStatus = 200
+			v := apitest.Data[media.View](t, sc.Run(t, s.Handler))
+			u, err := s.App.Uploads.PublishCover(ctx, v.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return u
+		}
+		serve := func(u string) *httptest.ResponseRecorder {
+			t.Helper()
+			rec := get(t, s.Handler, u)
+			if rec.Code != 200 || rec.Header().Get("Cache-Control") != "public, max-age=31536000, immutable" {
+				t.Fatalf("%s: %d %v", u, rec.Code, rec.Header())
+			}
+			return rec
+		}
+		wide := pub(jpegOf(t, 1000, 560))
+		if !strings.HasPrefix(wide, "/media/"+media.CoverSetPrefix+"/") {
+			t.Fatalf("wide cover %s", wide)
+		}
+		card := "/media/" + media.CardKey(strings.TrimPrefix(wide, "/media/"))
+		cfg, err := jpeg.DecodeConfig(serve(card).Body)
+		if err != nil || cfg.Width != media.CardWidth || cfg.Height != 201 {
+			t.Fatalf("card %s: %+v %v", card, cfg, err)
+		}
+		if cfg, err := jpeg.DecodeConfig(serve(wide).Body); err != nil || cfg.Width != 1000 {
+			t.Fatalf("full %+v %v", cfg, err)
+		}
+		for _, data := range [][]byte{jpegOf(t, 400, 225), pngOf(t, 600, 900)} {
+			u := pub(data)
+			if strings.Contains(u, "/set/") || !strings.HasPrefix(u, "/media/covers/") {
+				t.Fatalf("narrow or portrait cover %s", u)
+			}
+			serve(u)
+		}
+		if err := s.App.Uploads.RemoveCover(ctx, wide); err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range []string{wide, card} {
+			if ok, _ := s.App.Media.Exists(ctx, strings.TrimPrefix(u, "/media/")); ok {
+				t.Fatalf("%s left after RemoveCover", u)
+			}
+		}
+	})
+}
