@@ -205,11 +205,51 @@ func cardSrcSet(path string) string {
 	return "/media/" + media.CardKey(strings.TrimPrefix(path, "/media/")) + " 360w, " + path + " 480w"
 }
 
+// detailID is the id of a /detail/{id} path, or 0.
+func detailID(p string) int64 {
+	rest, ok := strings.CutPrefix(p, "/detail/")
+	if !ok || rest == "" || len(rest) > 15 || strings.Trim(rest, "0123456789") != "" {
+		return 0
+	}
+	id, _ := strconv.ParseInt(rest, 10, 64)
+	return id
+}
+
+// wantsBoot says whether the page at path p gets anything put in it.
+func wantsBoot(p string) bool { return homeBootPaths[p] || detailID(p) > 0 }
+
+// renderDetail preloads a video's cover, which the player shows as its
+// poster: the detail page's LCP. Only the cover, which is public: the rest
+// of vid/info depends on who asks, and the page's request carries no token.
+func (b *homeBoot) renderDetail(r *http.Request, index []byte, at int, id int64) []byte {
+	var v struct {
+		Cover string `json:"cover"`
+	}
+	info := b.call(r, "/api/app/vid/info?id="+strconv.FormatInt(id, 10))
+	if info == nil || json.Unmarshal(info, &v) != nil || !strings.HasPrefix(v.Cover, "/media/") {
+		return nil
+	}
+	if l, err := b.lines.Lines(r.Context()); err != nil || len(l.Image) > 0 {
+		return nil
+	}
+	link := `<link rel="preload" as="image" href="` + html.EscapeString(v.Cover) + `" fetchpriority="high">` + "\n"
+	out := make([]byte, 0, len(index)+len(link))
+	out = append(out, index[:at]...)
+	out = append(out, link...)
+	return append(out, index[at:]...)
+}
+
 // render returns the page for r: index with the boot block and the
 // preloads put before </head>, or nil to serve index as it is.
 func (b *homeBoot) render(r *http.Request, index []byte) []byte {
 	at := bytes.Index(index, []byte("</head>"))
 	if at < 0 {
+		return nil
+	}
+	if id := detailID(r.URL.Path); id > 0 {
+		return b.renderDetail(r, index, at, id)
+	}
+	if !homeBootPaths[r.URL.Path] {
 		return nil
 	}
 	d := bootData{

@@ -228,3 +228,31 @@ func TestHomeBootSkipsWhatItCannotKnow(t *testing.T) {
 		t.Fatal("an index without </head> must be served as it is")
 	}
 }
+
+// TestDetailPreloadsItsCover: /detail/{id} preloads the video's own cover
+// (the player's poster); nothing for a cover elsewhere, an unknown id or a
+// path that is not an id.
+func TestDetailPreloadsItsCover(t *testing.T) {
+	s := apptest.New(t, db.SQLite)
+	bootCatalogue(t, s)
+	render := func(path string) []byte {
+		return app.RenderHomeBoot(s.App, s.Handler, httptest.NewRequest("GET", path, nil), []byte(bootIndex))
+	}
+	var id int64
+	if err := s.App.DB.QueryRow(context.Background(), `SELECT id FROM videos WHERE cover = '/media/covers/b.jpg'`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	page := render("/detail/" + strconv.FormatInt(id, 10))
+	if !bytes.Contains(page, []byte(`<link rel="preload" as="image" href="/media/covers/b.jpg" fetchpriority="high">`)) || bytes.Contains(page, []byte("prima-home-data")) {
+		t.Fatalf("detail page: %s", page)
+	}
+	var cdn int64
+	if err := s.App.DB.QueryRow(context.Background(), `SELECT id FROM videos WHERE cover LIKE 'https:%'`).Scan(&cdn); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/detail/" + strconv.FormatInt(cdn, 10), "/detail/999999", "/detail/abc", "/detail/2x", "/detail/", "/detail/1234567890123456", "/mine"} {
+		if page := render(p); page != nil {
+			t.Errorf("%s: %s", p, page)
+		}
+	}
+}

@@ -109,7 +109,7 @@ func (a *webApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		f = a.index
-		if a.boot != nil && homeBootPaths[r.URL.Path] {
+		if a.boot != nil && wantsBoot(r.URL.Path) {
 			if page := a.boot.render(r, f.body); page != nil {
 				a.serveBoot(w, r, page)
 				return
