@@ -194,7 +194,7 @@ func firstBanner(source json.RawMessage) string {
 // A card-size cover set (media.CardKey) is shown with this srcset and
 // sizes (web/src/lib/cover.ts); the preload must say the same, or the
 // browser would not match it to the card's request.
-var coverSet = regexp.MustCompile(`^/media/covers/set/[a-z0-9]{20,64}\.jpg$`)
+var coverSet = regexp.MustCompile(`^/media/covers/set/(?:[0-9]{4}/[0-9]{2}/)?[a-z0-9]{20,64}\.jpg$`)
 
 const cardSizes = "(max-width: 430px) 50vw, 215px"
 

@@ -41,7 +41,7 @@ func bootCatalogue(t *testing.T, s *apptest.Server) (first, second int64) {
 		if err != nil {
 			return err
 		}
-		for i, c := range []string{"https://cdn.example.com/x.jpg", "/media/covers/b.jpg", "/media/covers/set/abcdefghijklmnopqrstuvwxyz.jpg"} {
+		for i, c := range []string{"https://cdn.example.com/x.jpg", "/media/covers/b.jpg", "/media/covers/set/2026/11/abcdefghijklmnopqrstuvwxyz.jpg"} {
 			id, err := catalog.InsertVideo(ctx, tx, catalog.NewVideo{Title: "v", ModuleID: first, SubModuleID: sub1, Published: true, CreatedAt: int64(100 + i)})
 			if err != nil {
 				return err
@@ -142,7 +142,7 @@ func TestHomeBoot(t *testing.T) {
 		}
 		want := []string{
 			`<link rel="preload" as="image" href="/media/ads/b1.jpg" fetchpriority="high">`,
-			`<link rel="preload" as="image" href="/media/covers/set/abcdefghijklmnopqrstuvwxyz.jpg" imagesrcset="/media/covers/set/abcdefghijklmnopqrstuvwxyz.w360.jpg 360w, /media/covers/set/abcdefghijklmnopqrstuvwxyz.jpg 480w" imagesizes="(max-width: 430px) 50vw, 215px">`,
+			`<link rel="preload" as="image" href="/media/covers/set/2026/11/abcdefghijklmnopqrstuvwxyz.jpg" imagesrcset="/media/covers/set/2026/11/abcdefghijklmnopqrstuvwxyz.w360.jpg 360w, /media/covers/set/2026/11/abcdefghijklmnopqrstuvwxyz.jpg 480w" imagesizes="(max-width: 430px) 50vw, 215px">`,
 			`<link rel="preload" as="image" href="/media/covers/b.jpg">`,
 		}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {

@@ -30,7 +30,8 @@ const coverPath = blob.MountPath + "covers/"
 // Card-size covers. A cover is shown mostly on a card half the phone wide
 // (about 180 CSS px: 330 device px on a 1.75x Android, 540 on a 3x
 // iPhone), while the picture behind it may be 1280 px wide. A cover whose
-// key lies under covers/set/ always has a second file beside it,
+// key lies under covers/set/ (directly, as the seed's, or in a YYYY/MM
+// folder, as PublishCover's) always has a second file beside it,
 // <name>.w360.jpg, the same picture 360 px wide; the full one is at least
 // CoverSetMinWidth wide. The web app (src/lib/cover.ts) gives such a cover
 // a srcset of the two, so each phone downloads the smaller one that is
@@ -56,7 +57,9 @@ func CardJPEG(img image.Image) ([]byte, error) {
 
 // PublishCover implements catalog.CoverStore: it copies the display
 // variant (JPEG, long side <= 1280) of picture asset id to
-// covers/YYYY/MM/<random>.jpg and returns its URL path.
+// covers/set/YYYY/MM/<random>.jpg with its card-size copy (a landscape
+// picture at least CoverSetMinWidth wide) or covers/YYYY/MM/<random>.jpg
+// (any other), and returns its URL path.
 func (s *Service) PublishCover(ctx context.Context, id int64) (string, error) {
 	a, err := s.Get(ctx, id)
 	if errors.Is(err, ErrNotFound) {

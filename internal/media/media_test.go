@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -664,7 +665,8 @@ func TestCoverSets(t *testing.T) {
 			return rec
 		}
 		wide := pub(jpegOf(t, 1000, 560))
-		if !strings.HasPrefix(wide, "/media/"+media.CoverSetPrefix+"/") {
+		// The shape the web app (src/lib/cover.ts) and home's preload know.
+		if !regexp.MustCompile(`^/media/covers/set/[0-9]{4}/[0-9]{2}/[a-z0-9]{20,64}\.jpg$`).MatchString(wide) {
 			t.Fatalf("wide cover %s", wide)
 		}
 		card := "/media/" + media.CardKey(strings.TrimPrefix(wide, "/media/"))

@@ -11,6 +11,14 @@ describe('coverSrcSet', () => {
     )
   })
 
+  it('knows a set an operator published, in its year and month folder', () => {
+    expect(coverSrcSet('/media/covers/set/2026/11/abcdefghijklmnopqrstuvwxyz.jpg')).toBe(
+      '/media/covers/set/2026/11/abcdefghijklmnopqrstuvwxyz.w360.jpg 360w, /media/covers/set/2026/11/abcdefghijklmnopqrstuvwxyz.jpg 480w',
+    )
+    expect(coverSrcSet('/media/covers/set/26/11/abcdefghijklmnopqrstuvwxyz.jpg')).toBeUndefined()
+    expect(coverSrcSet('/media/covers/set/x/abcdefghijklmnopqrstuvwxyz.jpg')).toBeUndefined()
+  })
+
   it('leaves every other cover alone', () => {
     for (const p of [
       null,

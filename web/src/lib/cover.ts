@@ -6,7 +6,9 @@
 // is. The server's preload of home's first covers (internal/app/homeboot.go)
 // writes the same srcset and sizes, so the preload is the request the card
 // makes.
-const SET = /^\/media\/covers\/set\/[a-z0-9]{20,64}\.jpg$/
+// The seed's sets sit right under covers/set/, an operator's under
+// covers/set/YYYY/MM/ (blob.NewKey).
+const SET = /^\/media\/covers\/set\/(?:\d{4}\/\d{2}\/)?[a-z0-9]{20,64}\.jpg$/
 
 // CARD_SIZES: a card is half the phone's width (two columns), the phone
 // column at most 430 px wide on a desktop.
