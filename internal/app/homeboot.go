@@ -34,6 +34,14 @@ import (
 // homeBootPaths are the client routes whose first screen is home.
 var homeBootPaths = map[string]bool{"/": true, "/main": true, "/home": true}
 
+// shortPath is the short-video tab: its first screen is the first short
+// module's feed (web/src/features/shortvideo/pages/ShortVideoPage.tsx,
+// api/get-feed.ts: moduleVideo newest first, 10 a page).
+const (
+	shortPath         = "/shortvideo"
+	bootShortPageSize = 10
+)
+
 // The client's query strings (web/src/features/catalog/api/*.ts): any
 // change there must change here, or the embedded answers are simply not
 // used (the cache keys would not match) and the app asks as before.
@@ -56,6 +64,10 @@ type bootData struct {
 	Modules  json.RawMessage `json:"modules,omitempty"`
 	Announce json.RawMessage `json:"announce,omitempty"`
 	Sections *bootSections   `json:"sections,omitempty"`
+	// The short-video tab's: modules/list?moduleType=4 and the first
+	// module's first feed page.
+	ShortModules json.RawMessage `json:"shortModules,omitempty"`
+	ShortFeed    *bootSections   `json:"shortFeed,omitempty"`
 }
 
 type bootSections struct {
@@ -216,7 +228,7 @@ func detailID(p string) int64 {
 }
 
 // wantsBoot says whether the page at path p gets anything put in it.
-func wantsBoot(p string) bool { return homeBootPaths[p] || detailID(p) > 0 }
+func wantsBoot(p string) bool { return homeBootPaths[p] || p == shortPath || detailID(p) > 0 }
 
 // renderDetail preloads a video's cover, which the player shows as its
 // poster: the detail page's LCP. Only the cover, which is public: the rest
@@ -249,6 +261,9 @@ func (b *homeBoot) render(r *http.Request, index []byte) []byte {
 	if id := detailID(r.URL.Path); id > 0 {
 		return b.renderDetail(r, index, at, id)
 	}
+	if r.URL.Path == shortPath {
+		return b.renderShort(r, index, at)
+	}
 	if !homeBootPaths[r.URL.Path] {
 		return nil
 	}
@@ -273,6 +288,43 @@ func (b *homeBoot) render(r *http.Request, index []byte) []byte {
 			}
 		}
 	}
+	return b.inject(index, at, d, preload)
+}
+
+// renderShort embeds the short-video tab's first feed page and preloads
+// its first clip's cover, the poster on screen until the clip plays (the
+// tab's LCP). The slide shows the cover as it is, from this server.
+func (b *homeBoot) renderShort(r *http.Request, index []byte, at int) []byte {
+	d := bootData{ShortModules: b.call(r, "/api/app/modules/list?moduleType=4")}
+	var ms []struct {
+		ModuleID int64 `json:"moduleID"`
+	}
+	var preload []string
+	if json.Unmarshal(d.ShortModules, &ms) == nil && len(ms) > 0 && ms[0].ModuleID > 0 {
+		id := ms[0].ModuleID
+		q := "moduleID=" + strconv.FormatInt(id, 10) + "&newsType=0&pageNumber=1&pageSize=" + strconv.Itoa(bootShortPageSize) +
+			"&playTimeType=0&sortType=0"
+		if page := b.call(r, "/api/app/vid/moduleVideo?"+q); page != nil {
+			d.ShortFeed = &bootSections{ModuleID: id, Page: page}
+			var p struct {
+				List []struct {
+					Cover string `json:"cover"`
+				} `json:"list"`
+			}
+			if json.Unmarshal(page, &p) == nil && len(p.List) > 0 && strings.HasPrefix(p.List[0].Cover, "/media/") {
+				preload = append(preload, p.List[0].Cover)
+			}
+		}
+	}
+	if d.ShortModules == nil {
+		return nil
+	}
+	return b.inject(index, at, d, preload)
+}
+
+// inject puts the preloads (the first at high priority) and the data block
+// before </head> (at).
+func (b *homeBoot) inject(index []byte, at int, d bootData, preload []string) []byte {
 	// json.Marshal escapes <, > and &, so no "</script>" can end the block.
 	blob, err := json.Marshal(d)
 	if err != nil {

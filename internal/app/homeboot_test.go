@@ -256,3 +256,55 @@ func TestDetailPreloadsItsCover(t *testing.T) {
 		}
 	}
 }
+
+// TestShortBoot: /shortvideo carries the short modules and the first
+// module's first feed page (the API's answers for the client's query) and
+// preloads the first clip's cover.
+func TestShortBoot(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		var mod int64
+		err := s.App.DB.Tx(context.Background(), func(ctx context.Context, tx *db.Tx) error {
+			var err error
+			if mod, err = catalog.InsertModule(ctx, tx, 0, "短视频", 4, 1, 1); err != nil {
+				return err
+			}
+			sub, err := catalog.InsertModule(ctx, tx, mod, "热门", 4, 1, 1)
+			if err != nil {
+				return err
+			}
+			for i, c := range []string{"/media/covers/s2.jpg", "/media/covers/s1.jpg"} {
+				if _, err := catalog.InsertVideo(ctx, tx, catalog.NewVideo{Title: "s", Cover: c, ModuleID: mod, SubModuleID: sub, Published: true, CreatedAt: int64(10 - i)}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := app.RenderHomeBoot(s.App, s.Handler, httptest.NewRequest("GET", "/shortvideo", nil), []byte(bootIndex))
+		m := bootBlock.FindSubmatch(page)
+		if m == nil {
+			t.Fatalf("no block: %s", page)
+		}
+		var b struct {
+			ShortModules json.RawMessage `json:"shortModules"`
+			ShortFeed    *struct {
+				ModuleID int64           `json:"moduleID"`
+				Page     json.RawMessage `json:"page"`
+			} `json:"shortFeed"`
+			Modules json.RawMessage `json:"modules"`
+		}
+		if err := json.Unmarshal(m[1], &b); err != nil {
+			t.Fatal(err)
+		}
+		sameJSON(t, "short modules", b.ShortModules, data(t, s.Handler, "/api/app/modules/list?moduleType=4"))
+		if b.ShortFeed == nil || b.ShortFeed.ModuleID != mod || b.Modules != nil {
+			t.Fatalf("block %s", m[1])
+		}
+		sameJSON(t, "feed", b.ShortFeed.Page, data(t, s.Handler, "/api/app/vid/moduleVideo?moduleID="+strconv.FormatInt(mod, 10)+"&sortType=0&pageNumber=1&pageSize=10&playTimeType=0&newsType=0"))
+		if !bytes.Contains(page, []byte(`<link rel="preload" as="image" href="/media/covers/s2.jpg" fetchpriority="high">`)) || bytes.Contains(page, []byte(`s1.jpg" fetchpriority`)) {
+			t.Fatalf("preload: %s", page)
+		}
+	})
+}

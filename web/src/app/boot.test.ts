@@ -5,6 +5,8 @@ import { moduleSectionsQueryOptions } from '@/features/catalog/api/get-module-se
 import { announcementsQueryOptions } from '@/features/catalog/api/get-announcements'
 import { sourceQueryOptions } from '@/features/config/api/get-source'
 import { useConfigStore } from '@/stores/config'
+import { shortModulesQueryOptions } from '@/features/shortvideo/api/get-short-modules'
+import { shortKeys } from '@/features/shortvideo/keys'
 import { parseBoot, seedBoot } from './boot'
 
 const page = { list: [{ id: 5, moduleName: 'a', moduleID: 1, videos: [] }], total: 1, pageNumber: 1, pageSize: 4, hasMore: false }
@@ -39,5 +41,19 @@ describe('home boot', () => {
     expect(c.getQueryData(announcementsQueryOptions().queryKey)).toEqual([])
     expect(c.getQueryData(moduleSectionsQueryOptions(1).queryKey)).toEqual({ pages: [page], pageParams: [1] })
     expect(useConfigStore.getState().source).toEqual(full.source)
+  })
+})
+
+describe('short-video boot', () => {
+  it('seeds the short modules and the first feed page under the feed key', () => {
+    const feed = { list: [{ id: 9, title: 's', cover: '/media/covers/x.jpg' }], total: 1, pageNumber: 1, pageSize: 10, hasMore: false }
+    const mods = [{ moduleID: 7, moduleName: '短视频', moduleType: 4, sort: 1, subModules: [] }]
+    const boot = parseBoot(JSON.stringify({ shortModules: mods, shortFeed: { moduleID: 7, page: feed } }))
+    expect(boot).toEqual({ shortModules: mods, shortFeed: { moduleID: 7, page: feed } })
+    const c = new QueryClient()
+    seedBoot(c, boot)
+    expect(c.getQueryData(shortModulesQueryOptions().queryKey)).toEqual(mods)
+    expect(c.getQueryData(shortKeys.feed({ moduleID: 7 }))).toEqual({ pages: [feed], pageParams: [1] })
+    expect(parseBoot(JSON.stringify({ shortModules: {}, shortFeed: { moduleID: -1, page: feed } }))).toEqual({})
   })
 })

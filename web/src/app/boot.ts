@@ -1,7 +1,9 @@
-// Home's first screen, sent inside the page by the server for /, /main and
-// /home (internal/app/homeboot.go): the answers of vid/source,
-// modules/list?moduleType=0, modules/announce and the default tab's first
-// moduleSection page, each exactly as the API sends its `data`. Reading them
+// The first screen, sent inside the page by the server
+// (internal/app/homeboot.go): for /, /main and /home the answers of
+// vid/source, modules/list?moduleType=0, modules/announce and the default
+// tab's first moduleSection page; for /shortvideo those of
+// modules/list?moduleType=4 and the first module's first feed page; each
+// exactly as the API sends its `data`. Reading them
 // into the query cache before anything asks spares the phone the chain of
 // calls before the first cover (entry script -> modules -> sections ->
 // image). Whatever is missing or malformed is simply left to the normal
@@ -12,6 +14,9 @@ import { modulesQueryOptions } from '@/features/catalog/api/get-modules'
 import { moduleSectionsQueryOptions } from '@/features/catalog/api/get-module-sections'
 import { sourceQueryOptions } from '@/features/config/api/get-source'
 import type { Announcement, Module, Paged, Section } from '@/features/catalog/types'
+import { shortModulesQueryOptions } from '@/features/shortvideo/api/get-short-modules'
+import { shortKeys } from '@/features/shortvideo/keys'
+import type { ShortModule, ShortVideo } from '@/features/shortvideo/types'
 import { useConfigStore, type SourceConfig } from '@/stores/config'
 
 export const BOOT_ELEMENT_ID = 'prima-home-data'
@@ -21,6 +26,9 @@ export interface HomeBoot {
   modules?: Module[]
   announce?: Announcement[]
   sections?: { moduleID: number; page: Paged<Section> }
+  // /shortvideo: the short modules and the first one's first feed page.
+  shortModules?: ShortModule[]
+  shortFeed?: { moduleID: number; page: Paged<ShortVideo> }
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -39,10 +47,11 @@ export function parseBoot(text: string | null | undefined): HomeBoot {
   if (isObject(raw.source) && isObject(raw.source.gate)) out.source = raw.source as unknown as SourceConfig
   if (Array.isArray(raw.modules)) out.modules = raw.modules as Module[]
   if (Array.isArray(raw.announce)) out.announce = raw.announce as Announcement[]
-  const s = raw.sections
-  if (isObject(s) && Number.isInteger(s.moduleID) && (s.moduleID as number) > 0 && isObject(s.page) && Array.isArray(s.page.list)) {
-    out.sections = { moduleID: s.moduleID as number, page: s.page as unknown as Paged<Section> }
-  }
+  const paged = (v: unknown): v is { moduleID: number; page: { list: unknown[] } } =>
+    isObject(v) && Number.isInteger(v.moduleID) && (v.moduleID as number) > 0 && isObject(v.page) && Array.isArray(v.page.list)
+  if (paged(raw.sections)) out.sections = { moduleID: raw.sections.moduleID, page: raw.sections.page as unknown as Paged<Section> }
+  if (Array.isArray(raw.shortModules)) out.shortModules = raw.shortModules as ShortModule[]
+  if (paged(raw.shortFeed)) out.shortFeed = { moduleID: raw.shortFeed.moduleID, page: raw.shortFeed.page as unknown as Paged<ShortVideo> }
   return out
 }
 
@@ -59,6 +68,8 @@ export function seedBoot(client: QueryClient, boot: HomeBoot): void {
   if (boot.modules) put(modulesQueryOptions(0).queryKey, boot.modules)
   if (boot.announce) put(announcementsQueryOptions().queryKey, boot.announce)
   if (boot.sections) put(moduleSectionsQueryOptions(boot.sections.moduleID).queryKey, { pages: [boot.sections.page], pageParams: [1] })
+  if (boot.shortModules) put(shortModulesQueryOptions().queryKey, boot.shortModules)
+  if (boot.shortFeed) put(shortKeys.feed({ moduleID: boot.shortFeed.moduleID }), { pages: [boot.shortFeed.page], pageParams: [1] })
 }
 
 // readBoot reads the page's boot block once and removes it.
