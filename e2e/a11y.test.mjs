@@ -150,6 +150,14 @@ for (const colorScheme of ['light', 'dark']) {
       await $(page, 'discover-section').first().waitFor()
       await check('discover', page)
 
+      await page.goto(server.base + '/source?moduleID=1&sortType=1')
+      await $(page, 'video-card').first().waitFor()
+      await check('source', page)
+
+      await page.goto(server.base + '/community/publishvideo')
+      await $(page, 'upload-pick').waitFor()
+      await check('publishvideo', page)
+
       await page.goto(server.base + '/mine/register')
       await $(page, 'register-account').fill(account(colorScheme))
       await $(page, 'register-password').fill('access123')

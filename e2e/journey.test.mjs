@@ -153,6 +153,58 @@ test('an unbuilt route names what it will hold and links back', async () => {
   await shot(page, '14-coming-soon')
 })
 
+// /source: discover's "more" of a home module opens every video of that
+// module, most played first; the filters go to moduleVideo and into the
+// query string, and what the grid shows is what the API answers.
+test('/source lists a module with the filters moduleVideo takes', async () => {
+  const api = async (q) => {
+    const r = await fetch(`${server.base}/api/app/vid/moduleVideo?${q}&pageNumber=1&pageSize=20`)
+    return (await r.json()).data.list.map((v) => v.id)
+  }
+  const mods = await (await fetch(server.base + '/api/app/modules/list?moduleType=0')).json()
+  const m = mods.data[0]
+  await page.goto(server.base + '/discover')
+  await page.locator(`[data-testid=discover-section][data-module-id="${m.moduleID}"] [data-testid=discover-more]`).click()
+  await page.waitForURL(new RegExp(`/source\\?moduleID=${m.moduleID}&sortType=1$`))
+  await page.locator('[data-testid=source-list] [data-testid=video-card]').first().waitFor()
+  assert.equal((await page.locator('h1').innerText()).trim(), m.moduleName, 'titled with the module name')
+  assert.equal(await page.locator('[data-testid=source-sort][data-value="1"]').getAttribute('aria-checked'), 'true')
+  const cards = () => page.locator('[data-testid=source-list] [data-testid=video-card]').evaluateAll((as) => as.map((a) => Number(a.dataset.videoId)))
+  assert.deepEqual(await cards(), await api(`moduleID=${m.moduleID}&sortType=1`), 'most played first, as the API orders them')
+  await shot(page, '15-source')
+
+  // Newest first, then the short band: the grid follows each answer.
+  await page.locator('[data-testid=source-sort][data-value="0"]').click()
+  await page.waitForURL(new RegExp(`/source\\?moduleID=${m.moduleID}$`))
+  const newest = await api(`moduleID=${m.moduleID}&sortType=0`)
+  await page.waitForFunction((first) => Number(document.querySelector('[data-testid=source-list] [data-testid=video-card]')?.dataset.videoId) === first, newest[0])
+  assert.deepEqual(await cards(), newest)
+  await page.locator('[data-testid=source-duration][data-value="1"]').click()
+  await page.waitForURL(/playTimeType=1/)
+  const short = await api(`moduleID=${m.moduleID}&sortType=0&playTimeType=1`)
+  if (short.length === 0) await page.locator('[data-testid=source-list] [data-testid=state-empty]').waitFor()
+  else await page.waitForFunction((n) => document.querySelectorAll('[data-testid=source-list] [data-testid=video-card]').length === n, short.length)
+  assert.deepEqual(short.length ? await cards() : [], short)
+  await page.locator('[data-testid=source-recent]').click()
+  await page.waitForURL(/newsType=1/)
+  assert.equal(await page.locator('[data-testid=source-recent]').getAttribute('aria-checked'), 'true')
+  // Filters replaced the history entry: back returns to discover.
+  await page.goBack()
+  await page.waitForURL(/\/discover$/)
+
+  // A sub-module by id, named after it; nonsense and unknown ids.
+  const sub = m.subModules[0]
+  await page.goto(server.base + `/source?id=${sub.id}`)
+  await page.locator('[data-testid=source-list] [data-testid=video-card]').first().waitFor()
+  assert.equal((await page.locator('h1').innerText()).trim(), sub.moduleName)
+  assert.deepEqual(await cards(), await api(`subModuleID=${sub.id}&sortType=0`))
+  await page.goto(server.base + '/source?id=-3')
+  await page.locator('[data-testid=source-page] [data-testid=state-empty]').waitFor()
+  await page.goto(server.base + '/source?id=987654321')
+  await page.locator('[data-testid=source-page] [data-testid=state-error]').waitFor()
+  assert.match(await page.locator('[data-testid=state-error]').innerText(), /栏目不存在/)
+})
+
 test('no page errors on the way', () => {
   assert.deepEqual(phone.errors.filter((e) => !/401|Unauthorized|status of 4\d\d/.test(e)), [])
 })

@@ -95,7 +95,9 @@ test('a visitor reaches the short-video tab and the first clip plays, muted', as
   await $('shortvideo-page').waitFor()
   const s = await expectPlaying(feedIds[0])
   assert.equal(s.muted, true, 'autoplay starts muted')
-  await page.waitForTimeout(300)
+  // Sent once the snap would be over (SETTLE_MS after playing), then never again.
+  for (let i = 0; i < 40 && plays.length === 0; i++) await page.waitForTimeout(50)
+  await page.waitForTimeout(500)
   assert.deepEqual(plays, [feedIds[0]], 'vid/play sent once for the first clip')
   await shot(page, 'shorts-01-first')
   page.removeAllListeners('request')

@@ -53,6 +53,8 @@ const builtMarkers = {
   sourceshortvideo: { css: css('sourceshortvideo-page') }, // no source in the query: its empty state
   dark: { css: css('dark-page') + ' ' + css('video-card') },
   discover: { css: css('discover-section') },
+  source: { css: css('source-page') },
+  publishvideo: { css: css('upload-pick') }, // no source in the query: its empty state
   detail: { css: css('detail-title') }, // /detail/1: a seeded, published video
   userlike: { css: `${css('mine-videos')}[data-kind=like]` },
   userfav: { css: `${css('mine-videos')}[data-kind=fav]` },
@@ -275,20 +277,76 @@ step('no script error on the way', async () => {
 })
 
 // WebKitGTK has no native HLS (canPlayType of HLS is empty) but has Media
-// Source Extensions, so the feed's first clip plays through hls.js here:
-// the path every non-iPhone browser takes.
-test('the first short clip plays in WebKit through hls.js', async () => {
-  const { ids } = await shortFeedIds(server.base, 1)
+// Source Extensions, so the feed's clips play through hls.js here: the path
+// every non-iPhone browser takes. The first clip plays by itself; a real
+// drag (WebDriver pointer actions: the feed's pointer events, its release
+// velocity and its transform snap) brings the second one playing, with the
+// first paused.
+const playingScript = (id) => `const sl = document.querySelector('[data-testid=short-slide][data-role=play]');
+    const v = sl?.querySelector('video');
+    return Number(sl?.dataset.videoId) === ${id} && !!v && !v.paused && v.currentTime > 0.5`
+
+test('short clips play in WebKit through hls.js, and a swipe brings the next one', async () => {
+  const { ids } = await shortFeedIds(server.base, 2)
   await attachClips(server.base, ids)
   await s.navigate(proxy.base + '/shortvideo')
-  await s.waitForScript(`const sl = document.querySelector('[data-testid=short-slide][data-role=play]');
-    const v = sl?.querySelector('video');
-    return Number(sl?.dataset.videoId) === ${ids[0]} && !!v && !v.paused && v.currentTime > 0.5`, { what: 'the first clip to play', timeout: 20000 })
+  await s.waitForScript(playingScript(ids[0]), { what: 'the first clip to play', timeout: 20000 })
   const how = await s.execute(`const v = document.querySelector('[data-testid=short-slide][data-role=play] video');
     return { mse: 'MediaSource' in window, native: v.canPlayType('application/vnd.apple.mpegurl'), blob: (v.getAttribute('src') || v.querySelector('source')?.src || '').startsWith('blob:') }`)
   assert.equal(how.mse, true, 'WebKitGTK has MSE')
   assert.equal(how.blob, true, 'the video plays a MediaSource (hls.js), not a playlist URL')
   await s.screenshot('shortvideo-playing')
-  const errs = await pageErrors(s)
-  assert.deepEqual(errs, [])
+
+  // Drag up from the lower middle of the screen to the upper part.
+  const [w, h] = await s.execute('return [innerWidth, innerHeight]')
+  const x = Math.round(w / 2)
+  const ys = [0.75, 0.68, 0.6, 0.5, 0.4, 0.3, 0.25].map((f) => Math.round(h * f))
+  await s.cmd('POST', '/actions', {
+    actions: [{
+      type: 'pointer', id: 'finger', parameters: { pointerType: 'mouse' },
+      actions: [
+        { type: 'pointerMove', duration: 0, origin: 'viewport', x, y: ys[0] },
+        { type: 'pointerDown', button: 0 },
+        ...ys.slice(1).map((y) => ({ type: 'pointerMove', duration: 30, origin: 'viewport', x, y })),
+        { type: 'pointerUp', button: 0 },
+      ],
+    }],
+  })
+  await s.cmd('DELETE', '/actions')
+  await s.waitForScript(`return document.querySelector('[data-testid=short-feed]')?.dataset.index === '1'`, { what: 'the feed to move to the second clip' })
+  await s.waitForScript(playingScript(ids[1]), { what: 'the second clip to play', timeout: 20000 })
+  const playing = await s.execute(`return [...document.querySelectorAll('[data-testid=short-slide] video')].filter((v) => !v.paused).length`)
+  assert.equal(playing, 1, 'exactly one clip plays')
+  await s.screenshot('shortvideo-second-playing')
+  assert.deepEqual(await pageErrors(s), [])
+})
+
+// The detail page's player in WebKit: a free video with transcoded media
+// plays through hls.js (currentTime advances), and its rate menu works.
+test('a free video plays on its detail page in WebKit', async () => {
+  const get = async (path) => (await (await fetch(server.base + path)).json()).data
+  const mods = await get('/api/app/modules/list?moduleType=0')
+  const list = await get(`/api/app/vid/moduleVideo?moduleID=${mods[0].moduleID}&sortType=0&pageNumber=1&pageSize=50&playTimeType=0&newsType=0`)
+  let id
+  for (const v of list.list.filter((v) => v.vipLevel === 0 && v.coins === 0)) {
+    const info = await get(`/api/app/vid/info?id=${v.id}`)
+    if (info.playback && !info.playback.preview) { id = v.id; break }
+  }
+  if (id == null) {
+    // No seeded media (a seed without ffmpeg): give the first free video a clip.
+    id = list.list.find((v) => v.vipLevel === 0 && v.coins === 0).id
+    await attachClips(server.base, [id])
+  }
+  await s.navigate(proxy.base + `/detail/${id}`)
+  await s.waitForElement('[data-testid=player][data-status=ready]', { timeout: 20000 })
+  await s.execute('const v = document.querySelector("[data-testid=player-video]"); v.muted = true; v.play().catch(() => {})')
+  await s.waitForScript('const v = document.querySelector("[data-testid=player-video]"); return !v.paused && v.currentTime > 1.5', { what: 'the detail video to play', timeout: 20000 })
+  const src = await s.execute('const v = document.querySelector("[data-testid=player-video]"); return v.getAttribute("src") || v.currentSrc || ""')
+  assert.match(src, /^blob:/, 'played through hls.js (MediaSource)')
+  await (await s.find('[data-testid=player-rate]')).click()
+  const options = await s.findAll('[data-testid=player-rate-option]')
+  for (const o of options) if ((await o.text()).includes('1.5')) { await o.click(); break }
+  await s.waitForScript('return document.querySelector("[data-testid=player-video]").playbackRate === 1.5', { what: 'the rate to change' })
+  await s.screenshot('detail-playing')
+  assert.deepEqual(await pageErrors(s), [])
 })

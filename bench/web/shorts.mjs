@@ -123,7 +123,9 @@ try {
       requestAnimationFrame(tick)
     })
     await swipe(at > 1 ? 'down' : 'up')
-    await page.waitForFunction(() => window.__snapEnd != null, null, { timeout: 5000 })
+    // Polled every 100 ms, not on every animation frame (playwright's
+    // default), so the wait itself adds no work to the frames it measures.
+    await page.waitForFunction(() => window.__snapEnd != null, null, { timeout: 5000, polling: 100 })
     await page.waitForTimeout(800) // the window settles after the snap
     const r = await page.evaluate(() => {
       window.__stop = true

@@ -245,6 +245,7 @@ func (a *App) Handler() (http.Handler, error) {
 		return nil, fmt.Errorf("web app: %w", err)
 	}
 	mux := a.routes(wa)
+	wa.boot = &homeBoot{api: mux, lines: a.Catalog}
 	return httpx.Chain(httpx.NotePattern(mux),
 		httpx.RealIP(a.trusted), // first: what follows asks who the client is
 		httpx.WithRequestID,

@@ -126,6 +126,7 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	up := media.NewHandler(a.Uploads)
 	api.Handle("POST /api/app/vid/uploadStatic", httpx.Multipart(acct.RequireUser(up.Upload)))
 	h("GET /api/app/vid/uploadStatic", acct.RequireUser(up.Status))
+	h("GET /api/app/mine/uploads", acct.RequireUser(up.Mine))
 
 	// Operators: every /api/admin path, known or not, is behind
 	// RequireOperator (no token 401, a user's token 403); each action

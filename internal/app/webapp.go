@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -18,6 +19,9 @@ import (
 type webApp struct {
 	files map[string]*webFile
 	index *webFile
+	// boot, when set, puts home's first screen into the page for the
+	// paths that show home (homeboot.go).
+	boot *homeBoot
 }
 
 type webFile struct {
@@ -105,6 +109,12 @@ func (a *webApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		f = a.index
+		if a.boot != nil && wantsBoot(r.URL.Path) {
+			if page := a.boot.render(r, f.body); page != nil {
+				a.serveBoot(w, r, page)
+				return
+			}
+		}
 	}
 	h := w.Header()
 	h.Set("Content-Type", f.ctype)
@@ -116,4 +126,18 @@ func (a *webApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		body = f.gz
 	}
 	http.ServeContent(w, r, "", started, bytes.NewReader(body))
+}
+
+// serveBoot sends a page made for this request: no validators (a 304 would
+// bring back an older first screen) and never stored, so the next visit
+// gets fresh data; the gzip middleware compresses it.
+func (a *webApp) serveBoot(w http.ResponseWriter, r *http.Request, page []byte) {
+	h := w.Header()
+	h.Set("Content-Type", a.index.ctype)
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Content-Length", strconv.Itoa(len(page)))
+	if r.Method == http.MethodHead {
+		return
+	}
+	_, _ = w.Write(page)
 }

@@ -225,6 +225,40 @@ func (h *Handler) Status(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, v)
 }
 
+// MaxOwnPage is the deepest page of a user's own uploads.
+const MaxOwnPage = 500
+
+// Mine is GET /api/app/mine/uploads?kind=&pageNumber=&pageSize=: the
+// caller's own uploads, newest first, each as Status answers it.
+func (h *Handler) Mine(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	pageSize := int(q.Int("pageSize", 20, 1, 50))
+	pageNumber := int(q.Int("pageNumber", 1, 1, MaxOwnPage))
+	kind := Kind(q.String("kind"))
+	if err := q.Err(); err != nil {
+		return err
+	}
+	switch kind {
+	case "", Image, Video:
+	default:
+		return httpx.Invalid("类型参数错误", "kind must be image or video")
+	}
+	list, total, err := h.s.ListOwn(r.Context(), httpx.UserID(r.Context()), kind, pageNumber, pageSize)
+	if err != nil {
+		return httpx.Internal(err)
+	}
+	views := make([]View, 0, len(list))
+	for _, a := range list {
+		v, err := h.s.View(a)
+		if err != nil {
+			return httpx.Internal(err)
+		}
+		views = append(views, v)
+	}
+	return httpx.OK(w, map[string]any{"list": views, "total": total, "pageNumber": pageNumber, "pageSize": pageSize,
+		"hasMore": pageNumber*pageSize < total && pageNumber < MaxOwnPage})
+}
+
 // AdminList is GET /api/admin/media?state=&pageNumber=&pageSize=.
 func (h *Handler) AdminList(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)

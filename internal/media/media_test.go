@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -558,4 +559,138 @@ func noTemp(t *testing.T, dir string) {
 	}
 	left, _ := os.ReadDir(dir)
 	t.Fatalf("%d entries left in the temp dir, e.g. %s", len(left), left[0].Name())
+}
+
+// TestMineUploads: each user lists only their own uploads, newest first,
+// filtered by kind and paged; bad parameters are refused.
+func TestMineUploads(t *testing.T) {
+	video := clip(t, t.TempDir())
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		s.App.Uploads.TempDir = t.TempDir()
+		alice := apitest.GuestLogin(t, s.Handler, apitest.DevID(1))
+		bob := apitest.GuestLogin(t, s.Handler, apitest.DevID(2))
+		var ids []int64
+		for i, sc := range []apitest.Scenario{
+			upload(alice, "file", "a.jpg", jpegOf(t, 40, 30), t),
+			upload(bob, "file", "b.jpg", jpegOf(t, 20, 20), t),
+			upload(alice, "file", "c.mp4", video, t), // processing: no queue runs here
+			upload(alice, "file", "d.png", pngOf(t, 30, 20), t),
+		} {
+			sc.ExpectedStatus = 200
+			v := apitest.Data[media.View](t, sc.Run(t, s.Handler))
+			if i != 1 {
+				ids = append(ids, v.ID)
+			}
+		}
+		type page struct {
+			List    []media.View `json:"list"`
+			Total   int          `json:"total"`
+			HasMore bool         `json:"hasMore"`
+		}
+		list := func(tok, q string) page {
+			t.Helper()
+			return apitest.Data[page](t, apitest.Scenario{URL: "/api/app/mine/uploads" + q, Token: tok, ExpectedStatus: 200}.Run(t, s.Handler))
+		}
+		idsOf := func(p page) []int64 {
+			var out []int64
+			for _, v := range p.List {
+				out = append(out, v.ID)
+			}
+			return out
+		}
+		all := list(alice, "")
+		if got := idsOf(all); fmt.Sprint(got) != fmt.Sprint([]int64{ids[2], ids[1], ids[0]}) || all.Total != 3 || all.HasMore {
+			t.Fatalf("alice's uploads %v total %d hasMore %v; want %v newest first", got, all.Total, all.HasMore, ids)
+		}
+		if v := all.List[1]; v.Kind != media.Video || v.State != media.Processing || v.Master != "" {
+			t.Fatalf("the video %+v", v)
+		}
+		if v := all.List[0]; v.State != media.Ready || v.Thumb == "" || v.OwnerUID != 0 {
+			t.Fatalf("the picture %+v", v)
+		}
+		if got := idsOf(list(alice, "?kind=video")); fmt.Sprint(got) != fmt.Sprint([]int64{ids[1]}) {
+			t.Fatalf("videos %v", got)
+		}
+		if got := idsOf(list(alice, "?kind=image")); fmt.Sprint(got) != fmt.Sprint([]int64{ids[2], ids[0]}) {
+			t.Fatalf("images %v", got)
+		}
+		p1, p2 := list(alice, "?pageSize=2"), list(alice, "?pageSize=2&pageNumber=2")
+		if fmt.Sprint(idsOf(p1)) != fmt.Sprint([]int64{ids[2], ids[1]}) || !p1.HasMore || fmt.Sprint(idsOf(p2)) != fmt.Sprint([]int64{ids[0]}) || p2.HasMore {
+			t.Fatalf("pages %v (%v) %v (%v)", idsOf(p1), p1.HasMore, idsOf(p2), p2.HasMore)
+		}
+		if b := list(bob, ""); b.Total != 1 || len(b.List) != 1 {
+			t.Fatalf("bob sees %+v", b)
+		}
+		fresh := apitest.GuestLogin(t, s.Handler, apitest.DevID(3))
+		if e := list(fresh, ""); e.Total != 0 || e.List == nil || len(e.List) != 0 {
+			t.Fatalf("a user with no uploads: %+v (want an empty list, not null)", e)
+		}
+		apitest.Run(t, s.Handler,
+			apitest.Scenario{Name: "no token", URL: "/api/app/mine/uploads", ExpectedStatus: 401},
+			apitest.Scenario{Name: "unknown kind", URL: "/api/app/mine/uploads?kind=audio", Token: alice, ExpectedStatus: 422, ExpectedTip: "类型"},
+			apitest.Scenario{Name: "page size 0", URL: "/api/app/mine/uploads?pageSize=0", Token: alice, ExpectedStatus: 422},
+			apitest.Scenario{Name: "page size huge", URL: "/api/app/mine/uploads?pageSize=51", Token: alice, ExpectedStatus: 422},
+			apitest.Scenario{Name: "negative page", URL: "/api/app/mine/uploads?pageNumber=-1", Token: alice, ExpectedStatus: 422},
+			apitest.Scenario{Name: "fractional page", URL: "/api/app/mine/uploads?pageNumber=1.5", Token: alice, ExpectedStatus: 422},
+			apitest.Scenario{Name: "page past the end", URL: "/api/app/mine/uploads?pageNumber=501", Token: alice, ExpectedStatus: 422},
+			apitest.Scenario{Name: "NUL in kind", URL: "/api/app/mine/uploads?kind=%00", Token: alice, ExpectedStatus: 422},
+		)
+	})
+}
+
+// TestCoverSets: a wide picture published as a cover becomes a card-size
+// set (the picture and its 360 px copy, both public and immutable); a
+// narrow or portrait one stays a single file; removing a set removes both.
+func TestCoverSets(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		ctx := context.Background()
+		tok := apitest.GuestLogin(t, s.Handler, apitest.DevID(1))
+		pub := func(data []byte) string {
+			t.Helper()
+			sc := upload(tok, "file", "c.jpg", data, t)
+			sc.ExpectedStatus = 200
+			v := apitest.Data[media.View](t, sc.Run(t, s.Handler))
+			u, err := s.App.Uploads.PublishCover(ctx, v.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return u
+		}
+		serve := func(u string) *httptest.ResponseRecorder {
+			t.Helper()
+			rec := get(t, s.Handler, u)
+			if rec.Code != 200 || rec.Header().Get("Cache-Control") != "public, max-age=31536000, immutable" {
+				t.Fatalf("%s: %d %v", u, rec.Code, rec.Header())
+			}
+			return rec
+		}
+		wide := pub(jpegOf(t, 1000, 560))
+		// The shape the web app (src/lib/cover.ts) and home's preload know.
+		if !regexp.MustCompile(`^/media/covers/set/[0-9]{4}/[0-9]{2}/[a-z0-9]{20,64}\.jpg$`).MatchString(wide) {
+			t.Fatalf("wide cover %s", wide)
+		}
+		card := "/media/" + media.CardKey(strings.TrimPrefix(wide, "/media/"))
+		cfg, err := jpeg.DecodeConfig(serve(card).Body)
+		if err != nil || cfg.Width != media.CardWidth || cfg.Height != 201 {
+			t.Fatalf("card %s: %+v %v", card, cfg, err)
+		}
+		if cfg, err := jpeg.DecodeConfig(serve(wide).Body); err != nil || cfg.Width != 1000 {
+			t.Fatalf("full %+v %v", cfg, err)
+		}
+		for _, data := range [][]byte{jpegOf(t, 400, 225), pngOf(t, 600, 900)} {
+			u := pub(data)
+			if strings.Contains(u, "/set/") || !strings.HasPrefix(u, "/media/covers/") {
+				t.Fatalf("narrow or portrait cover %s", u)
+			}
+			serve(u)
+		}
+		if err := s.App.Uploads.RemoveCover(ctx, wide); err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range []string{wide, card} {
+			if ok, _ := s.App.Media.Exists(ctx, strings.TrimPrefix(u, "/media/")); ok {
+				t.Fatalf("%s left after RemoveCover", u)
+			}
+		}
+	})
 }

@@ -157,6 +157,22 @@ func (s *Service) List(ctx context.Context, state State, pageNumber, pageSize in
 	return list, total, err
 }
 
+// ListOwn lists one page of owner's assets, newest first; kind "" is every
+// kind. The (owner_uid, id) index answers it.
+func (s *Service) ListOwn(ctx context.Context, owner int64, kind Kind, pageNumber, pageSize int) ([]Asset, int, error) {
+	where, args := ` WHERE owner_uid = ?`, []any{owner}
+	if kind != "" {
+		where, args = where+` AND kind = ?`, append(args, string(kind))
+	}
+	var total int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM media_assets`+where, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	list, err := db.All(ctx, s.db, scanAsset, `SELECT `+assetColumns+` FROM media_assets`+where+
+		` ORDER BY id DESC LIMIT ? OFFSET ?`, append(args, pageSize, (pageNumber-1)*pageSize)...)
+	return list, total, err
+}
+
 // folderOf is a new asset's folder: media/YYYY/MM/<random>, a name the
 // server picks (blob.NewKey) and that no client input reaches.
 func folderOf() (string, error) {

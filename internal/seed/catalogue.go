@@ -246,7 +246,7 @@ func preSales() []preSaleSpec {
 			status int
 			label  string
 		}{{1, "SOON"}, {2, "SALE"}} {
-			key := fmt.Sprintf("presale/%s-%d.jpg", k.name, st.status)
+			key := immutableKey(fmt.Sprintf("presale/%s-%d.jpg", k.name, st.status), "presale")
 			out = append(out, preSaleSpec{
 				PreSale: catalog.PreSale{Type: k.typ, Status: st.status, URL: "/media/" + key},
 				Key:     key,

@@ -7,6 +7,8 @@ package seed
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base32"
 	"fmt"
 	"runtime"
 	"strings"
@@ -16,6 +18,7 @@ import (
 	"prima/internal/account"
 	"prima/internal/app"
 	"prima/internal/catalog"
+	pmedia "prima/internal/media"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/db"
 )
@@ -121,6 +124,20 @@ func (s stats) report(users int, took time.Duration) string {
 	return b.String()
 }
 
+// immutableKey names a seed picture under folder with a token the blob
+// handler treats as a version (blob.Immutable), so browsers and CDNs keep
+// it for a year. The token is a hash of the picture's plan name and of
+// artVersion, so the same seed gives the same keys, and a change of the
+// drawings (bump artVersion) gives new ones rather than stale caches.
+func immutableKey(name, folder string) string {
+	sum := sha256.Sum256([]byte("prima seed " + artVersion + " " + name))
+	token := strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:16]))
+	return folder + "/" + token + ".jpg"
+}
+
+// artVersion is the version of the seed's drawings (cover.go).
+const artVersion = "1"
+
 // picture is an image to draw and store.
 type picture struct {
 	key string
@@ -171,15 +188,20 @@ func seedCatalogue(ctx context.Context, tx *db.Tx, media blob.Store, publicURL s
 		if err != nil {
 			return err
 		}
-		key := fmt.Sprintf("covers/%d.jpg", id)
+		// A landscape cover is a card-size set (pmedia.CardKey): the
+		// picture and its 360 px copy, drawn at that size rather than
+		// scaled. A vertical one (short videos) fills the screen instead.
+		var key string
+		if catalogueSpec[pv.Module].Short {
+			key = immutableKey(fmt.Sprintf("covers/%d.jpg", id), "covers")
+			pics = append(pics, picture{key, coverArt(id, 270, 480)})
+		} else {
+			key = immutableKey(fmt.Sprintf("covers/%d.jpg", id), pmedia.CoverSetPrefix)
+			pics = append(pics, picture{key, coverArt(id, 480, 270)}, picture{pmedia.CardKey(key), coverArt(id, pmedia.CardWidth, 202)})
+		}
 		if err := catalog.SetVideoCover(ctx, tx, id, "/media/"+key); err != nil {
 			return err
 		}
-		w, h := 480, 270
-		if catalogueSpec[pv.Module].Short {
-			w, h = 270, 480
-		}
-		pics = append(pics, picture{key, coverArt(id, w, h)})
 		for _, t := range pv.Tags {
 			if err := catalog.TagVideo(ctx, tx, id, tagIDs[t]); err != nil {
 				return err
@@ -205,6 +227,7 @@ func seedCatalogue(ctx context.Context, tx *db.Tx, media blob.Store, publicURL s
 		st.announcements++
 	}
 	for _, ad := range ads {
+		ad.Key = immutableKey(ad.Key, "ads")
 		ad.Image = "/media/" + ad.Key
 		if _, err := catalog.InsertAd(ctx, tx, ad.Ad, ad.Order, 0, 0, now); err != nil {
 			return err

@@ -8,13 +8,14 @@ import (
 	"maps"
 	"net/http/httptest"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"prima/internal/account"
 	"prima/internal/app"
 	"prima/internal/catalog"
+	"prima/internal/media"
+	"prima/internal/platform/blob"
 	"prima/internal/platform/config"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
@@ -143,12 +144,22 @@ func TestSeed(t *testing.T) {
 				if v.duration < 30 || v.duration > 7200 {
 					t.Errorf("video %d lasts %d s", v.id, v.duration)
 				}
+				// Immutable keys; a landscape cover is a card-size set.
 				key, ok := strings.CutPrefix(v.cover, "/media/")
-				if !ok || key != "covers/"+strconv.FormatInt(v.id, 10)+".jpg" {
+				folder := media.CoverSetPrefix + "/"
+				if v.shortType {
+					folder = "covers/"
+				}
+				if !ok || !strings.HasPrefix(key, folder) || strings.Contains(key[len(folder):], "/") || !blob.Immutable(key) {
 					t.Fatalf("video %d cover %q", v.id, v.cover)
 				}
 				if ok, err := a.Media.Exists(ctx, key); !ok || err != nil {
 					t.Fatalf("cover of video %d missing: %v", v.id, err)
+				}
+				if !v.shortType {
+					if ok, err := a.Media.Exists(ctx, media.CardKey(key)); !ok || err != nil {
+						t.Fatalf("card cover of video %d missing: %v", v.id, err)
+					}
 				}
 			}
 			for _, v := range []row{vs[0], vs[len(vs)-1]} {
@@ -167,6 +178,17 @@ func TestSeed(t *testing.T) {
 				}
 				if [2]int{cfg.Width, cfg.Height} != want {
 					t.Errorf("cover of %d is %dx%d, want %v", v.id, cfg.Width, cfg.Height, want)
+				}
+				if !v.shortType {
+					f, err := a.Media.Open(ctx, media.CardKey(strings.TrimPrefix(v.cover, "/media/")))
+					if err != nil {
+						t.Fatal(err)
+					}
+					cfg, err := jpeg.DecodeConfig(f)
+					f.Close()
+					if err != nil || cfg.Width != media.CardWidth || cfg.Height != 202 {
+						t.Errorf("card cover of %d: %+v %v", v.id, cfg, err)
+					}
 				}
 			}
 
@@ -212,7 +234,7 @@ func TestSeed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pics := []string{"/media/covers/1.jpg"}
+			pics := []string{vs[0].cover, "/media/" + media.CardKey(strings.TrimPrefix(vs[0].cover, "/media/"))}
 			for _, ad := range src["ads"].([]catalog.Ad) {
 				pics = append(pics, ad.Image)
 			}
@@ -222,8 +244,8 @@ func TestSeed(t *testing.T) {
 			for _, u := range pics {
 				rec := httptest.NewRecorder()
 				h.ServeHTTP(rec, httptest.NewRequest("GET", u, nil))
-				if rec.Code != 200 || rec.Header().Get("Content-Type") != "image/jpeg" {
-					t.Errorf("GET %s: %d %s", u, rec.Code, rec.Header().Get("Content-Type"))
+				if rec.Code != 200 || rec.Header().Get("Content-Type") != "image/jpeg" || rec.Header().Get("Cache-Control") != "public, max-age=31536000, immutable" {
+					t.Errorf("GET %s: %d %s %s", u, rec.Code, rec.Header().Get("Content-Type"), rec.Header().Get("Cache-Control"))
 				}
 			}
 
@@ -268,8 +290,9 @@ func TestSeedLeavesUsedInstallAlone(t *testing.T) {
 	if after := snapshot(t, a); !maps.Equal(before, after) {
 		t.Errorf("seed changed a used install: %v -> %v", before, after)
 	}
-	if ok, _ := a.Media.Exists(ctx, "covers/1.jpg"); ok {
-		t.Error("covers written to a used install")
+	for k, err := range a.Media.List(ctx, "covers/") {
+		t.Errorf("covers written to a used install: %+v %v", k, err)
+		break
 	}
 }
 

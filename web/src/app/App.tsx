@@ -15,6 +15,7 @@ import { startRealtime } from './realtime'
 import RootLayout from './RootLayout'
 import { Gate } from './Gate'
 import { startUp } from './startup'
+import { readBoot } from './boot'
 
 const routes = buildRoutes(RootLayout)
 
@@ -34,6 +35,8 @@ startRealtime(queryClient)
 if (typeof window !== 'undefined') {
   // The first calls leave now, side by side, rather than as the pages that
   // need them render (startup.ts).
+  // Home's first screen, when the server put it in the page (boot.ts).
+  readBoot(queryClient)
   startUp(queryClient, location.pathname)
   retryOnReconnect(queryClient)
 }

@@ -41,6 +41,7 @@ const shortvideo: PageLoader = () => import('@/features/shortvideo/pages/ShortVi
 const sourceshortvideo: PageLoader = () => import('@/features/shortvideo/pages/SourceShortVideoPage')
 const dark: PageLoader = () => import('@/features/catalog/pages/DarkPage')
 const discover: PageLoader = () => import('@/features/catalog/pages/DiscoverPage')
+const source: PageLoader = () => import('@/features/catalog/pages/SourcePage')
 const detail: PageLoader = () => import('@/features/video/pages/DetailPage')
 const userlike: PageLoader = () => import('@/features/video/pages/UserLikePage')
 const userfav: PageLoader = () => import('@/features/video/pages/UserFavPage')
@@ -48,6 +49,7 @@ const userbroswer: PageLoader = () => import('@/features/video/pages/UserBrowser
 const userbuy: PageLoader = () => import('@/features/wallet/pages/UserBuyPage')
 const gallery: PageLoader = () => import('@/features/gallery/pages/GalleryPage')
 const galleryVip: PageLoader = () => import('@/features/gallery/pages/GalleryVipPage')
+const publishvideo: PageLoader = () => import('@/features/upload/pages/PublishVideoPage')
 const galleryCategory: PageLoader = () => import('@/features/gallery/pages/GalleryCategoryPage')
 const vipcenter: PageLoader = () => import('@/features/wallet/pages/VipCenterPage')
 const usercoinchongzhi: PageLoader = () => import('@/features/wallet/pages/TopUpPage')
@@ -78,7 +80,7 @@ export const appRoutes: AppRoute[] = [
   { name: 'message', path: '/message/:uid', page: soon },
   { name: 'publishpicture', path: '/community/publishpicture', page: soon },
   { name: 'publishrule', path: '/community/publish/rule', page: soon },
-  { name: 'publishvideo', path: '/community/publishvideo', page: soon },
+  { name: 'publishvideo', path: '/community/publishvideo', page: publishvideo },
   { name: 'publisharticle', path: '/community/publisharticle', page: soon },
   { name: 'search', path: '/search', page: soon },
   { name: 'searchresult', path: '/search/result', page: soon },
@@ -90,7 +92,7 @@ export const appRoutes: AppRoute[] = [
   { name: 'galleryVip', path: '/galleryVip', page: galleryVip },
   { name: 'galleryCategory', path: '/galleryCategory', page: galleryCategory },
   { name: 'sourceshortvideo', path: '/sourceshortvideo', page: sourceshortvideo },
-  { name: 'source', path: '/source', page: soon },
+  { name: 'source', path: '/source', page: source },
   // Account area.
   { name: 'setting', path: '/mine/setting', page: setting },
   { name: 'accountsafe', path: '/mine/accountsafe', page: soon },

@@ -2,6 +2,7 @@
 // fades in once decoded, retries a failed load up to 3 attempts in all
 // (spec §4, §9) and then shows a fallback glyph instead of a broken image.
 import { useEffect, useState } from 'react'
+import { CARD_SIZES, coverSrcSet } from '@/lib/cover'
 import { mediaURL } from '@/lib/lines'
 import { useConfigStore } from '@/stores/config'
 import styles from './LazyImage.module.css'
@@ -17,13 +18,18 @@ interface Props {
   className?: string
   // eager skips lazy loading for images that are on screen at first paint.
   eager?: boolean
+  // card: a video card's cover; a cover with a card-size copy loads the
+  // smaller one where it is sharp enough (lib/cover.ts).
+  card?: boolean
 }
 
-export function LazyImage({ src: path, alt, className, eager }: Props) {
+export function LazyImage({ src: path, alt, className, eager, card }: Props) {
   // Server-relative media paths load from the image line this device chose
   // (src/app/lines.ts); until then, and on a single-origin install, from here.
   const line = useConfigStore((s) => s.lines?.image)
-  const src = path ? mediaURL(path, line, typeof location === 'undefined' ? undefined : location.origin) : path
+  const origin = typeof location === 'undefined' ? undefined : location.origin
+  const src = path ? mediaURL(path, line, origin) : path
+  const srcSet = card ? coverSrcSet(path, (p) => mediaURL(p, line, origin)) : undefined
   const [phase, setPhase] = useState<Phase>(src ? 'loading' : 'error')
   const [attempt, setAttempt] = useState(1)
   const [shownSrc, setShownSrc] = useState(src)
@@ -55,6 +61,8 @@ export function LazyImage({ src: path, alt, className, eager }: Props) {
           key={attempt}
           className={`${styles.img} ${phase === 'loaded' ? styles.shown : ''}`}
           src={src}
+          srcSet={srcSet}
+          sizes={srcSet ? CARD_SIZES : undefined}
           alt={alt}
           loading={eager ? 'eager' : 'lazy'}
           decoding="async"

@@ -21,7 +21,7 @@ export const VideoCard = memo(function VideoCard({ video, eager }: { video: Vide
   return (
     <Link to={`/detail/${video.id}`} className={styles.card} data-testid="video-card" data-video-id={video.id}>
       <div className={styles.coverBox}>
-        <LazyImage src={video.cover} alt="" className={styles.cover} eager={eager} />
+        <LazyImage src={video.cover} alt="" className={styles.cover} eager={eager} card />
         <Badge video={video} />
         <div className={styles.shade}>
           <span className={styles.plays}>

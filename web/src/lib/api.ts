@@ -132,6 +132,42 @@ interface Prepared {
   timeout: number
 }
 
+// unwrap turns an answer (status, status text, body) into the envelope's
+// data, or throws the ApiError the user is shown. Uploads (lib/upload.ts,
+// through XMLHttpRequest for its progress events) read answers the same way.
+export function unwrap(status: number, statusText: string, text: string): unknown {
+  let parsed: unknown
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text)
+  } catch {
+    parsed = undefined
+  }
+  const env = isEnvelope(parsed) ? parsed : null
+
+  if (!(status >= 200 && status < 300)) {
+    throw new ApiError({
+      kind: 'http',
+      code: env?.code ?? status,
+      status,
+      tip: nonBlank(env?.tip) ?? statusMessage(status, statusText),
+      msg: nonBlank(env?.msg) ?? `HTTP ${status} ${statusText}`.trim(),
+    })
+  }
+  if (!env) {
+    throw new ApiError({ kind: 'parse', code: status, status, tip: t('net.badResponse'), msg: 'response is not an envelope' })
+  }
+  if (env.code !== 200) {
+    throw new ApiError({
+      kind: 'business',
+      code: env.code,
+      status,
+      tip: nonBlank(env.tip) ?? statusMessage(env.code, ''),
+      msg: nonBlank(env.msg) ?? '',
+    })
+  }
+  return env.data ?? null
+}
+
 async function send(p: Prepared): Promise<unknown> {
   const ctrl = new AbortController()
   const timer = setTimeout(() => ctrl.abort(), p.timeout)
@@ -152,36 +188,7 @@ async function send(p: Prepared): Promise<unknown> {
     clearTimeout(timer)
   }
 
-  let parsed: unknown
-  try {
-    parsed = text === '' ? undefined : JSON.parse(text)
-  } catch {
-    parsed = undefined
-  }
-  const env = isEnvelope(parsed) ? parsed : null
-
-  if (!res.ok) {
-    throw new ApiError({
-      kind: 'http',
-      code: env?.code ?? res.status,
-      status: res.status,
-      tip: nonBlank(env?.tip) ?? statusMessage(res.status, res.statusText),
-      msg: nonBlank(env?.msg) ?? `HTTP ${res.status} ${res.statusText}`.trim(),
-    })
-  }
-  if (!env) {
-    throw new ApiError({ kind: 'parse', code: res.status, status: res.status, tip: t('net.badResponse'), msg: 'response is not an envelope' })
-  }
-  if (env.code !== 200) {
-    throw new ApiError({
-      kind: 'business',
-      code: env.code,
-      status: res.status,
-      tip: nonBlank(env.tip) ?? statusMessage(env.code, ''),
-      msg: nonBlank(env.msg) ?? '',
-    })
-  }
-  return env.data ?? null
+  return unwrap(res.status, res.statusText, text)
 }
 
 function quietly(fn: () => unknown): void {

@@ -13,4 +13,6 @@ export const catalogKeys = {
   videosAll: () => [...catalogKeys.all, 'videos'] as const,
   top: (moduleID: number) => [...catalogKeys.all, 'top', moduleID] as const,
   videos: (subModuleID: number, sortType: number) => [...catalogKeys.videosAll(), subModuleID, sortType] as const,
+  source: (p: { subModuleID?: number; moduleID?: number; sortType: number; playTimeType: number; newsType: number }) =>
+    [...catalogKeys.videosAll(), 'source', p.subModuleID ?? 0, p.moduleID ?? 0, p.sortType, p.playTimeType, p.newsType] as const,
 }

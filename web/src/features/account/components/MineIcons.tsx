@@ -43,6 +43,7 @@ const paths = {
     </>
   ),
   message: <path d="M4 6h16v10H9l-5 4z" />,
+  upload: <path d="M12 16V5M7.5 9.5 12 5l4.5 4.5M5 15v4h14v-4" />,
   code: (
     <>
       <rect x="5" y="5" width="6" height="6" rx="1" />

@@ -36,6 +36,7 @@ const GROUPS: Entry[][] = [
     { route: 'userbuy', path: '/mine/userbuy', glyph: 'bag', color: '#ff2d55' },
     { route: 'userlike', path: '/mine/userlike', glyph: 'heart', color: '#ff6482' },
     { route: 'userguanzhu', path: '/mine/userguanzhu', glyph: 'follow', color: '#30b0c7' },
+    { route: 'publishvideo', path: '/community/publishvideo', glyph: 'upload', color: '#ff6b00' },
   ],
   [
     { route: 'messagecenter', path: '/mine/message', glyph: 'message', color: '#007aff' },

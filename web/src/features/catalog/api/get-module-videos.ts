@@ -35,3 +35,32 @@ export function moduleVideosQueryOptions(p: ModuleVideosParams) {
 export function useModuleVideos(p: ModuleVideosParams) {
   return useInfiniteQuery(moduleVideosQueryOptions(p))
 }
+
+// SourceVideosParams: /source's listing, one scope (a sub-module or a whole
+// module) with every filter moduleVideo takes.
+export interface SourceVideosParams {
+  subModuleID?: number
+  moduleID?: number
+  sortType: SortType
+  playTimeType: number
+  newsType: number
+}
+
+export function sourceVideosQueryOptions(p: SourceVideosParams) {
+  return infiniteQueryOptions({
+    queryKey: catalogKeys.source(p),
+    queryFn: ({ pageParam }) =>
+      api.get<Paged<Video>>(
+        '/api/app/vid/moduleVideo',
+        { ...p, pageNumber: pageParam, pageSize: VIDEOS_PAGE_SIZE },
+        { silent: true },
+      ),
+    initialPageParam: 1,
+    getNextPageParam: nextPage,
+    staleTime: 2 * 60_000,
+  })
+}
+
+export function useSourceVideos(p: SourceVideosParams) {
+  return useInfiniteQuery(sourceVideosQueryOptions(p))
+}

@@ -9,35 +9,31 @@ import { t } from '@/i18n'
 import { ChevronRightIcon } from '@/components/icons'
 import { NavBar } from '@/components/NavBar'
 import { StateView } from '@/components/StateView'
-import { useAppStore } from '@/stores/app'
 import { useConfigStore } from '@/stores/config'
 import { useModules } from '@/features/catalog/api/get-modules'
 import { useTopVideos } from '@/features/catalog/api/get-top-videos'
 import { VideoCard, VideoCardSkeleton, VideoGrid } from '@/components/VideoCard'
 import type { Module } from '@/features/catalog/types'
+import { sourceLink } from '@/features/catalog/source'
 import feed from '@/features/catalog/components/Feed.module.css'
 import styles from './DiscoverPage.module.css'
 
-// moreLink: where a module's block leads. Home and dark modules open their
-// screen on that module's tab; a short-video module opens its feed.
+// moreLink: where a module's block leads. Home and dark modules open every
+// video of the module on /source, most played first like the picks above
+// it; a short-video module opens its feed.
 function moreLink(m: Module): string {
   if (m.moduleType === 4) return `/sourceshortvideo?moduleID=${m.moduleID}`
-  return m.moduleType === 2 ? '/dark' : '/home'
+  return sourceLink({ moduleID: m.moduleID }, 1)
 }
 
 function ModuleBlock({ module: m }: { module: Module }) {
   const top = useTopVideos(m.moduleID)
-  const setTab = useAppStore((s) => s.setTab)
   const list = top.data?.list ?? []
   return (
     <section className={feed.section} data-testid="discover-section" data-module-id={m.moduleID}>
       <header className={feed.sectionHead}>
         <h2 className={feed.sectionTitle}>{m.moduleName}</h2>
-        <Link
-          to={moreLink(m)}
-          className={`${feed.more} prima-hit`}
-          onClick={() => m.moduleType !== 4 && setTab(m.moduleType === 2 ? 'dark' : 'home', m.moduleID)}
-        >
+        <Link to={moreLink(m)} className={`${feed.more} prima-hit`} data-testid="discover-more">
           {t('home.more')}
           <ChevronRightIcon size={14} />
         </Link>

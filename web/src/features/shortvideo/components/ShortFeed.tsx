@@ -78,11 +78,15 @@ export function ShortFeed({ source, sourceState, top, fill }: Props) {
     return () => ro.disconnect()
   }, [ready])
 
+  // place moves the track: only its transform (a compositor property), and
+  // the transition only when it changes, so a drag's pointer moves write one
+  // style property each and never cause layout.
   const place = useCallback(
     (offset: number, animate: boolean) => {
       const el = track.current
       if (!el) return
-      el.style.transition = animate ? SNAP : 'none'
+      const transition = animate ? SNAP : 'none'
+      if (el.style.transition !== transition) el.style.transition = transition
       el.style.transform = `translate3d(0, ${-cur * height + offset}px, 0)`
     },
     [cur, height],
@@ -119,7 +123,9 @@ export function ShortFeed({ source, sourceState, top, fill }: Props) {
     performance.mark('prima:short-playing')
     if (counted.current.has(id)) return
     counted.current.add(id)
-    sendPlay(id)
+    // The count goes out once the snap is over: a request started while
+    // the track moves is main-thread work in the middle of the animation.
+    setTimeout(() => sendPlay(id), SETTLE_MS)
   }, [])
 
   const onMuteRefused = useCallback(() => setMuted(true), [])

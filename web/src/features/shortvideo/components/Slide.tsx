@@ -2,7 +2,7 @@
 // the title, the like and share buttons, and the paywall when access is
 // refused. Whether it plays is the feed's decision (role); the slide only
 // carries it out on its element.
-import { useEffect, useRef, useState } from 'react'
+import { memo, useEffect, useRef, useState } from 'react'
 import { Link } from 'react-router'
 import { t } from '@/i18n'
 import { Intent } from '@/lib/purchase'
@@ -12,7 +12,7 @@ import { StateView } from '@/components/StateView'
 import { Spinner } from '@/components/Spinner'
 import { useVideoInfo } from '@/features/shortvideo/api/get-info'
 import { useLike } from '@/features/shortvideo/api/interact'
-import { preloadAttr, type SourceRole } from '@/features/shortvideo/feed'
+import { preloadAttr, SETTLE_MS, type SourceRole } from '@/features/shortvideo/feed'
 import { attach, release, type Attached } from '@/features/shortvideo/hls'
 import { shareVideo } from '@/features/shortvideo/share'
 import type { Refusal, ShortVideo } from '@/features/shortvideo/types'
@@ -42,7 +42,9 @@ const UNLOCK: Record<Refusal, { label: 'short.login' | 'short.openVip' | 'short.
   need_coins: { label: 'short.topUp', to: '/mine/usercoinchongzhi' },
 }
 
-export function Slide({ video, slot, role, muted, onPlaying, onMuteRefused, registerVideo }: Props) {
+// Memoised: a swipe changes the role of two slides (the one left and the
+// one arrived at); the others must not re-render while the track moves.
+export const Slide = memo(function Slide({ video, slot, role, muted, onPlaying, onMuteRefused, registerVideo }: Props) {
   const info = useVideoInfo(video.id)
   const like = useLike(video.id)
   const el = useRef<HTMLVideoElement>(null)
@@ -105,11 +107,17 @@ export function Slide({ video, slot, role, muted, onPlaying, onMuteRefused, regi
     if (role === 'play') {
       setPaused(false)
       if (attached.current) play(v)
-    } else {
-      v.pause()
-      // A clip swiped away starts again from its beginning when it returns.
-      if (v.currentTime > 0) v.currentTime = 0
+      return
     }
+    v.pause()
+    // A clip swiped away starts again from its beginning when it returns.
+    // The seek waits until the snap is over: seeking makes hls.js load and
+    // append, main-thread work that would cost frames while the track moves.
+    if (v.currentTime === 0) return
+    const timer = setTimeout(() => {
+      if (roleRef.current !== 'play') v.currentTime = 0
+    }, SETTLE_MS)
+    return () => clearTimeout(timer)
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [role])
 
@@ -251,4 +259,4 @@ export function Slide({ video, slot, role, muted, onPlaying, onMuteRefused, regi
       </div>
     </section>
   )
-}
+})

@@ -1,0 +1,370 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"html"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"prima/internal/catalog"
+	"prima/internal/media"
+)
+
+// Home's first screen in the page itself. A phone opening /home used to
+// wait for a chain before the first cover could even be requested: the
+// HTML, then the entry script, then modules/list (and, on a first visit,
+// vid/source for the default tab), then moduleSection, then the cover. On
+// slow 4G each link is a round trip or more. For the paths that show home
+// (/, /main, /home) the server now puts the answers of those calls into
+// the HTML as a JSON data block (not script: the CSP forbids inline
+// script, and a data block is never run) and preloads the first covers, so
+// the picture loads beside the scripts and the app renders home from the
+// data it already has.
+//
+// The answers are made by the same handlers the client would call, run in
+// process with the same query strings the client sends, so their shapes
+// cannot drift from the API's (web/src/app/boot.ts reads them into the same
+// query-cache entries). Only public calls are embedded: none depends on who
+// asks.
+
+// homeBootPaths are the client routes whose first screen is home.
+var homeBootPaths = map[string]bool{"/": true, "/main": true, "/home": true}
+
+// shortPath is the short-video tab: its first screen is the first short
+// module's feed (web/src/features/shortvideo/pages/ShortVideoPage.tsx,
+// api/get-feed.ts: moduleVideo newest first, 10 a page).
+const (
+	shortPath         = "/shortvideo"
+	bootShortPageSize = 10
+)
+
+// The client's query strings (web/src/features/catalog/api/*.ts): any
+// change there must change here, or the embedded answers are simply not
+// used (the cache keys would not match) and the app asks as before.
+const (
+	bootSectionsPageSize = 4
+	bootSectionVideos    = 4
+	bootPreloadCovers    = 2 // the eager cards of the first section
+)
+
+type homeBoot struct {
+	api   http.Handler
+	lines interface {
+		Lines(ctx context.Context) (catalog.Lines, error)
+	}
+}
+
+// bootData is the JSON block: each field is a call's `data`, verbatim.
+type bootData struct {
+	Source   json.RawMessage `json:"source,omitempty"`
+	Modules  json.RawMessage `json:"modules,omitempty"`
+	Announce json.RawMessage `json:"announce,omitempty"`
+	Sections *bootSections   `json:"sections,omitempty"`
+	// The short-video tab's: modules/list?moduleType=4 and the first
+	// module's first feed page.
+	ShortModules json.RawMessage `json:"shortModules,omitempty"`
+	ShortFeed    *bootSections   `json:"shortFeed,omitempty"`
+}
+
+type bootSections struct {
+	ModuleID int64           `json:"moduleID"`
+	Page     json.RawMessage `json:"page"`
+}
+
+// call runs one GET of the API in process and returns its envelope's data,
+// or nil when it did not succeed (the client then asks for itself).
+func (b *homeBoot) call(r *http.Request, target string) json.RawMessage {
+	sub := r.Clone(r.Context())
+	sub.Method = http.MethodGet
+	sub.Body = http.NoBody
+	sub.ContentLength = 0
+	sub.RequestURI = ""
+	u := *r.URL
+	path, query, _ := strings.Cut(target, "?")
+	u.Path, u.RawPath, u.RawQuery = path, "", query
+	sub.URL = &u
+	sub.Header = r.Header.Clone()
+	sub.Header.Del("Accept-Encoding") // a plain answer to parse
+	sub.Header.Del("If-None-Match")
+	sub.Header.Del("If-Modified-Since")
+	rec := &recorder{header: http.Header{}, status: http.StatusOK}
+	b.api.ServeHTTP(rec, sub)
+	if rec.status != http.StatusOK {
+		return nil
+	}
+	var env struct {
+		Code int             `json:"code"`
+		Data json.RawMessage `json:"data"`
+	}
+	if json.Unmarshal(rec.body.Bytes(), &env) != nil || env.Code != http.StatusOK || len(env.Data) == 0 {
+		return nil
+	}
+	return env.Data
+}
+
+// defaultModule is the home tab the client shows a visitor with no tab
+// remembered (web/src/features/catalog/tabs.ts pickTab): the tabs are each
+// module followed by its sub-modules; MODULESELECTINDEX's first title is a
+// 1-based index into them, else the first. 0 when that tab is a
+// sub-module (its list depends on a sort the client keeps) or none exists.
+func defaultModule(source, modules json.RawMessage) int64 {
+	var ms []struct {
+		ModuleID   int64 `json:"moduleID"`
+		SubModules []struct {
+			ID int64 `json:"id"`
+		} `json:"subModules"`
+	}
+	if json.Unmarshal(modules, &ms) != nil {
+		return 0
+	}
+	type tab struct {
+		id     int64
+		module bool
+	}
+	var tabs []tab
+	for _, m := range ms {
+		tabs = append(tabs, tab{m.ModuleID, true})
+		for _, s := range m.SubModules {
+			tabs = append(tabs, tab{s.ID, false})
+		}
+	}
+	if len(tabs) == 0 {
+		return 0
+	}
+	idx := 1
+	var src struct {
+		Sel []struct {
+			Title string `json:"title"`
+		} `json:"MODULESELECTINDEX"`
+	}
+	if json.Unmarshal(source, &src) == nil && len(src.Sel) > 0 {
+		if n, err := strconv.Atoi(strings.TrimSpace(src.Sel[0].Title)); err == nil {
+			idx = n
+		}
+	}
+	if idx < 1 || idx > len(tabs) {
+		idx = 1
+	}
+	if t := tabs[idx-1]; t.module {
+		return t.id
+	}
+	return 0
+}
+
+// firstCovers are the covers of the first section's first cards: the
+// images on screen at first paint (under the banner).
+func firstCovers(page json.RawMessage, n int) []string {
+	var p struct {
+		List []struct {
+			Videos []struct {
+				Cover string `json:"cover"`
+			} `json:"videos"`
+		} `json:"list"`
+	}
+	if json.Unmarshal(page, &p) != nil || len(p.List) == 0 {
+		return nil
+	}
+	var out []string
+	for _, v := range p.List[0].Videos {
+		// Only this server's own pictures: the path the client will ask for.
+		if len(out) < n && strings.HasPrefix(v.Cover, "/media/") {
+			out = append(out, v.Cover)
+		}
+	}
+	return out
+}
+
+// firstBanner is the picture of home's first banner (the ads the remote
+// configuration places on home, web/src/features/catalog/components/
+// Banner.tsx): the widest image of the first screen, so its LCP when there
+// is one. The banner shows ad.image as it is, from this server.
+func firstBanner(source json.RawMessage) string {
+	var src struct {
+		Ads []struct {
+			Image    string `json:"image"`
+			Position string `json:"position"`
+		} `json:"ads"`
+	}
+	if json.Unmarshal(source, &src) != nil {
+		return ""
+	}
+	for _, a := range src.Ads {
+		if a.Position == "home_banner" && a.Image != "" {
+			if strings.HasPrefix(a.Image, "/media/") {
+				return a.Image
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// A card-size cover set (media.CardKey) is shown with this srcset and
+// sizes (web/src/lib/cover.ts); the preload must say the same, or the
+// browser would not match it to the card's request.
+var coverSet = regexp.MustCompile(`^/media/covers/set/(?:[0-9]{4}/[0-9]{2}/)?[a-z0-9]{20,64}\.jpg$`)
+
+const cardSizes = "(max-width: 430px) 50vw, 215px"
+
+func cardSrcSet(path string) string {
+	if !coverSet.MatchString(path) {
+		return ""
+	}
+	return "/media/" + media.CardKey(strings.TrimPrefix(path, "/media/")) + " 360w, " + path + " 480w"
+}
+
+// detailID is the id of a /detail/{id} path, or 0.
+func detailID(p string) int64 {
+	rest, ok := strings.CutPrefix(p, "/detail/")
+	if !ok || rest == "" || len(rest) > 15 || strings.Trim(rest, "0123456789") != "" {
+		return 0
+	}
+	id, _ := strconv.ParseInt(rest, 10, 64)
+	return id
+}
+
+// wantsBoot says whether the page at path p gets anything put in it.
+func wantsBoot(p string) bool { return homeBootPaths[p] || p == shortPath || detailID(p) > 0 }
+
+// renderDetail preloads a video's cover, which the player shows as its
+// poster: the detail page's LCP. Only the cover, which is public: the rest
+// of vid/info depends on who asks, and the page's request carries no token.
+func (b *homeBoot) renderDetail(r *http.Request, index []byte, at int, id int64) []byte {
+	var v struct {
+		Cover string `json:"cover"`
+	}
+	info := b.call(r, "/api/app/vid/info?id="+strconv.FormatInt(id, 10))
+	if info == nil || json.Unmarshal(info, &v) != nil || !strings.HasPrefix(v.Cover, "/media/") {
+		return nil
+	}
+	if l, err := b.lines.Lines(r.Context()); err != nil || len(l.Image) > 0 {
+		return nil
+	}
+	link := `<link rel="preload" as="image" href="` + html.EscapeString(v.Cover) + `" fetchpriority="high">` + "\n"
+	out := make([]byte, 0, len(index)+len(link))
+	out = append(out, index[:at]...)
+	out = append(out, link...)
+	return append(out, index[at:]...)
+}
+
+// render returns the page for r: index with the boot block and the
+// preloads put before </head>, or nil to serve index as it is.
+func (b *homeBoot) render(r *http.Request, index []byte) []byte {
+	at := bytes.Index(index, []byte("</head>"))
+	if at < 0 {
+		return nil
+	}
+	if id := detailID(r.URL.Path); id > 0 {
+		return b.renderDetail(r, index, at, id)
+	}
+	if r.URL.Path == shortPath {
+		return b.renderShort(r, index, at)
+	}
+	if !homeBootPaths[r.URL.Path] {
+		return nil
+	}
+	d := bootData{
+		Source:   b.call(r, "/api/app/vid/source"),
+		Modules:  b.call(r, "/api/app/modules/list?moduleType=0"),
+		Announce: b.call(r, "/api/app/modules/announce"),
+	}
+	var preload []string
+	if b := firstBanner(d.Source); b != "" {
+		preload = append(preload, b)
+	}
+	if id := defaultModule(d.Source, d.Modules); id > 0 {
+		q := "moduleID=" + strconv.FormatInt(id, 10) + "&pageNumber=1&pageSize=" + strconv.Itoa(bootSectionsPageSize) +
+			"&pSize=" + strconv.Itoa(bootSectionVideos)
+		if page := b.call(r, "/api/app/vid/moduleSection?"+q); page != nil {
+			d.Sections = &bootSections{ModuleID: id, Page: page}
+			// With image lines configured the client loads covers from the
+			// fastest of them, not from here: a preload would be wasted.
+			if l, err := b.lines.Lines(r.Context()); err == nil && len(l.Image) == 0 {
+				preload = append(preload, firstCovers(page, bootPreloadCovers)...)
+			}
+		}
+	}
+	return b.inject(index, at, d, preload)
+}
+
+// renderShort embeds the short-video tab's first feed page and preloads
+// its first clip's cover, the poster on screen until the clip plays (the
+// tab's LCP). The slide shows the cover as it is, from this server.
+func (b *homeBoot) renderShort(r *http.Request, index []byte, at int) []byte {
+	d := bootData{ShortModules: b.call(r, "/api/app/modules/list?moduleType=4")}
+	var ms []struct {
+		ModuleID int64 `json:"moduleID"`
+	}
+	var preload []string
+	if json.Unmarshal(d.ShortModules, &ms) == nil && len(ms) > 0 && ms[0].ModuleID > 0 {
+		id := ms[0].ModuleID
+		q := "moduleID=" + strconv.FormatInt(id, 10) + "&newsType=0&pageNumber=1&pageSize=" + strconv.Itoa(bootShortPageSize) +
+			"&playTimeType=0&sortType=0"
+		if page := b.call(r, "/api/app/vid/moduleVideo?"+q); page != nil {
+			d.ShortFeed = &bootSections{ModuleID: id, Page: page}
+			var p struct {
+				List []struct {
+					Cover string `json:"cover"`
+				} `json:"list"`
+			}
+			if json.Unmarshal(page, &p) == nil && len(p.List) > 0 && strings.HasPrefix(p.List[0].Cover, "/media/") {
+				preload = append(preload, p.List[0].Cover)
+			}
+		}
+	}
+	if d.ShortModules == nil {
+		return nil
+	}
+	return b.inject(index, at, d, preload)
+}
+
+// inject puts the preloads (the first at high priority) and the data block
+// before </head> (at).
+func (b *homeBoot) inject(index []byte, at int, d bootData, preload []string) []byte {
+	// json.Marshal escapes <, > and &, so no "</script>" can end the block.
+	blob, err := json.Marshal(d)
+	if err != nil {
+		return nil
+	}
+	var head bytes.Buffer
+	for i, c := range preload {
+		head.WriteString(`<link rel="preload" as="image" href="` + html.EscapeString(c) + `"`)
+		if set := cardSrcSet(c); set != "" {
+			head.WriteString(` imagesrcset="` + html.EscapeString(set) + `" imagesizes="` + cardSizes + `"`)
+		}
+		if i == 0 {
+			head.WriteString(` fetchpriority="high"`)
+		}
+		head.WriteString(">\n")
+	}
+	head.WriteString(`<script type="application/json" id="prima-home-data">`)
+	head.Write(blob)
+	head.WriteString("</script>\n")
+	out := make([]byte, 0, len(index)+head.Len())
+	out = append(out, index[:at]...)
+	out = append(out, head.Bytes()...)
+	return append(out, index[at:]...)
+}
+
+// recorder is the little ResponseWriter the in-process calls write to.
+type recorder struct {
+	header http.Header
+	status int
+	wrote  bool
+	body   bytes.Buffer
+}
+
+func (w *recorder) Header() http.Header { return w.header }
+func (w *recorder) WriteHeader(s int) {
+	if !w.wrote {
+		w.status, w.wrote = s, true
+	}
+}
+func (w *recorder) Write(p []byte) (int, error) {
+	w.wrote = true
+	return w.body.Write(p)
+}
