@@ -3,17 +3,18 @@
 import { zhCN, type PageKey } from './zh-CN'
 import { en } from './en'
 import { libZhCN, libEn, type LibKey } from './lib'
+import { wdZhCN, wdEn, type WdKey } from './withdraw'
 
 export type Lang = 'zh-CN' | 'en'
 
 // MessageKey is every key t() accepts: t('mine.login') compiles, a key
 // missing from zh-CN does not. A key built at run time (route.<name>.title)
 // goes through hasMessage first, or through the helpers below.
-export type MessageKey = PageKey | LibKey
+export type MessageKey = PageKey | LibKey | WdKey
 
 const catalogues: Record<Lang, Partial<Record<string, string>>> = {
-  'zh-CN': { ...libZhCN, ...zhCN },
-  en: { ...libEn, ...en },
+  'zh-CN': { ...libZhCN, ...wdZhCN, ...zhCN },
+  en: { ...libEn, ...wdEn, ...en },
 }
 
 let current: Lang = 'zh-CN'
