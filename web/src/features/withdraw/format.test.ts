@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { WalletSummary } from '@/lib/wallet'
-import { maxWithdrawable, previewWithdraw, shanghaiMonth, shortTime, signed, sumByType, validMonth } from './format'
+import { groupCard, maxWithdrawable, previewWithdraw, recentMonths, shanghaiMonth, shortTime, signed, sumByType, validMonth } from './format'
 import { exchangeCoins } from './api/exchange'
 import { Intent } from './intent'
 
@@ -21,6 +21,9 @@ describe('months', () => {
   it('takes the month in Asia/Shanghai, not UTC', () => {
     expect(shanghaiMonth(new Date('2026-01-31T16:30:00Z'))).toBe('2026-02') // 00:30 on 1 Feb in Shanghai
     expect(shanghaiMonth(new Date('2026-01-31T15:59:00Z'))).toBe('2026-01')
+  })
+  it('lists recent months across a year boundary', () => {
+    expect(recentMonths(3, new Date('2026-02-10T00:00:00Z'))).toEqual(['2026-02', '2026-01', '2025-12'])
   })
   it('accepts only real months', () => {
     expect(validMonth('2026-11')).toBe(true)
@@ -102,5 +105,13 @@ describe('intent keys', () => {
     expect(b).not.toBe(a)
     i.done()
     expect(i.keyFor({ amount: 2, accountID: 2 })).not.toBe(b)
+  })
+})
+
+describe('card grouping', () => {
+  it('groups digits by four and drops the rest', () => {
+    expect(groupCard('4111111111111111')).toBe('4111 1111 1111 1111')
+    expect(groupCard('4111 11a1-1')).toBe('4111 1111')
+    expect(groupCard('1'.repeat(25)).replace(/ /g, '')).toHaveLength(19)
   })
 })

@@ -1,6 +1,7 @@
 // Dates and checks of the money pages, pure so they are tested without a
 // browser. The server buckets bills and daily limits by Asia/Shanghai days
 // and months, so the default month is Shanghai's too.
+import { compactCard } from '@/lib/payout'
 import { parseYuan, withdrawFee, type WalletSummary } from '@/lib/wallet'
 
 const SHANGHAI = 'Asia/Shanghai'
@@ -10,6 +11,16 @@ export function shanghaiMonth(at: Date = new Date()): string {
   const parts = new Intl.DateTimeFormat('en-CA', { timeZone: SHANGHAI, year: 'numeric', month: '2-digit' }).formatToParts(at)
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
   return `${get('year')}-${get('month')}`
+}
+
+// recentMonths: n months back from at's month in Asia/Shanghai, newest
+// first ("2026-11", "2026-10", ...).
+export function recentMonths(n: number, at: Date = new Date()): string[] {
+  const [y, m] = shanghaiMonth(at).split('-').map(Number)
+  return Array.from({ length: n }, (_, i) => {
+    const k = y * 12 + (m - 1) - i
+    return `${Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, '0')}`
+  })
 }
 
 // validMonth: "YYYY-MM" with a real month (the native month input's value).
@@ -88,4 +99,12 @@ export function sumByType(entries: { type: string; amount: number }[]): {
     else outSum += e.amount
   }
   return { byType: [...totals].map(([type, total]) => ({ type, total })), in: inSum, out: outSum }
+}
+
+// groupCard shows a card number in groups of four as it is typed.
+export function groupCard(text: string): string {
+  return compactCard(text)
+    .replace(/\D/g, '')
+    .slice(0, 19)
+    .replace(/(\d{4})(?=\d)/g, '$1 ')
 }

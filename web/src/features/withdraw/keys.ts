@@ -10,6 +10,7 @@ export const withdrawKeys = {
   orders: (token: string | null) => [...withdrawKeys.all, 'orders', token] as const,
   bill: (type: string, month: string, token: string | null) => [...withdrawKeys.all, 'bill', type, month, token] as const,
   income: (type: string, month: string, token: string | null) => [...withdrawKeys.all, 'income', type, month, token] as const,
+  incomeMonth: (month: string, token: string | null) => [...withdrawKeys.all, 'income', 'month', month, token] as const,
   incomeAll: () => [...withdrawKeys.all, 'income'] as const,
   billAll: () => [...withdrawKeys.all, 'bill'] as const,
   rchg: (token: string | null) => [...withdrawKeys.all, 'rchg', token] as const,

@@ -26,7 +26,7 @@ export type NewAccount =
   | { actType: 2; network: string; address: string; passWord: string }
 
 export function addAccount(body: NewAccount): Promise<PayoutAccount> {
-  return api.post<PayoutAccount>('/api/app/mine/txnact/bank/add', body, { silent: true })
+  return api.post<PayoutAccount>('/api/app/mine/txnact/bank/add', body, { silent: true, passwordCheck: true })
 }
 
 export function deleteAccount(id: number): Promise<{ id: number }> {

@@ -1,7 +1,7 @@
 // The record lists: the coin bill (GET /api/app/mine/zhangdan), income
 // entries (GET mine/iIncomes) and top-up / VIP orders (GET mine/rchg/order),
 // each paged, newest first. type "" and month "" mean all.
-import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
+import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
 import type { Page } from '@/lib/wallet'
 import { withdrawKeys } from '@/features/withdraw/keys'
@@ -56,4 +56,28 @@ export function useOrders(token: string | null) {
       enabled: token != null,
     }),
   )
+}
+
+// The month's income entries for the totals of usershouyimx: every page of
+// the month (100 a page), stopping after MONTH_MAX_PAGES; truncated says the
+// totals cover only the latest entries.
+export const MONTH_PAGE_SIZE = 100
+export const MONTH_MAX_PAGES = 10
+
+export async function getMonthIncomes(month: string): Promise<{ list: IncomeEntry[]; truncated: boolean }> {
+  const list: IncomeEntry[] = []
+  for (let page = 1; page <= MONTH_MAX_PAGES; page++) {
+    const p = await api.get<Page<IncomeEntry>>('/api/app/mine/iIncomes', { month, pageNumber: page, pageSize: MONTH_PAGE_SIZE }, { silent: true })
+    list.push(...p.list)
+    if (!p.hasMore) return { list, truncated: false }
+  }
+  return { list, truncated: true }
+}
+
+export function useMonthIncomes(month: string, token: string | null) {
+  return useQuery({
+    queryKey: withdrawKeys.incomeMonth(month, token),
+    queryFn: () => getMonthIncomes(month),
+    enabled: token != null,
+  })
 }

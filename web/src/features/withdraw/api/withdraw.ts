@@ -19,7 +19,7 @@ export interface WithdrawRequest {
 }
 
 export function postWithdraw(body: WithdrawRequest): Promise<Withdrawal> {
-  return api.post<Withdrawal>('/api/app/withdraw', body, { silent: true })
+  return api.post<Withdrawal>('/api/app/withdraw', body, { silent: true, passwordCheck: true })
 }
 
 // useWithdraw refreshes the balances and the order list whatever the
