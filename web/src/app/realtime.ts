@@ -6,6 +6,8 @@ import { getBaseURL } from '@/lib/api'
 import { browserDeps, RealtimeClient } from '@/lib/realtime'
 import { getToken } from '@/lib/storage'
 import { accountKeys } from '@/features/account/keys'
+import { withdrawKeys } from '@/features/withdraw/keys'
+import { walletKeys } from '@/lib/wallet'
 import { useUserStore } from '@/stores/user'
 
 // Events come in bursts (a registration sends two) and may race the other
@@ -29,6 +31,15 @@ export function startRealtime(queryClient: QueryClient): RealtimeClient | null {
   client.on('profile.changed', refetchMine)
   client.on('realtime.resync', refetchMine)
   client.onReconnect(refetchMine)
+  // Money moved (a withdrawal decided, income credited, an exchange done
+  // elsewhere): balances, withdrawals and records refetch.
+  const refetchMoney = () => {
+    void queryClient.invalidateQueries({ queryKey: walletKeys.all })
+    void queryClient.invalidateQueries({ queryKey: withdrawKeys.all })
+  }
+  client.on('wallet.changed', refetchMoney)
+  client.on('realtime.resync', refetchMoney)
+  client.onReconnect(refetchMoney)
   // This socket's session is over. If another tab has stored a successor
   // (it registered this guest), follow it; otherwise the next API call's
   // 401 signs this tab out as usual.

@@ -83,6 +83,7 @@ export function AccountForm({
           value={form.password}
           onChange={form.setPassword}
           autoComplete="current-password"
+          placeholder={t('wd.passwordPlaceholder')}
           maxLength={32}
           error={form.pwError}
           hint={t('wd.form.passwordHint')}

@@ -11,15 +11,16 @@ interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' |
   hint?: string
   testid: string
   after?: ReactNode
+  labelClassName?: string
 }
 
-export function Field({ label, value, onChange, error, hint, testid, after, type = 'text', ...rest }: Props) {
+export function Field({ label, value, onChange, error, hint, testid, after, labelClassName, type = 'text', ...rest }: Props) {
   const id = useId()
   const msgId = `${id}-msg`
   return (
     <div className={styles.field}>
       <div className={`${styles.row} ${error ? styles.invalid : ''}`}>
-        <label htmlFor={id} className={styles.label}>
+        <label htmlFor={id} className={`${styles.label} ${labelClassName ?? ''}`}>
           {label}
         </label>
         <input

@@ -177,6 +177,7 @@ function WithdrawForm({
           <div className={styles.group}>
             <Field
               label="¥"
+              labelClassName={styles.labelNarrow}
               value={text}
               onChange={(v) => {
                 setText(v)
