@@ -1,4 +1,4 @@
-// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`.
+// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima withdrawals`.
 package main
 
 import (
@@ -27,6 +27,8 @@ Usage:
   prima admin create -account NAME
                   make NAME an operator (creates it, asking for a password,
                   or promotes an existing account)
+  prima withdrawals list|approve|reject
+                  list withdrawals, mark one paid or reject it (-h for flags)
 
 Each command takes -h for its flags; every flag also reads an environment
 variable (PRIMA_LISTEN, PRIMA_DATA_DIR, PRIMA_DATABASE_URL, PRIMA_WORKERS, ...).
@@ -49,6 +51,9 @@ func run(args []string) error {
 	cmd, args := args[0], args[1:]
 	if cmd == "admin" {
 		return runAdmin(args, os.Stdin, os.Stdout, os.Stderr)
+	}
+	if cmd == "withdrawals" {
+		return runWithdrawals(args, os.Stdout, os.Stderr)
 	}
 	cfg, err := config.Load("prima "+cmd, args)
 	if err != nil {

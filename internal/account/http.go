@@ -249,6 +249,11 @@ func (h *Handler) Info(w http.ResponseWriter, r *http.Request) error {
 		return toHTTP(w, err)
 	}
 	info := h.s.Info(u)
+	if h.s.Coupons != nil {
+		if info.NewGoldVideoCoupon, err = h.s.Coupons.CouponGroups(ctx, u.ID); err != nil {
+			return err
+		}
+	}
 	if h.s.Reports != nil {
 		if info.ReportVid, err = h.s.Reports.ReportedVideos(ctx, u.ID); err != nil {
 			return err

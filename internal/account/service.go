@@ -158,7 +158,15 @@ type Service struct {
 	// Reports answers the user info's reportVid (the catalog implements
 	// it). Nil leaves the field out.
 	Reports Reports
+	// Coupons answers the user info's newGoldVideoCoupon (the wallet
+	// implements it). Nil leaves the empty list.
+	Coupons Coupons
 	now     func() time.Time
+}
+
+// Coupons lists a user's coupons grouped by state: unused, used, expired.
+type Coupons interface {
+	CouponGroups(ctx context.Context, uid int64) ([]CouponGroup, error)
 }
 
 // Reports lists the ids of the videos a user reported.
@@ -572,6 +580,8 @@ type Coupon struct {
 	ID    int64  `json:"id"`
 	Name  string `json:"name"`
 	Count int    `json:"count"`
+	// ExpiresAt is the soonest expiry among them (null: none).
+	ExpiresAt *time.Time `json:"expiresAt"`
 }
 
 // PublicProfile is what anyone may see of a user: no account, points,

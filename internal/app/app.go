@@ -161,11 +161,18 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Catalog.Media = a.Uploads  // playback URLs of videos with media attached
 	a.Catalog.Covers = a.Uploads // operators' covers, copied to public covers/ keys
 	a.Uploads.Changed = a.Catalog.Invalidate
-	// Galleries follow the videos' access rules; purchases are the same
-	// source as catalog's (none until the wallet lands).
-	a.Galleries = gallery.NewService(d, signer, membership.NewService(d, membership.NoPurchases{}))
 	a.Wallet = wallet.NewService(d)
 	a.Wallet.Events = events
+	a.Wallet.Passwords = walletPasswords{acct} // fresh password check of payout calls
+	// Videos and galleries follow one access rule, whose purchases are
+	// the wallet's; bought videos list in the catalog's shape; the user
+	// info's coupons are the wallet's backpack.
+	a.Wallet.Videos = cat
+	a.Wallet.Limiter = limiter
+	access := membership.NewService(d, a.Wallet)
+	a.Catalog.Access = access
+	a.Galleries = gallery.NewService(d, signer, access)
+	acct.Coupons = a.Wallet
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil
 }

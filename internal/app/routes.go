@@ -89,6 +89,15 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	// move money take an idempotency key.
 	wal := wallet.NewHandler(a.Wallet)
 	h("GET /api/app/mine/wallet", acct.RequireUser(wal.Wallet))
+	h("GET /api/app/mine/txnact/bank/get", acct.RequireUser(wal.PayoutAccounts))
+	h("POST /api/app/mine/txnact/bank/add", acct.RequireUser(wal.AddPayoutAccount))
+	h("DELETE /api/app/mine/txnact/del", acct.RequireUser(wal.DeletePayoutAccount))
+	h("POST /api/app/withdraw", acct.RequireUser(wal.Withdraw))
+	h("GET /api/app/withdraw/order", acct.RequireUser(wal.WithdrawOrders))
+	h("POST /api/app/vid/buy", acct.RequireUser(wal.BuyVideo))
+	h("POST /api/app/gallery/buy", acct.RequireUser(wal.BuyGallery))
+	h("GET /api/app/mine/buyVid", acct.RequireUser(wal.BoughtVideos))
+	h("GET /api/app/backpack", acct.RequireUser(wal.Backpack))
 
 	// Uploads (docs/api.md): multipart, sniffed, resized or transcoded.
 	up := media.NewHandler(a.Uploads)
@@ -104,6 +113,7 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("POST /api/admin/users/role", adm.SetRole)
 	op("POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
 	op("GET /api/admin/audit", adm.Audit)
+	op("POST /api/admin/coupons/grant", wal.AdminGrantCoupons)
 	op("GET /api/admin/media", up.AdminList)
 	op("POST /api/admin/videos/media", up.AdminAttach)
 	op("POST /api/admin/galleries", gal.AdminCreate)
@@ -130,6 +140,9 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("GET /api/admin/lines", cat.AdminLines)
 	op("POST /api/admin/lines", cat.SetLines)
 	op("GET /api/admin/reports", rep.List)
+	op("GET /api/admin/withdrawals", wal.AdminWithdrawals)
+	op("POST /api/admin/withdrawals/approve", wal.AdminApprove)
+	op("POST /api/admin/withdrawals/reject", wal.AdminReject)
 	op("/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed

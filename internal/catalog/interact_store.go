@@ -190,3 +190,29 @@ func countMine(ctx context.Context, q db.Querier, l mineList, uid int64, limit i
 	err := q.QueryRow(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM "+l.table+" m JOIN videos v ON v.id = m.video_id WHERE m.user_id = ? AND v.published = 1 LIMIT ?) c", uid, limit).Scan(&n)
 	return n, err
 }
+
+// VideoCards is the published videos among ids as lists show them (with
+// tags), by id; an unknown or unpublished id is absent. Other packages
+// that list videos of their own (the wallet's purchases) show them in the
+// catalog's shape through it.
+func (s *Service) VideoCards(ctx context.Context, ids []int64) (map[int64]Video, error) {
+	out := make(map[int64]Video, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	vs, err := db.All(ctx, s.db, scanVideo, "SELECT "+videoCols+" FROM videos v WHERE v.published = 1 AND v.id IN ("+placeholders(len(ids))+")", args...)
+	if err != nil {
+		return nil, err
+	}
+	if err := attachTags(ctx, s.db, vs); err != nil {
+		return nil, err
+	}
+	for _, v := range vs {
+		out[v.ID] = v
+	}
+	return out, nil
+}

@@ -62,8 +62,9 @@ type Service struct {
 	mineAnchors *ttlCache[mineKey, cursor]
 
 	// Access decides who may watch what; Media hands out playback URLs.
-	// NewService sets membership's rules with no purchases (the wallet
-	// issue replaces them) and NoMedia (the media package replaces it).
+	// NewService sets membership's rules with no purchases (the app
+	// replaces them with rules over the wallet's purchases) and NoMedia
+	// (the media package replaces it).
 	Access Entitlements
 	Media  PlaybackSource
 	// Covers makes uploaded pictures into public covers for the operator

@@ -172,11 +172,11 @@ type Purchases interface {
 	HasBought(ctx context.Context, uid, videoID int64) (bool, error)
 }
 
-// NoPurchases is the Purchases of a Prima without a wallet: no purchase
-// table exists yet and nothing can be bought, so the true answer to "did
-// this user buy video X" is always no. Gold videos therefore show their
-// paywall with the price. Replace it with the wallet's implementation when
-// that lands; it is not a stand-in for a failing lookup.
+// NoPurchases is the Purchases of a catalog built without the wallet (the
+// catalog's own default, used by its package tests): nothing was sold
+// through it, so the true answer to "did this user buy video X" is no. The
+// app replaces it with the wallet (wallet.Service implements Purchases and
+// GalleryPurchases); it is not a stand-in for a failing lookup.
 type NoPurchases struct{}
 
 // HasBought is always false: nothing has been sold.
@@ -189,8 +189,8 @@ type Service struct {
 	now       func() time.Time
 }
 
-// NewService decides over d, asking p about purchases (NoPurchases{} until
-// the wallet exists).
+// NewService decides over d, asking p about purchases (the app passes the
+// wallet).
 func NewService(d *db.DB, p Purchases) *Service {
 	return &Service{db: d, purchases: p, now: time.Now}
 }

@@ -292,11 +292,17 @@ func move(ctx context.Context, tx *db.Tx, leg Leg, at int64) (id, after int64, e
 		}
 		// No row: the account does not exist yet, or it holds too little.
 		have, err := balanceOrMissing(ctx, tx, a)
-		if err != nil && !errors.Is(err, db.ErrNotFound) {
+		missing := errors.Is(err, db.ErrNotFound)
+		if err != nil && !missing {
 			return 0, 0, err
 		}
-		if err == nil || leg.Amount < 0 {
+		if leg.Amount < 0 {
 			return 0, 0, &InsufficientError{Account: a, Balance: have, Need: -leg.Amount}
+		}
+		if !missing {
+			// A credit cannot be short: the account was created by a
+			// concurrent first credit after the update looked. Update it.
+			continue
 		}
 		err = tx.QueryRow(ctx, `INSERT INTO ledger_accounts (user_id, kind, currency, balance, created_at) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (user_id, kind) DO NOTHING RETURNING id, balance`,

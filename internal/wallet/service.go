@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"prima/internal/platform/db"
+	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
 )
 
@@ -53,7 +54,15 @@ type Service struct {
 	// Events tells a user's open apps that their wallet changed
 	// (wallet.changed); nil in tests that do not listen.
 	Events realtime.Publisher
-	now    func() time.Time
+	// Passwords checks a password afresh before payout calls (withdraw.go).
+	Passwords Passwords
+	// Videos shows bought videos in the catalog's shape (purchase.go);
+	// nil leaves Purchase.video null.
+	Videos VideoCards
+	// Limiter bounds the money calls per user (ratelimit.FailClosed: with
+	// the limiter down they answer 503); nil applies no limit (tests).
+	Limiter ratelimit.Limiter
+	now     func() time.Time
 }
 
 // NewService is the wallet over d with the default settings.

@@ -2,6 +2,7 @@ package wallet
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"prima/internal/membership"
@@ -9,10 +10,20 @@ import (
 )
 
 // grantVIP gives uid what VIP card p includes, inside tx: p.Days of its
-// tier (extended from the later of now and that tier's expiry). Every way
-// of buying a card (coins, a paid order, an operator marking an order
+// tier (extended from the later of now and that tier's expiry) and
+// p.Coupons gold-video coupons (valid for the coupon kind's days). Every
+// way of buying a card (coins, a paid order, an operator marking an order
 // paid) goes through here, so a card gives the same thing however it was
 // paid for.
 func (s *Service) grantVIP(ctx context.Context, tx *db.Tx, uid int64, p membership.Product, now time.Time) (membership.User, error) {
-	return membership.Extend(ctx, tx, uid, p.Level, p.Days, now)
+	u, err := membership.Extend(ctx, tx, uid, p.Level, p.Days, now)
+	if err != nil {
+		return u, err
+	}
+	if p.Coupons > 0 {
+		if _, err := grantCoupons(ctx, tx, uid, p.Coupons, 0, "vip:"+strconv.FormatInt(p.ID, 10), now); err != nil {
+			return u, err
+		}
+	}
+	return u, nil
 }

@@ -7,6 +7,7 @@ export interface Coupon {
   id: number
   name: string
   count: number
+  expiresAt?: string | null // the soonest expiry among them (docs/api.md, backpack)
 }
 
 export interface CouponGroup {

@@ -1,0 +1,285 @@
+package wallet
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"time"
+
+	"prima/internal/catalog"
+	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
+	"prima/internal/platform/ratelimit"
+)
+
+// Gold videos and galleries are sold one by one (docs/architecture.md,
+// *Gold purchases and coupons*). A purchase is one row per (user, item),
+// unique, written in the same transaction as the coin movement (or the
+// coupon it used), and never deleted: a later price change does not touch
+// it, and it keeps opening the item.
+
+// Ways a purchase was paid.
+const (
+	PaidCoins  = "coins"
+	PaidCoupon = "coupon"
+)
+
+// VideoCards shows videos in the catalog's list shape (catalog.Service
+// implements it); only published ones are returned.
+type VideoCards interface {
+	VideoCards(ctx context.Context, ids []int64) (map[int64]catalog.Video, error)
+}
+
+// Purchase is a bought gold video.
+type Purchase struct {
+	ID        int64     `json:"id"`
+	VideoID   int64     `json:"videoID"`
+	Price     int64     `json:"price"` // coins paid; 0 with a coupon
+	PaidWith  string    `json:"paidWith"`
+	CreatedAt time.Time `json:"createdAt"`
+	// Video is the video as lists show it; null when it is not published
+	// now (the purchase stands and opens it again once it is).
+	Video *catalog.Video `json:"video"`
+}
+
+// GalleryPurchase is a bought gold gallery.
+type GalleryPurchase struct {
+	ID        int64     `json:"id"`
+	GalleryID int64     `json:"galleryID"`
+	Price     int64     `json:"price"`
+	PaidWith  string    `json:"paidWith"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// item says what is sold: the table of the goods, the purchase table and
+// the words for it.
+type item struct {
+	goods, purchases, col string // videos / video_purchases / video_id
+	kind, scope, key      string // ledger kind, idempotency scope, ledger key prefix
+	notFound, bought      string // tips
+	notGold, couponOnly   string
+}
+
+var (
+	videoItem = item{goods: "videos", purchases: "video_purchases", col: "video_id",
+		kind: "buy_video", scope: "vid.buy", key: "buyvid",
+		notFound: "视频不存在或已下架", bought: "已购买该视频", notGold: "该视频无需购买"}
+	galleryItem = item{goods: "galleries", purchases: "gallery_purchases", col: "gallery_id",
+		kind: "buy_gallery", scope: "gallery.buy", key: "buygal",
+		notFound: "图集不存在或已下架", bought: "已购买该图集", notGold: "该图集无需购买",
+		couponOnly: "金币视频券仅限购买视频"}
+)
+
+// ErrAlreadyBought: the user owns the item already (409).
+var ErrAlreadyBought = errors.New("already bought")
+
+// bought is what a buy stores for its idempotent replay.
+type bought struct {
+	ID        int64  `json:"id"`
+	ItemID    int64  `json:"itemID"`
+	Price     int64  `json:"price"`
+	PaidWith  string `json:"paidWith"`
+	CreatedAt int64  `json:"createdAt"`
+}
+
+// buy sells item id to uid, paid with coins (its current price) or one
+// coupon, once per key. Errors are envelopes: unknown or unpublished 404,
+// no price 422, owned already 409, too few coins 409, no coupon 409.
+func (s *Service) buy(ctx context.Context, it item, uid, id int64, useCoupon bool, key string) (bought, error) {
+	if useCoupon && it.couponOnly != "" {
+		return bought{}, httpx.Invalid(it.couponOnly, "coupons buy videos only")
+	}
+	if err := s.limitBuys(ctx, uid); err != nil {
+		return bought{}, err
+	}
+	now := s.now()
+	var out bought
+	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		req := map[string]any{"id": id, "useCoupon": useCoupon}
+		var err error
+		out, _, err = Once(ctx, tx, uid, it.scope, key, req, now, func() (bought, error) {
+			return s.sell(ctx, tx, it, uid, id, useCoupon, now)
+		})
+		if err != nil {
+			return err
+		}
+		tx.AfterCommit(func() { s.notify(uid, it.kind) })
+		return nil
+	})
+	return out, HTTPError(err)
+}
+
+// Buys a user may make per minute, videos and galleries together: far
+// above a person tapping 购买, low enough to stop a script draining a
+// stolen token's coins at database speed.
+const buysPerMinute = 60
+
+// limitBuys counts one buy of uid: 429 over the limit, 503 when the
+// limiter cannot answer (fail closed: money calls wait for it).
+func (s *Service) limitBuys(ctx context.Context, uid int64) error {
+	if s.Limiter == nil {
+		return nil
+	}
+	err := ratelimit.Enforce(ctx, s.Limiter, "wallet:buy:"+strconv.FormatInt(uid, 10), buysPerMinute, time.Minute, ratelimit.FailClosed)
+	switch {
+	case errors.Is(err, ratelimit.ErrUnavailable):
+		return &httpx.Error{Status: 503, Tip: "服务繁忙，请稍后再试", Msg: "rate limiter unavailable", Err: err}
+	case errors.Is(err, ratelimit.ErrLimited):
+		return &httpx.Error{Status: 429, Tip: "操作过于频繁，请稍后再试", Msg: "too many purchases", Err: err}
+	}
+	return err
+}
+
+// sell is one purchase inside tx: the item's price read now, the purchase
+// row (unique per user and item: a concurrent second buy finds it and
+// fails), then the payment. Any failure rolls the whole transaction back.
+func (s *Service) sell(ctx context.Context, tx *db.Tx, it item, uid, id int64, useCoupon bool, now time.Time) (bought, error) {
+	var (
+		price int64
+		title string
+	)
+	err := tx.QueryRow(ctx, `SELECT coins, title FROM `+it.goods+` WHERE id = ? AND published = 1`, id).Scan(&price, &title)
+	if errors.Is(err, sql.ErrNoRows) {
+		return bought{}, httpx.NotFound(it.notFound, it.goods+" not found")
+	}
+	if err != nil {
+		return bought{}, err
+	}
+	if price <= 0 {
+		return bought{}, httpx.Invalid(it.notGold, "not a gold item")
+	}
+	b := bought{ItemID: id, Price: price, PaidWith: PaidCoins, CreatedAt: now.Unix()}
+	if useCoupon {
+		b.Price, b.PaidWith = 0, PaidCoupon
+	}
+	err = tx.QueryRow(ctx, `INSERT INTO `+it.purchases+` (user_id, `+it.col+`, price, paid_with, created_at) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (user_id, `+it.col+`) DO NOTHING RETURNING id`, uid, id, b.Price, b.PaidWith, b.CreatedAt).Scan(&b.ID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return bought{}, &httpx.Error{Status: 409, Tip: it.bought, Msg: "already bought", Err: ErrAlreadyBought}
+	}
+	if err != nil {
+		return bought{}, err
+	}
+	ref := strconv.FormatInt(id, 10)
+	if useCoupon {
+		cid, err := useOneCoupon(ctx, tx, uid, it.key+":"+ref, now)
+		if err != nil {
+			return bought{}, err
+		}
+		_, err = tx.Exec(ctx, `UPDATE `+it.purchases+` SET coupon_id = ? WHERE id = ?`, cid, b.ID)
+		return b, err
+	}
+	p, err := s.Ledger.Post(ctx, tx, Transfer{Kind: it.kind, Key: it.key + ":" + strconv.FormatInt(uid, 10) + ":" + ref,
+		UserID: uid, Ref: ref, Memo: title, Legs: []Leg{
+			{UserCoins(uid), -price}, {System(SysCoinsSpent), price},
+		}}, now)
+	if err != nil {
+		return bought{}, err
+	}
+	if p.Replayed {
+		// The purchase row was new, so its movement cannot exist: a
+		// broken invariant, not a retry.
+		return bought{}, errors.New("wallet: purchase movement posted before its purchase")
+	}
+	_, err = tx.Exec(ctx, `UPDATE `+it.purchases+` SET txn_id = ? WHERE id = ?`, p.TxnID, b.ID)
+	return b, err
+}
+
+// BuyVideo buys gold video id for uid (POST /api/app/vid/buy) and returns
+// the purchase with the video.
+func (s *Service) BuyVideo(ctx context.Context, uid, id int64, useCoupon bool, key string) (Purchase, error) {
+	b, err := s.buy(ctx, videoItem, uid, id, useCoupon, key)
+	if err != nil {
+		return Purchase{}, err
+	}
+	p := Purchase{ID: b.ID, VideoID: b.ItemID, Price: b.Price, PaidWith: b.PaidWith, CreatedAt: time.Unix(b.CreatedAt, 0).UTC()}
+	if err := s.attachVideos(ctx, []*Purchase{&p}); err != nil {
+		return Purchase{}, err
+	}
+	return p, nil
+}
+
+// BuyGallery buys gold gallery id for uid with coins (POST
+// /api/app/gallery/buy).
+func (s *Service) BuyGallery(ctx context.Context, uid, id int64, useCoupon bool, key string) (GalleryPurchase, error) {
+	b, err := s.buy(ctx, galleryItem, uid, id, useCoupon, key)
+	if err != nil {
+		return GalleryPurchase{}, err
+	}
+	return GalleryPurchase{ID: b.ID, GalleryID: b.ItemID, Price: b.Price, PaidWith: b.PaidWith, CreatedAt: time.Unix(b.CreatedAt, 0).UTC()}, nil
+}
+
+func (s *Service) attachVideos(ctx context.Context, ps []*Purchase) error {
+	if s.Videos == nil || len(ps) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(ps))
+	for i, p := range ps {
+		ids[i] = p.VideoID
+	}
+	cards, err := s.Videos.VideoCards(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		if v, ok := cards[p.VideoID]; ok {
+			p.Video = &v
+		}
+	}
+	return nil
+}
+
+// HasBought reports whether uid bought video videoID
+// (membership.Purchases).
+func (s *Service) HasBought(ctx context.Context, uid, videoID int64) (bool, error) {
+	return s.has(ctx, videoItem, uid, videoID)
+}
+
+// HasBoughtGallery reports whether uid bought gallery galleryID
+// (membership.GalleryPurchases).
+func (s *Service) HasBoughtGallery(ctx context.Context, uid, galleryID int64) (bool, error) {
+	return s.has(ctx, galleryItem, uid, galleryID)
+}
+
+func (s *Service) has(ctx context.Context, it item, uid, id int64) (bool, error) {
+	var one int
+	err := s.db.QueryRow(ctx, `SELECT 1 FROM `+it.purchases+` WHERE user_id = ? AND `+it.col+` = ?`, uid, id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// VideoPurchases is GET /api/app/mine/buyVid: uid's purchases of videos
+// published now, newest first. A purchase of a video taken down is kept
+// and listed again when the video is back.
+func (s *Service) VideoPurchases(ctx context.Context, uid int64, pageNumber, pageSize int) (catalog.Page[Purchase], error) {
+	page := catalog.Page[Purchase]{List: []Purchase{}, PageNumber: pageNumber, PageSize: pageSize}
+	const from = ` FROM video_purchases p JOIN videos v ON v.id = p.video_id WHERE p.user_id = ? AND v.published = 1`
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*)`+from, uid).Scan(&page.Total); err != nil {
+		return page, err
+	}
+	offset := (pageNumber - 1) * pageSize
+	list, err := db.All(ctx, s.db, func(r db.Scanner) (Purchase, error) {
+		var p Purchase
+		var at int64
+		err := r.Scan(&p.ID, &p.VideoID, &p.Price, &p.PaidWith, &at)
+		p.CreatedAt = time.Unix(at, 0).UTC()
+		return p, err
+	}, `SELECT p.id, p.video_id, p.price, p.paid_with, p.created_at`+from+` ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`,
+		uid, pageSize, offset)
+	if err != nil {
+		return page, err
+	}
+	ptrs := make([]*Purchase, len(list))
+	for i := range list {
+		ptrs[i] = &list[i]
+	}
+	if err := s.attachVideos(ctx, ptrs); err != nil {
+		return page, err
+	}
+	page.List = list
+	page.HasMore = offset+len(list) < page.Total
+	return page, nil
+}

@@ -1,0 +1,161 @@
+package wallet
+
+import (
+	"net/http"
+	"strings"
+
+	"prima/internal/catalog"
+	"prima/internal/platform/audit"
+	"prima/internal/platform/httpx"
+)
+
+type buyBody struct {
+	ID             *int64 `json:"id"`
+	UseCoupon      bool   `json:"useCoupon"`
+	IdempotencyKey string `json:"idempotencyKey"`
+}
+
+func (b buyBody) check(r *http.Request) (id int64, key string, err error) {
+	if id, err = httpx.BodyID(b.ID); err != nil {
+		return 0, "", err
+	}
+	key, err = KeyFrom(r, b.IdempotencyKey)
+	return id, key, err
+}
+
+// BuyVideoReply is POST /api/app/vid/buy's answer.
+type BuyVideoReply struct {
+	Purchase Purchase `json:"purchase"`
+	Wallet   Summary  `json:"wallet"`
+}
+
+// BuyVideo answers POST /api/app/vid/buy {id, useCoupon, idempotencyKey}.
+func (h *Handler) BuyVideo(w http.ResponseWriter, r *http.Request) error {
+	var b buyBody
+	if err := httpx.Decode(w, r, &b); err != nil {
+		return err
+	}
+	id, key, err := b.check(r)
+	if err != nil {
+		return err
+	}
+	uid := httpx.UserID(r.Context())
+	p, err := h.s.BuyVideo(r.Context(), uid, id, b.UseCoupon, key)
+	if err != nil {
+		return err
+	}
+	sum, err := h.s.Summary(r.Context(), uid)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, BuyVideoReply{Purchase: p, Wallet: sum})
+}
+
+// BuyGalleryReply is POST /api/app/gallery/buy's answer.
+type BuyGalleryReply struct {
+	Purchase GalleryPurchase `json:"purchase"`
+	Wallet   Summary         `json:"wallet"`
+}
+
+// BuyGallery answers POST /api/app/gallery/buy {id, idempotencyKey}.
+func (h *Handler) BuyGallery(w http.ResponseWriter, r *http.Request) error {
+	var b buyBody
+	if err := httpx.Decode(w, r, &b); err != nil {
+		return err
+	}
+	id, key, err := b.check(r)
+	if err != nil {
+		return err
+	}
+	uid := httpx.UserID(r.Context())
+	p, err := h.s.BuyGallery(r.Context(), uid, id, b.UseCoupon, key)
+	if err != nil {
+		return err
+	}
+	sum, err := h.s.Summary(r.Context(), uid)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, BuyGalleryReply{Purchase: p, Wallet: sum})
+}
+
+// BoughtVideos answers GET /api/app/mine/buyVid?pageNumber&pageSize.
+func (h *Handler) BoughtVideos(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	num, size := catalog.PageParams(q, 20)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	page, err := h.s.VideoPurchases(r.Context(), httpx.UserID(r.Context()), num, size)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, page)
+}
+
+// Backpack answers GET /api/app/backpack: the caller's coupons by state.
+func (h *Handler) Backpack(w http.ResponseWriter, r *http.Request) error {
+	groups, err := h.s.CouponGroups(r.Context(), httpx.UserID(r.Context()))
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, groups)
+}
+
+type grantBody struct {
+	UID            *int64 `json:"uid"`
+	Count          *int64 `json:"count"`
+	Days           *int64 `json:"days"`
+	Reason         string `json:"reason"`
+	IdempotencyKey string `json:"idempotencyKey"`
+}
+
+// Bounds of an operator's coupon grant.
+const (
+	maxGrantCount = 100
+	maxGrantDays  = 3650
+	maxReasonLen  = 200
+)
+
+// AdminGrantCoupons answers POST /api/admin/coupons/grant {uid, count,
+// days, reason, idempotencyKey}.
+func (h *Handler) AdminGrantCoupons(w http.ResponseWriter, r *http.Request) error {
+	var b grantBody
+	if err := httpx.Decode(w, r, &b); err != nil {
+		return err
+	}
+	if b.UID == nil {
+		return httpx.Invalid("缺少参数 uid", "uid is required")
+	}
+	if *b.UID < 1 || *b.UID > httpx.MaxID {
+		return httpx.Invalid("参数 uid 无效", "uid must be a positive id")
+	}
+	if b.Count == nil {
+		return httpx.Invalid("缺少参数 count", "count is required")
+	}
+	if *b.Count < 1 || *b.Count > maxGrantCount {
+		return httpx.Invalid("参数 count 无效", "count must be 1-100")
+	}
+	if b.Days == nil {
+		return httpx.Invalid("缺少参数 days", "days is required")
+	}
+	if *b.Days < 1 || *b.Days > maxGrantDays {
+		return httpx.Invalid("参数 days 无效", "days must be 1-3650")
+	}
+	reason := strings.TrimSpace(b.Reason)
+	if reason == "" {
+		return httpx.Invalid("请填写原因", "reason is required")
+	}
+	if len([]rune(reason)) > maxReasonLen {
+		return httpx.Invalid("原因过长", "reason is at most 200 characters")
+	}
+	key, err := KeyFrom(r, b.IdempotencyKey)
+	if err != nil {
+		return err
+	}
+	res, err := h.s.GrantCoupons(r.Context(), audit.ActorFrom(r), CouponGrant{UID: *b.UID, Count: int(*b.Count), Days: int(*b.Days), Reason: reason, Key: key})
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, res)
+}

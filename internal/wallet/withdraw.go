@@ -1,0 +1,460 @@
+package wallet
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"prima/internal/platform/audit"
+	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
+	"prima/internal/platform/ratelimit"
+	"prima/internal/platform/realtime"
+)
+
+// Withdrawals (docs/architecture.md, *Withdrawals*): a user turns income
+// into money paid to one of their payout accounts. The whole amount leaves
+// the income account at once into the holding account (sys:cent:
+// withdraw_held), so it can be neither spent nor withdrawn twice; an
+// operator then pays it (held -> payouts + fees) or rejects it (held ->
+// back to income). Each decision is a conditional state change, so
+// deciding twice moves nothing.
+
+// Withdrawal states.
+const (
+	StatusPending  = "pending"
+	StatusPaid     = "paid"
+	StatusRejected = "rejected"
+)
+
+// shanghai is Asia/Shanghai: UTC+8 all year (no daylight saving since
+// 1991), fixed so the binary needs no time zone database.
+var shanghai = time.FixedZone("Asia/Shanghai", 8*3600)
+
+// Withdrawal is one withdrawal as its user sees it.
+type Withdrawal struct {
+	OrderNo   string        `json:"orderNo"`
+	Amount    int64         `json:"amount"` // cents
+	Fee       int64         `json:"fee"`
+	Net       int64         `json:"net"` // amount - fee: what is paid out
+	Status    string        `json:"status"`
+	Reason    string        `json:"reason"`
+	Account   PayoutAccount `json:"account"`
+	CreatedAt time.Time     `json:"createdAt"`
+	DecidedAt *time.Time    `json:"decidedAt"`
+}
+
+// AdminWithdrawal is a withdrawal as an operator sees it: the user, and
+// the payout account unmasked (the operator pays to it).
+type AdminWithdrawal struct {
+	Withdrawal
+	UserID     int64 `json:"uid"`
+	OperatorID int64 `json:"operatorID"`
+}
+
+// WithdrawalPage is one page of withdrawals.
+type WithdrawalPage[T any] struct {
+	List       []T  `json:"list"`
+	Total      int  `json:"total"`
+	PageNumber int  `json:"pageNumber"`
+	PageSize   int  `json:"pageSize"`
+	HasMore    bool `json:"hasMore"`
+}
+
+type withdrawalRow struct {
+	ID, UserID, Amount, Fee, AccountID int64
+	OrderNo                            string
+	Payout                             payoutRow
+	Status, Reason                     string
+	OperatorID, CreatedAt, DecidedAt   int64
+}
+
+const withdrawalColumns = `id, order_no, user_id, amount, fee, account_id, act_type, bank_name, holder, number, network,
+	status, reason, operator_id, created_at, decided_at,
+	COALESCE((SELECT p.created_at FROM payout_accounts p WHERE p.id = withdrawals.account_id), 0)`
+
+func scanWithdrawal(s db.Scanner) (withdrawalRow, error) {
+	var w withdrawalRow
+	p := &w.Payout
+	err := s.Scan(&w.ID, &w.OrderNo, &w.UserID, &w.Amount, &w.Fee, &w.AccountID, &p.ActType, &p.BankName, &p.Holder, &p.Number,
+		&p.Network, &w.Status, &w.Reason, &w.OperatorID, &w.CreatedAt, &w.DecidedAt, &p.CreatedAt)
+	p.ID, p.UserID = w.AccountID, w.UserID
+	return w, err
+}
+
+func (w withdrawalRow) view(full bool) Withdrawal {
+	out := Withdrawal{OrderNo: w.OrderNo, Amount: w.Amount, Fee: w.Fee, Net: w.Amount - w.Fee, Status: w.Status,
+		Reason: w.Reason, Account: w.Payout.view(full), CreatedAt: time.Unix(w.CreatedAt, 0).UTC()}
+	if w.DecidedAt > 0 {
+		t := time.Unix(w.DecidedAt, 0).UTC()
+		out.DecidedAt = &t
+	}
+	return out
+}
+
+func (w withdrawalRow) admin() AdminWithdrawal {
+	return AdminWithdrawal{Withdrawal: w.view(true), UserID: w.UserID, OperatorID: w.OperatorID}
+}
+
+// Fee is amount's withdrawal fee at percent, rounded up to a whole cent.
+func Fee(amount, percent int64) int64 {
+	if percent <= 0 {
+		return 0
+	}
+	if percent >= 100 {
+		return amount
+	}
+	return (amount*percent + 99) / 100
+}
+
+// WithdrawInput is POST /api/app/withdraw.
+type WithdrawInput struct {
+	Amount         *int64 `json:"amount"`
+	AccountID      *int64 `json:"accountID"`
+	PassWord       string `json:"passWord"`
+	IdempotencyKey string `json:"idempotencyKey"`
+}
+
+// Limits on the calls that add payout accounts and withdraw, per user.
+// They fail closed: with the limiter down nobody withdraws.
+var (
+	WithdrawRate = struct {
+		N   int
+		Per time.Duration
+	}{20, time.Hour}
+	PayoutAddRate = WithdrawRate
+)
+
+// limit counts one attempt of uid at what; nil Limiter (tests that do not
+// care) limits nothing.
+func (s *Service) limit(ctx context.Context, what string, uid int64, n int, per time.Duration) error {
+	if s.Limiter == nil {
+		return nil
+	}
+	err := ratelimit.Enforce(ctx, s.Limiter, fmt.Sprintf("wallet:%s:%d", what, uid), n, per, ratelimit.FailClosed)
+	var le *ratelimit.LimitedError
+	switch {
+	case errors.As(err, &le):
+		return &httpx.Error{Status: 429, Tip: "操作过于频繁，请稍后再试", Msg: err.Error(), Err: err}
+	case errors.Is(err, ratelimit.ErrUnavailable):
+		return &httpx.Error{Status: 503, Tip: "服务繁忙，请稍后再试", Msg: "limiter unavailable", Err: err}
+	}
+	return err
+}
+
+// checkPassword is the fresh password check of payout calls.
+func (s *Service) checkPassword(ctx context.Context, uid int64, password, ip string) error {
+	if s.Passwords == nil {
+		return errors.New("wallet: no password checker configured")
+	}
+	if password == "" {
+		// A guest has no password to give: say so rather than "enter it".
+		if err := s.Passwords.VerifyPassword(ctx, uid, "", ip); errors.Is(err, ErrGuest) {
+			return err
+		}
+		return httpx.Invalid("请输入密码", "passWord is required")
+	}
+	return s.Passwords.VerifyPassword(ctx, uid, password, ip)
+}
+
+// AddPayout is the whole of POST /api/app/mine/txnact/bank/add for uid:
+// registered only, throttled, the password checked afresh.
+func (s *Service) AddPayout(ctx context.Context, uid int64, ip string, in PayoutInput) (PayoutAccount, error) {
+	if _, err := validatePayout(in); err != nil {
+		return PayoutAccount{}, err
+	}
+	if err := s.limit(ctx, "payout", uid, PayoutAddRate.N, PayoutAddRate.Per); err != nil {
+		return PayoutAccount{}, err
+	}
+	if err := s.checkPassword(ctx, uid, in.PassWord, ip); err != nil {
+		return PayoutAccount{}, err
+	}
+	return s.AddPayoutAccount(ctx, uid, in)
+}
+
+// Withdraw is POST /api/app/withdraw for uid: in's amount from income to a
+// pending withdrawal to in's account, once per idempotency key.
+func (s *Service) Withdraw(ctx context.Context, uid int64, ip, key string, in WithdrawInput) (Withdrawal, error) {
+	st := s.Settings
+	if in.Amount == nil {
+		return Withdrawal{}, httpx.Invalid("缺少参数 amount", "amount is required")
+	}
+	amount := *in.Amount
+	if amount <= 0 {
+		return Withdrawal{}, httpx.Invalid("参数 amount 无效", "amount must be a positive number of cents")
+	}
+	if amount < st.WithdrawMin {
+		return Withdrawal{}, httpx.Invalid(fmt.Sprintf("单笔最低提现 ¥%s", yuan(st.WithdrawMin)), fmt.Sprintf("amount is below withdrawMin %d", st.WithdrawMin))
+	}
+	if amount > st.WithdrawMax {
+		return Withdrawal{}, httpx.Invalid(fmt.Sprintf("单笔最多提现 ¥%s", yuan(st.WithdrawMax)), fmt.Sprintf("amount is above withdrawMax %d", st.WithdrawMax))
+	}
+	accountID, err := httpx.BodyID(in.AccountID)
+	if err != nil {
+		return Withdrawal{}, httpx.Invalid(strings.Replace(err.(*httpx.Error).Tip, "id", "accountID", 1), "accountID must be a positive id")
+	}
+	if err := s.limit(ctx, "withdraw", uid, WithdrawRate.N, WithdrawRate.Per); err != nil {
+		return Withdrawal{}, err
+	}
+	if err := s.checkPassword(ctx, uid, in.PassWord, ip); err != nil {
+		return Withdrawal{}, err
+	}
+	now := s.now()
+	var (
+		out    Withdrawal
+		replay bool
+	)
+	req := map[string]int64{"amount": amount, "accountID": accountID}
+	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		var err error
+		out, replay, err = Once(ctx, tx, uid, "withdraw", key, req, now, func() (Withdrawal, error) {
+			return s.withdraw(ctx, tx, uid, amount, accountID, now)
+		})
+		if err == nil && !replay {
+			tx.AfterCommit(func() { s.withdrawChanged(uid, out.OrderNo, out.Status) })
+		}
+		return err
+	})
+	return out, HTTPError(err)
+}
+
+func (s *Service) withdraw(ctx context.Context, tx *db.Tx, uid, amount, accountID int64, now time.Time) (Withdrawal, error) {
+	st := s.Settings
+	// Every withdrawal of the user queues here, so the daily limits read
+	// below cannot be passed by two requests at once.
+	if err := lockUserRow(ctx, tx, uid); err != nil {
+		return Withdrawal{}, err
+	}
+	acct, err := scanPayout(tx.QueryRow(ctx, `SELECT `+payoutColumns+` FROM payout_accounts
+		WHERE id = ? AND user_id = ? AND deleted_at = 0`, accountID, uid))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Withdrawal{}, errNoAccount
+	}
+	if err != nil {
+		return Withdrawal{}, err
+	}
+	day := now.In(shanghai).Format(time.DateOnly)
+	var count, sum int64
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(amount), 0) FROM withdrawals
+		WHERE user_id = ? AND day = ? AND status <> 'rejected'`, uid, day).Scan(&count, &sum); err != nil {
+		return Withdrawal{}, err
+	}
+	if count >= int64(st.WithdrawDailyCount) {
+		return Withdrawal{}, httpx.Conflict(fmt.Sprintf("每天最多提现%d次", st.WithdrawDailyCount), "daily withdrawal count reached")
+	}
+	if sum+amount > st.WithdrawDailyMax {
+		return Withdrawal{}, httpx.Conflict(fmt.Sprintf("今日还可提现 ¥%s", yuan(max(0, st.WithdrawDailyMax-sum))), "daily withdrawal amount exceeded")
+	}
+	pct, err := s.FeePercent(ctx, tx, uid)
+	if err != nil {
+		return Withdrawal{}, err
+	}
+	w := withdrawalRow{OrderNo: newOrderNo("W", now), UserID: uid, Amount: amount, Fee: Fee(amount, pct), AccountID: acct.ID,
+		Payout: acct, Status: StatusPending, CreatedAt: now.Unix()}
+	if _, err := s.Ledger.Post(ctx, tx, Transfer{Kind: "withdraw", Key: "withdraw:" + w.OrderNo, UserID: uid, Ref: w.OrderNo,
+		Memo: "提现申请", Legs: []Leg{{UserIncome(uid), -amount}, {System(SysWithdrawHeld), amount}}}, now); err != nil {
+		return Withdrawal{}, err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO withdrawals (order_no, user_id, amount, fee, account_id, act_type, bank_name, holder, number, network,
+		status, day, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+		w.OrderNo, uid, amount, w.Fee, acct.ID, acct.ActType, acct.BankName, acct.Holder, acct.Number, acct.Network, day, w.CreatedAt); err != nil {
+		return Withdrawal{}, err
+	}
+	return w.view(false), nil
+}
+
+// newOrderNo is prefix, the Shanghai time to the second and 8 random
+// digits: unique in practice, and the UNIQUE column catches the rest.
+func newOrderNo(prefix string, now time.Time) string {
+	n, _ := rand.Int(rand.Reader, big.NewInt(100_000_000))
+	return fmt.Sprintf("%s%s%08d", prefix, now.In(shanghai).Format("20060102150405"), n.Int64())
+}
+
+// yuan formats cents as yuan: 12345 -> "123.45".
+func yuan(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
+
+// Withdrawals is one page of uid's withdrawals, newest first; status ""
+// is every state.
+func (s *Service) Withdrawals(ctx context.Context, uid int64, status string, pageNumber, pageSize int) (WithdrawalPage[Withdrawal], error) {
+	rows, total, err := s.listWithdrawals(ctx, uid, status, pageNumber, pageSize)
+	if err != nil {
+		return WithdrawalPage[Withdrawal]{}, err
+	}
+	p := WithdrawalPage[Withdrawal]{List: make([]Withdrawal, len(rows)), Total: total, PageNumber: pageNumber, PageSize: pageSize,
+		HasMore: pageNumber*pageSize < total}
+	for i, r := range rows {
+		p.List[i] = r.view(false)
+	}
+	return p, nil
+}
+
+// AdminWithdrawals is one page of every user's withdrawals (uid 0) or one
+// user's, newest first, unmasked.
+func (s *Service) AdminWithdrawals(ctx context.Context, uid int64, status string, pageNumber, pageSize int) (WithdrawalPage[AdminWithdrawal], error) {
+	rows, total, err := s.listWithdrawals(ctx, uid, status, pageNumber, pageSize)
+	if err != nil {
+		return WithdrawalPage[AdminWithdrawal]{}, err
+	}
+	p := WithdrawalPage[AdminWithdrawal]{List: make([]AdminWithdrawal, len(rows)), Total: total, PageNumber: pageNumber,
+		PageSize: pageSize, HasMore: pageNumber*pageSize < total}
+	for i, r := range rows {
+		p.List[i] = r.admin()
+	}
+	return p, nil
+}
+
+func (s *Service) listWithdrawals(ctx context.Context, uid int64, status string, pageNumber, pageSize int) ([]withdrawalRow, int, error) {
+	where, args := []string{"1 = 1"}, []any{}
+	if uid > 0 {
+		where, args = append(where, "user_id = ?"), append(args, uid)
+	}
+	if status != "" {
+		where, args = append(where, "status = ?"), append(args, status)
+	}
+	cond := strings.Join(where, " AND ")
+	var total int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM withdrawals WHERE `+cond, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := db.All(ctx, s.db, scanWithdrawal, `SELECT `+withdrawalColumns+` FROM withdrawals WHERE `+cond+
+		` ORDER BY id DESC LIMIT ? OFFSET ?`, append(args, pageSize, (pageNumber-1)*pageSize)...)
+	return rows, total, err
+}
+
+// CheckStatus validates a status filter ("" = all).
+func CheckStatus(s string) error {
+	switch s {
+	case "", StatusPending, StatusPaid, StatusRejected:
+		return nil
+	}
+	return httpx.Invalid("参数 status 无效", "status must be pending, paid or rejected")
+}
+
+// CheckReason validates a rejection reason: 1 to 200 characters, no
+// control characters.
+func CheckReason(r string) error {
+	if strings.TrimSpace(r) == "" {
+		return httpx.Invalid("请填写拒绝原因", "reason is required")
+	}
+	if !utf8.ValidString(r) || utf8.RuneCountInString(r) > 200 {
+		return httpx.Invalid("拒绝原因最多200个字", "reason is at most 200 characters")
+	}
+	for _, c := range r {
+		if unicode.IsControl(c) || c == 0xfffd {
+			return httpx.Invalid("拒绝原因包含无效字符", "reason holds control characters")
+		}
+	}
+	return nil
+}
+
+// Decide pays (approve) or rejects (with reason) the pending withdrawal
+// orderNo on behalf of actor. A withdrawal decided before is not touched:
+// Decide answers it as it is with changed false. The state change, the
+// ledger movement, the audit entry and the user's notice are one
+// transaction.
+func (s *Service) Decide(ctx context.Context, actor audit.Actor, orderNo string, approve bool, reason string) (AdminWithdrawal, bool, error) {
+	orderNo = strings.TrimSpace(orderNo)
+	if orderNo == "" {
+		return AdminWithdrawal{}, false, httpx.Invalid("缺少参数 orderNo", "orderNo is required")
+	}
+	if len(orderNo) > 64 {
+		return AdminWithdrawal{}, false, errNoWithdrawal
+	}
+	status, action := StatusPaid, "withdraw.approve"
+	if approve {
+		reason = ""
+	} else {
+		reason = strings.TrimSpace(reason)
+		if err := CheckReason(reason); err != nil {
+			return AdminWithdrawal{}, false, err
+		}
+		status, action = StatusRejected, "withdraw.reject"
+	}
+	now := s.now()
+	var (
+		w       withdrawalRow
+		changed bool
+	)
+	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE withdrawals SET status = ?, reason = ?, operator_id = ?, decided_at = ?
+			WHERE order_no = ? AND status = 'pending'`, status, reason, actor.UID, now.Unix(), orderNo)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		w, err = scanWithdrawal(tx.QueryRow(ctx, `SELECT `+withdrawalColumns+` FROM withdrawals WHERE order_no = ?`, orderNo))
+		if errors.Is(err, sql.ErrNoRows) {
+			return errNoWithdrawal
+		}
+		if err != nil || n == 0 {
+			return err
+		}
+		changed = true
+		held := System(SysWithdrawHeld)
+		t := Transfer{UserID: w.UserID, Ref: w.OrderNo, OperatorID: actor.UID}
+		var title, body string
+		if approve {
+			t.Kind, t.Key, t.Memo = "withdraw_paid", "withdraw_paid:"+w.OrderNo, "提现已打款"
+			t.Legs = []Leg{{held, -w.Amount}}
+			if net := w.Amount - w.Fee; net > 0 {
+				t.Legs = append(t.Legs, Leg{System(SysPayouts), net})
+			}
+			if w.Fee > 0 {
+				t.Legs = append(t.Legs, Leg{System(SysWithdrawFees), w.Fee})
+			}
+			title = "提现已打款"
+			body = fmt.Sprintf("您的提现 ¥%s（手续费 ¥%s）已打款至尾号 %s 的账户，请注意查收。", yuan(w.Amount-w.Fee), yuan(w.Fee), tail(w.Payout.Number))
+		} else {
+			t.Kind, t.Key, t.Memo = "withdraw_return", "withdraw_return:"+w.OrderNo, reason
+			t.Legs = []Leg{{held, -w.Amount}, {UserIncome(w.UserID), w.Amount}}
+			title = "提现未通过"
+			body = fmt.Sprintf("您的提现 ¥%s 未通过审核，金额已退回收益余额。原因：%s", yuan(w.Amount), reason)
+		}
+		if _, err := s.Ledger.Post(ctx, tx, t, now); err != nil {
+			return err
+		}
+		if err := audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: action, TargetType: "withdrawal", TargetID: w.OrderNo,
+			Before: map[string]string{"status": StatusPending},
+			After:  map[string]any{"status": status, "reason": reason, "uid": w.UserID, "amount": w.Amount, "fee": w.Fee}}, now); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO notices (user_id, kind, title, body, ref, created_at) VALUES (?, 'withdraw', ?, ?, ?, ?)`,
+			w.UserID, title, body, w.OrderNo, now.Unix()); err != nil {
+			return err
+		}
+		uid, no := w.UserID, w.OrderNo
+		tx.AfterCommit(func() { s.withdrawChanged(uid, no, status) })
+		return nil
+	})
+	if err != nil {
+		return AdminWithdrawal{}, false, HTTPError(err)
+	}
+	return w.admin(), changed, nil
+}
+
+var errNoWithdrawal = httpx.NotFound("提现订单不存在", "no such withdrawal")
+
+func tail(n string) string {
+	if len(n) < 4 {
+		return n
+	}
+	return n[len(n)-4:]
+}
+
+// withdrawChanged tells uid's open apps: withdraw.changed {orderNo,
+// status}, and wallet.changed since income or frozen income moved.
+func (s *Service) withdrawChanged(uid int64, orderNo, status string) {
+	realtime.Notify(context.Background(), s.Events, realtime.UserTopic(uid), "withdraw.changed",
+		map[string]string{"orderNo": orderNo, "status": status})
+	s.notify(uid, "withdraw")
+}

@@ -1,0 +1,165 @@
+package wallet
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"prima/internal/platform/audit"
+	"prima/internal/platform/httpx"
+)
+
+// passwordHTTP maps the password check's errors to envelopes.
+func passwordHTTP(w http.ResponseWriter, err error) error {
+	var re *RetryError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrGuest):
+		return httpx.Forbidden("请先注册账号", "a registered account is needed")
+	case errors.Is(err, ErrWrongPassword):
+		return httpx.Unauthorized("密码错误", "wrong password")
+	case errors.As(err, &re):
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int((re.After+time.Second-1)/time.Second))))
+		return httpx.TooMany("密码错误次数过多，请稍后再试", err.Error())
+	case errors.Is(err, ErrTooManyTries):
+		return httpx.TooMany("密码错误次数过多，请稍后再试", err.Error())
+	}
+	return err
+}
+
+// pageParams reads pageNumber (1..10000) and pageSize (1..50, default 20).
+func pageParams(q *httpx.Query) (int, int) {
+	size := q.Int("pageSize", 20, 1, 50)
+	num := q.Int("pageNumber", 1, 1, 10_000)
+	return int(num), int(size)
+}
+
+// PayoutAccounts is GET /api/app/mine/txnact/bank/get?actType=1|2.
+func (h *Handler) PayoutAccounts(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	t := q.Required("actType", ActBank, ActUSDT)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	list, err := h.s.PayoutAccounts(r.Context(), httpx.UserID(r.Context()), int(t))
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, list)
+}
+
+// AddPayoutAccount is POST /api/app/mine/txnact/bank/add.
+func (h *Handler) AddPayoutAccount(w http.ResponseWriter, r *http.Request) error {
+	var in PayoutInput
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	a, err := h.s.AddPayout(r.Context(), httpx.UserID(r.Context()), httpx.ClientIP(r), in)
+	if err != nil {
+		return passwordHTTP(w, err)
+	}
+	return httpx.OK(w, a)
+}
+
+// DeletePayoutAccount is DELETE /api/app/mine/txnact/del?id=.
+func (h *Handler) DeletePayoutAccount(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	id := q.Required("id", 1, httpx.MaxID)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	if err := h.s.DeletePayoutAccount(r.Context(), httpx.UserID(r.Context()), id); err != nil {
+		return err
+	}
+	return httpx.OK(w, map[string]int64{"id": id})
+}
+
+// Withdraw is POST /api/app/withdraw.
+func (h *Handler) Withdraw(w http.ResponseWriter, r *http.Request) error {
+	var in WithdrawInput
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	key, err := KeyFrom(r, in.IdempotencyKey)
+	if err != nil {
+		return err
+	}
+	out, err := h.s.Withdraw(r.Context(), httpx.UserID(r.Context()), httpx.ClientIP(r), key, in)
+	if err != nil {
+		return passwordHTTP(w, err)
+	}
+	return httpx.OK(w, out)
+}
+
+// WithdrawOrders is GET /api/app/withdraw/order?status=&pageNumber&pageSize.
+func (h *Handler) WithdrawOrders(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	status := q.String("status")
+	num, size := pageParams(q)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	if err := CheckStatus(status); err != nil {
+		return err
+	}
+	p, err := h.s.Withdrawals(r.Context(), httpx.UserID(r.Context()), status, num, size)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, p)
+}
+
+// AdminWithdrawals is GET /api/admin/withdrawals?status=&uid=&pageNumber&pageSize.
+func (h *Handler) AdminWithdrawals(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	status := q.String("status")
+	uid := q.Int("uid", 0, 1, httpx.MaxID)
+	num, size := pageParams(q)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	if err := CheckStatus(status); err != nil {
+		return err
+	}
+	p, err := h.s.AdminWithdrawals(r.Context(), uid, status, num, size)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, p)
+}
+
+// Decision is the answer of approve and reject: the withdrawal as it now
+// is, and whether this call changed it (false: decided before).
+type Decision struct {
+	Withdrawal AdminWithdrawal `json:"withdrawal"`
+	Changed    bool            `json:"changed"`
+}
+
+type decideInput struct {
+	OrderNo string `json:"orderNo"`
+	Reason  string `json:"reason"`
+}
+
+// AdminApprove is POST /api/admin/withdrawals/approve {orderNo}.
+func (h *Handler) AdminApprove(w http.ResponseWriter, r *http.Request) error {
+	return h.decide(w, r, true)
+}
+
+// AdminReject is POST /api/admin/withdrawals/reject {orderNo, reason}.
+func (h *Handler) AdminReject(w http.ResponseWriter, r *http.Request) error {
+	return h.decide(w, r, false)
+}
+
+func (h *Handler) decide(w http.ResponseWriter, r *http.Request, approve bool) error {
+	var in decideInput
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	out, changed, err := h.s.Decide(r.Context(), audit.ActorFrom(r), in.OrderNo, approve, in.Reason)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, Decision{Withdrawal: out, Changed: changed})
+}
