@@ -73,7 +73,7 @@ test('a guest is asked to register before withdrawing', async () => {
   await both('guest')
 })
 
-test('the registered user gets income from an operator and sees it', async () => {
+test('the guest registers in place', async () => {
   await page.goto(server.base + '/mine/register')
   await $('register-account').fill(ACCOUNT)
   await $('register-password').fill(PASSWORD)
@@ -83,6 +83,9 @@ test('the registered user gets income from an operator and sees it', async () =>
   const me = await userCall('GET', '/api/app/mine/info')
   uid = me.uid
   assert.equal(me.isGuest, false)
+})
+
+test('the registered user gets income from an operator and sees it', async () => {
   await call(server.base, 'POST', '/api/admin/wallet/adjust', {
     token: opToken,
     body: { uid, account: 'income', amount: 50_000, reason: 'e2e 推广佣金', idempotencyKey: `e2e-adjust-${uid}` },

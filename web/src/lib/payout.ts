@@ -42,40 +42,101 @@ export function checkCardNumber(text: string): PayoutProblem | null {
   return luhnValid(n) ? null : 'cardChecksum'
 }
 
-// A holder's name: 2-30 characters of letters (any script), spaces, the
-// middle dot of transliterated names (·), apostrophes, dots and hyphens; no
-// digits, no control characters.
-const HOLDER = /^[\p{L}\p{M}][\p{L}\p{M} ·.'’-]*$/u
+// A holder's name (server: wallet.CheckHolder): 1-30 characters of letters
+// of any script, spaces and the middle dot of transliterated names (· or •).
+const HOLDER = /^[\p{L} ·•]+$/u
 
 export function checkHolder(text: string): PayoutProblem | null {
   const s = text.trim()
   if (s === '') return 'required'
-  const n = [...s].length
-  if (n < 2 || n > 30 || !HOLDER.test(s)) return 'holder'
+  if ([...s].length > 30 || !HOLDER.test(s)) return 'holder'
   return null
 }
 
-// A bank's name: 2-30 characters, no control characters.
+// A bank's name (server: wallet.CheckBankName): 2-30 characters of letters,
+// digits, spaces, brackets, "·" and "-" ("中国银行(上海分行)").
+const BANK = /^[\p{L}\p{Nd} ()（）·-]+$/u
+
 export function checkBankName(text: string): PayoutProblem | null {
   const s = text.trim()
   if (s === '') return 'required'
   const n = [...s].length
-  // eslint-disable-next-line no-control-regex
-  if (n < 2 || n > 30 || /[\u0000-\u001f\u007f]/.test(s)) return 'bankName'
+  if (n < 2 || n > 30 || !BANK.test(s)) return 'bankName'
   return null
 }
 
 export type UsdtNetwork = 'TRC20' | 'ERC20'
 
-// checkUsdtAddress: TRC20 is a Tron base58check address ("T", 34
-// characters, 21 bytes starting 0x41 plus a 4-byte double-SHA-256
-// checksum); ERC20 is "0x" and 40 hex digits.
+// checkUsdtAddress (server: wallet.CheckTRC20 / CheckERC20): TRC20 is a
+// Tron base58check address ("T", 34 characters, 21 bytes starting 0x41 plus
+// a 4-byte double-SHA-256 checksum); ERC20 is "0x" and 40 hex digits, and
+// mixed case must match its EIP-55 checksum.
 export function checkUsdtAddress(network: string, text: string): PayoutProblem | null {
   const s = text.trim()
   if (s === '') return 'required'
   if (network === 'TRC20') return tronValid(s) ? null : 'trc20'
-  if (network === 'ERC20') return /^0x[0-9a-fA-F]{40}$/.test(s) ? null : 'erc20'
+  if (network === 'ERC20') return erc20Valid(s) ? null : 'erc20'
   return 'network'
+}
+
+// erc20Valid: "0x" + 40 hex digits; all lower or all upper case carries no
+// checksum, mixed case must follow EIP-55 (a letter is upper case exactly
+// when the matching nibble of keccak-256 of the lower-case hex is >= 8).
+export function erc20Valid(s: string): boolean {
+  if (!/^0[xX][0-9a-fA-F]{40}$/.test(s)) return false
+  const body = s.slice(2)
+  const lower = body.toLowerCase()
+  if (body === lower || body === body.toUpperCase()) return true
+  const sum = keccak256(new TextEncoder().encode(lower))
+  for (let i = 0; i < 40; i++) {
+    const c = body[i]
+    if (c >= '0' && c <= '9') continue
+    const nib = i % 2 === 0 ? sum[i >> 1] >> 4 : sum[i >> 1] & 0x0f
+    if (nib >= 8 !== (c >= 'A' && c <= 'F')) return false
+  }
+  return true
+}
+
+// keccak256: Ethereum's Keccak-256 (the original padding 0x01, not SHA-3's
+// 0x06), over 64-bit lanes held as BigInt: a few short inputs only.
+const RC = [
+  0x0000000000000001n, 0x0000000000008082n, 0x800000000000808an, 0x8000000080008000n, 0x000000000000808bn, 0x0000000080000001n,
+  0x8000000080008081n, 0x8000000000008009n, 0x000000000000008an, 0x0000000000000088n, 0x0000000080008009n, 0x000000008000000an,
+  0x000000008000808bn, 0x800000000000008bn, 0x8000000000008089n, 0x8000000000008003n, 0x8000000000008002n, 0x8000000000000080n,
+  0x000000000000800an, 0x800000008000000an, 0x8000000080008081n, 0x8000000000008080n, 0x0000000080000001n, 0x8000000080008008n,
+]
+const ROT = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14]
+const M64 = (1n << 64n) - 1n
+const rotl = (x: bigint, n: number) => (n === 0 ? x : ((x << BigInt(n)) | (x >> BigInt(64 - n))) & M64)
+
+export function keccak256(data: Uint8Array): Uint8Array {
+  const rate = 136
+  const padded = new Uint8Array(Math.floor(data.length / rate) * rate + rate)
+  padded.set(data)
+  padded[data.length] ^= 0x01
+  padded[padded.length - 1] ^= 0x80
+  const st: bigint[] = new Array(25).fill(0n)
+  for (let off = 0; off < padded.length; off += rate) {
+    for (let i = 0; i < rate / 8; i++) {
+      let lane = 0n
+      for (let b = 7; b >= 0; b--) lane = (lane << 8n) | BigInt(padded[off + i * 8 + b])
+      st[i] ^= lane
+    }
+    for (let round = 0; round < 24; round++) {
+      const c = [0, 1, 2, 3, 4].map((x) => st[x] ^ st[x + 5] ^ st[x + 10] ^ st[x + 15] ^ st[x + 20])
+      for (let x = 0; x < 5; x++) {
+        const d = c[(x + 4) % 5] ^ rotl(c[(x + 1) % 5], 1)
+        for (let y = 0; y < 25; y += 5) st[x + y] ^= d
+      }
+      const b: bigint[] = new Array(25)
+      for (let x = 0; x < 5; x++) for (let y = 0; y < 5; y++) b[y + 5 * ((2 * x + 3 * y) % 5)] = rotl(st[x + 5 * y], ROT[x + 5 * y])
+      for (let x = 0; x < 5; x++) for (let y = 0; y < 25; y += 5) st[x + y] = b[x + y] ^ (~b[((x + 1) % 5) + y] & M64 & b[((x + 2) % 5) + y])
+      st[0] ^= RC[round]
+    }
+  }
+  const out = new Uint8Array(32)
+  for (let i = 0; i < 4; i++) for (let b = 0; b < 8; b++) out[i * 8 + b] = Number((st[i] >> BigInt(8 * b)) & 0xffn)
+  return out
 }
 
 const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
