@@ -68,9 +68,10 @@ test('a guest is asked to register before withdrawing', async () => {
   await page.goto(server.base + '/mine/withdraw')
   await $('wd-guest').waitFor({ timeout: 15000 })
   assert.equal(await $('wd-register').getAttribute('href'), '/mine/register')
-  await page.goto(server.base + '/mine/add-usdt')
-  // The form shows, but the server refuses a guest: the page says register.
   await both('guest')
+  await page.goto(server.base + '/mine/add-usdt')
+  await $('wd-guest').waitFor({ timeout: 15000 })
+  assert.equal(await $('addusdt-form').count(), 0)
 })
 
 test('the guest registers in place', async () => {

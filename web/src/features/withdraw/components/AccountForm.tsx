@@ -9,7 +9,9 @@ import { ApiError } from '@/lib/api'
 import { toast } from '@/lib/toast'
 import { Spinner } from '@/components/Spinner'
 import { useAddAccount, type NewAccount } from '@/features/withdraw/api/payout-accounts'
+import { useUserStore } from '@/stores/user'
 import { Field } from './Field'
+import { GuestGate } from './GuestGate'
 import type { ActType } from '@/features/withdraw/types'
 import styles from './ui.module.css'
 
@@ -71,6 +73,10 @@ export function AccountForm({
   note?: string
   testid: string
 }) {
+  // Guests cannot add payout accounts (the server answers 403): say so
+  // before they type a card number.
+  const isGuest = useUserStore((s) => s.user?.isGuest)
+  if (isGuest) return <GuestGate />
   return (
     <form onSubmit={onSubmit} noValidate data-testid={testid}>
       {before}
