@@ -173,6 +173,13 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Catalog.Access = access
 	a.Galleries = gallery.NewService(d, signer, access)
 	acct.Coupons = a.Wallet
+	// Payment providers: the sandbox unless PRIMA_PAY_SANDBOX=0; a real
+	// provider is added here (docs/architecture.md, *Payments and providers*).
+	if os.Getenv("PRIMA_PAY_SANDBOX") != "0" {
+		a.Wallet.Pay.Providers = append(a.Wallet.Pay.Providers, wallet.NewSandbox(cfg.Secret, cfg.PublicURL))
+	}
+	a.Wallet.Pay.Limiter = limiter
+	a.Wallet.RegisterJobs(a.Jobs)
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil
 }

@@ -98,6 +98,16 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("POST /api/app/gallery/buy", acct.RequireUser(wal.BuyGallery))
 	h("GET /api/app/mine/buyVid", acct.RequireUser(wal.BoughtVideos))
 	h("GET /api/app/backpack", acct.RequireUser(wal.Backpack))
+	// Top-up orders and payment providers (pay_http.go).
+	h("GET /api/app/mine/currencys", acct.RequireUser(wal.Currencys))
+	h("POST /api/app/mine/topay", acct.RequireUser(wal.Topay))
+	h("GET /api/app/mine/rchg/order", acct.RequireUser(wal.RchgOrders))
+	h("GET /api/app/goldExtra/userList", acct.RequireUser(wal.BonusList))
+	// Provider callbacks post the provider's own format, trusted only
+	// through its signature; the sandbox's hosted page is plain HTML.
+	api.Handle("POST /api/pay/callback/{provider}", httpx.Accepts(httpx.Handler(wal.PayCallback), "*/*"))
+	mux.HandleFunc("GET /pay/sandbox/{orderNo}", wal.SandboxPage)
+	mux.HandleFunc("POST /pay/sandbox/{orderNo}", wal.SandboxAction)
 
 	// Uploads (docs/api.md): multipart, sniffed, resized or transcoded.
 	up := media.NewHandler(a.Uploads)
@@ -143,6 +153,12 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("GET /api/admin/withdrawals", wal.AdminWithdrawals)
 	op("POST /api/admin/withdrawals/approve", wal.AdminApprove)
 	op("POST /api/admin/withdrawals/reject", wal.AdminReject)
+	op("GET /api/admin/orders", wal.AdminOrders)
+	op("GET /api/admin/orders/callbacks", wal.AdminCallbacks)
+	op("POST /api/admin/orders/paid", wal.AdminOrderPaid)
+	op("POST /api/admin/orders/refund", wal.AdminOrderRefund)
+	op("GET /api/admin/currencys", wal.AdminCurrencys)
+	op("POST /api/admin/currencys", wal.AdminSaveCurrency)
 	op("/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed

@@ -92,6 +92,7 @@ type stats struct {
 	sourceEntries, preSales int
 	images                  int
 	imageBytes              int64
+	coinPackages            int
 }
 
 func (s stats) report(users int, took time.Duration) string {
@@ -102,6 +103,7 @@ func (s stats) report(users int, took time.Duration) string {
 	fmt.Fprintf(&b, "  %d tags on %d video-tag links\n", s.tags, s.taggings)
 	fmt.Fprintf(&b, "  %d announcements, %d ads, %d remote-configuration entries over %d keys, %d pre-sale banners\n",
 		s.announcements, s.ads, s.sourceEntries, len(catalog.SourceKeys), s.preSales)
+	fmt.Fprintf(&b, "  %d coin packages (top-up through the sandbox provider)\n", s.coinPackages)
 	fmt.Fprintf(&b, "  %d images (covers and banners, JPEG) in the media store, %d KB\n", s.images, s.imageBytes/1024)
 	fmt.Fprintf(&b, "  %d demo accounts created", users)
 	var creds []string
@@ -218,6 +220,10 @@ func seedCatalogue(ctx context.Context, tx *db.Tx, media blob.Store, publicURL s
 		}
 		pics = append(pics, picture{p.Key, p.Art})
 		st.preSales++
+	}
+
+	if err := seedCoinPackages(ctx, tx, now, st); err != nil {
+		return err
 	}
 
 	n, size, err := drawAll(ctx, media, pics)

@@ -91,6 +91,11 @@ func TestSeed(t *testing.T) {
 				before["presale_entries"] == 0 || before["users"] < len(account.DemoUsers) {
 				t.Fatalf("seeded counts: %v", before)
 			}
+			// The demo coin packages, each with the sandbox to pay through.
+			pkgs, err := a.Wallet.Packages(ctx, 1, false)
+			if err != nil || len(pkgs) != 5 || pkgs[0].Price != 600 || pkgs[4].Coins != 5000 || pkgs[4].Bonus != 1500 || len(pkgs[0].PayTypes) != 1 {
+				t.Fatalf("coin packages: %+v %v", pkgs, err)
+			}
 
 			// Every module type has named sub-modules.
 			ms, err := a.Catalog.Modules(ctx, -1)

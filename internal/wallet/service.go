@@ -62,7 +62,9 @@ type Service struct {
 	// Limiter bounds the money calls per user (ratelimit.FailClosed: with
 	// the limiter down they answer 503); nil applies no limit (tests).
 	Limiter ratelimit.Limiter
-	now     func() time.Time
+	// Pay are the payment providers and the limits of top-up orders (pay.go).
+	Pay Payments
+	now func() time.Time
 }
 
 // NewService is the wallet over d with the default settings.

@@ -2,11 +2,9 @@ package wallet
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"errors"
 	"fmt"
-	"math/big"
 	"strings"
 	"time"
 	"unicode"
@@ -256,7 +254,11 @@ func (s *Service) withdraw(ctx context.Context, tx *db.Tx, uid, amount, accountI
 	if err != nil {
 		return Withdrawal{}, err
 	}
-	w := withdrawalRow{OrderNo: newOrderNo("W", now), UserID: uid, Amount: amount, Fee: Fee(amount, pct), AccountID: acct.ID,
+	no, err := newOrderNo("W", now)
+	if err != nil {
+		return Withdrawal{}, err
+	}
+	w := withdrawalRow{OrderNo: no, UserID: uid, Amount: amount, Fee: Fee(amount, pct), AccountID: acct.ID,
 		Payout: acct, Status: StatusPending, CreatedAt: now.Unix()}
 	if _, err := s.Ledger.Post(ctx, tx, Transfer{Kind: "withdraw", Key: "withdraw:" + w.OrderNo, UserID: uid, Ref: w.OrderNo,
 		Memo: "提现申请", Legs: []Leg{{UserIncome(uid), -amount}, {System(SysWithdrawHeld), amount}}}, now); err != nil {
@@ -270,12 +272,6 @@ func (s *Service) withdraw(ctx context.Context, tx *db.Tx, uid, amount, accountI
 	return w.view(false), nil
 }
 
-// newOrderNo is prefix, the Shanghai time to the second and 8 random
-// digits: unique in practice, and the UNIQUE column catches the rest.
-func newOrderNo(prefix string, now time.Time) string {
-	n, _ := rand.Int(rand.Reader, big.NewInt(100_000_000))
-	return fmt.Sprintf("%s%s%08d", prefix, now.In(shanghai).Format("20060102150405"), n.Int64())
-}
 
 // yuan formats cents as yuan: 12345 -> "123.45".
 func yuan(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
