@@ -109,7 +109,9 @@ export const wdZhCN = {
   'rec.order.refunded': '已退款',
   'rec.order.coins': '{n} 金币',
   'rec.order.bonus': '另赠 {n}',
-  'rec.order.vip': '会员卡',
+  'rec.order.vip': 'VIP',
+  'rec.order.svip': '超级VIP',
+  'rec.order.vipDays': '{level} · {days} 天',
   'rec.order.pay': '去支付',
   'rec.coinsUnit': '金币',
 
@@ -240,7 +242,9 @@ export const wdEn: Record<WdKey, string> = {
   'rec.order.refunded': 'Refunded',
   'rec.order.coins': '{n} coins',
   'rec.order.bonus': '+{n} bonus',
-  'rec.order.vip': 'VIP card',
+  'rec.order.vip': 'VIP',
+  'rec.order.svip': 'Super VIP',
+  'rec.order.vipDays': '{level} · {days} days',
   'rec.order.pay': 'Pay',
   'rec.coinsUnit': 'coins',
 

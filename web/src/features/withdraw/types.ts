@@ -52,6 +52,8 @@ export interface Order {
   amount: number
   coins: number
   bonus: number
+  vipLevel: number // 0 for coins
+  vipDays: number
   payType: string
   status: OrderStatus
   payUrl: string

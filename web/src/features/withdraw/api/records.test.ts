@@ -55,7 +55,7 @@ describe('record calls', () => {
     const r = await getMonthIncomes('2026-11')
     expect(r.list.map((e) => e.id)).toEqual([1, 2, 3])
     expect(r.truncated).toBe(false)
-    expect(calls[0].url).toBe('/api/app/mine/iIncomes?month=2026-11&pageNumber=1&pageSize=100')
+    expect(calls[0].url).toBe('/api/app/mine/iIncomes?month=2026-11&pageNumber=1&pageSize=50')
 
     calls.length = 0
     reply = (u) => page([{ id: Number(u.searchParams.get('pageNumber')) }], Number(u.searchParams.get('pageNumber')), true)

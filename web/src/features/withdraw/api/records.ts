@@ -59,10 +59,10 @@ export function useOrders(token: string | null) {
 }
 
 // The month's income entries for the totals of usershouyimx: every page of
-// the month (100 a page), stopping after MONTH_MAX_PAGES; truncated says the
+// the month (50 a page, the lists' largest page), stopping after MONTH_MAX_PAGES; truncated says the
 // totals cover only the latest entries.
-export const MONTH_PAGE_SIZE = 100
-export const MONTH_MAX_PAGES = 10
+export const MONTH_PAGE_SIZE = 50
+export const MONTH_MAX_PAGES = 20
 
 export async function getMonthIncomes(month: string): Promise<{ list: IncomeEntry[]; truncated: boolean }> {
   const list: IncomeEntry[] = []

@@ -32,7 +32,7 @@ function Line({ o }: { o: Order }) {
   const what =
     o.productType === 'coins'
       ? [t('rec.order.coins', { n: o.coins }), o.bonus > 0 ? t('rec.order.bonus', { n: o.bonus }) : ''].filter(Boolean).join(' · ')
-      : t('rec.order.vip')
+      : t('rec.order.vipDays', { level: o.vipLevel === 2 ? t('rec.order.svip') : t('rec.order.vip'), days: o.vipDays })
   const pay = o.status === 'pending' ? safePayUrl(o.payUrl) : null
   return (
     <li className={styles.record} data-testid="rec-order" data-status={o.status}>
