@@ -226,13 +226,38 @@ test('income details: totals of the month and the exchange to coins', async () =
   assert.equal(after.coins, w.coins + coins)
 })
 
-test('the coin bill shows the exchange; orders page shows its empty state', async () => {
+test('the coin bill shows the exchange', async () => {
   await page.goto(server.base + '/mine/usercoinrecords')
   await page.locator('[data-testid=rec-entry][data-type=exchange]').waitFor({ timeout: 15000 })
   await both('coins')
+})
+
+test('orders: empty, then a sandbox top-up pending with 去支付, paid after the hosted page', async () => {
   await page.goto(server.base + '/mine/userbuyrecord')
   await page.locator('[data-testid=rec-orders-page] [data-testid=state-empty]').waitFor({ timeout: 15000 })
   await both('orders-empty')
+  const pkgs = await userCall('GET', '/api/app/mine/currencys?type=1')
+  assert.ok(pkgs.length > 0, 'the seed has coin packages')
+  const pkg = pkgs[0]
+  const order = await userCall('POST', '/api/app/mine/topay', { productType: 'coins', productID: pkg.id, payType: 'sandbox', idempotencyKey: `e2e-topay-${uid}` })
+  await page.reload()
+  await page.locator('[data-testid=rec-order][data-status=pending]').waitFor({ timeout: 15000 })
+  await $('rec-pay').click()
+  await page.waitForURL(new RegExp(`/pay/sandbox/${order.orderNo}`), { timeout: 15000 })
+  await page.getByRole('button', { name: '确认支付' }).click()
+  await page.waitForURL(/\/mine\/usercoinchongzhi\?orderNo=/, { timeout: 15000 })
+  await page.goto(server.base + '/mine/userbuyrecord')
+  await page.locator('[data-testid=rec-order][data-status=paid]').waitFor({ timeout: 15000 })
+  await both('orders')
+  // The coin bill shows the top-up (and its bonus apart), filterable.
+  await page.goto(server.base + '/mine/usercoinrecords?type=topup')
+  await page.locator('[data-testid=rec-entry][data-type=topup]').waitFor({ timeout: 15000 })
+  assert.equal(await page.locator('[data-testid=rec-entry]:not([data-type=topup])').count(), 0)
+  assert.equal(await $('rec-type-topup').getAttribute('aria-pressed'), 'true')
+  if (pkg.bonus > 0) {
+    await $('rec-type-bonus').click()
+    await page.locator('[data-testid=rec-entry][data-type=bonus]').waitFor({ timeout: 15000 })
+  }
 })
 
 test('deleting the address needs a confirmation', async () => {

@@ -39,9 +39,8 @@ function Line({ o }: { o: Order }) {
       <div className={styles.recordMain}>
         <p className={styles.recordTitle}>{o.title}</p>
         <p className={styles.recordSub}>{what}</p>
-        <p className={styles.recordSub}>
-          {shortTime(o.createdAt)} · {t('wd.orderNo', { no: o.orderNo })}
-        </p>
+        <p className={styles.recordSub}>{shortTime(o.createdAt)}</p>
+        <p className={styles.recordSub}>{t('wd.orderNo', { no: o.orderNo })}</p>
       </div>
       <div className={styles.recordSide}>
         <p className={styles.amount}>¥{yuan(o.amount)}</p>

@@ -25,9 +25,8 @@ function Line({ w }: { w: Withdrawal }) {
           {accountMain(w.account)} <span className={styles.accountSub}>{accountSub(w.account)}</span>
         </p>
         <p className={styles.recordSub}>{t('wd.feeLine', { fee: yuan(w.fee), net: yuan(w.net) })}</p>
-        <p className={styles.recordSub}>
-          {shortTime(w.createdAt)} · {t('wd.orderNo', { no: w.orderNo })}
-        </p>
+        <p className={styles.recordSub}>{shortTime(w.createdAt)}</p>
+        <p className={styles.recordSub}>{t('wd.orderNo', { no: w.orderNo })}</p>
         {w.status === 'rejected' && w.reason && (
           <p className={styles.reason} data-testid="wd-reason">
             {t('wd.reason', { r: w.reason })}
