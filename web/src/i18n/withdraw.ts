@@ -131,6 +131,7 @@ export const wdZhCN = {
   'sy.confirm': '用 ¥{v} 收益兑换 {n} 金币？',
   'sy.done': '已兑换 {n} 金币',
   'sy.err.zero': '金额太小，换不到 1 金币',
+  'sy.withdraw': '提现到银行卡或 USDT',
 } satisfies Record<string, string>
 
 export type WdKey = keyof typeof wdZhCN
@@ -264,4 +265,5 @@ export const wdEn: Record<WdKey, string> = {
   'sy.confirm': 'Exchange ¥{v} of income for {n} coins?',
   'sy.done': 'Got {n} coins',
   'sy.err.zero': 'Too little to buy 1 coin',
+  'sy.withdraw': 'Withdraw to a bank card or USDT',
 }

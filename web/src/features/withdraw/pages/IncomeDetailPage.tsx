@@ -212,6 +212,9 @@ function Exchange({ w, isGuest }: { w: WalletSummary; isGuest: boolean }) {
           <button type="submit" className={styles.primary} data-testid="sy-submit">
             {t('sy.submit')}
           </button>
+          <Link to="/mine/withdraw" className={styles.secondary} style={{ marginTop: 12 }} data-testid="sy-withdraw">
+            {t('sy.withdraw')}
+          </Link>
         </form>
       )}
       {sheet && cents != null && (
