@@ -27,6 +27,8 @@ Usage:
   prima admin create -account NAME
                   make NAME an operator (creates it, asking for a password,
                   or promotes an existing account)
+  prima wallet check
+                  verify the ledger's invariants; exits non-zero on a breach
   prima withdrawals list|approve|reject
                   list withdrawals, mark one paid or reject it (-h for flags)
 
@@ -51,6 +53,9 @@ func run(args []string) error {
 	cmd, args := args[0], args[1:]
 	if cmd == "admin" {
 		return runAdmin(args, os.Stdin, os.Stdout, os.Stderr)
+	}
+	if cmd == "wallet" {
+		return runWallet(args, os.Stdout)
 	}
 	if cmd == "withdrawals" {
 		return runWithdrawals(args, os.Stdout, os.Stderr)

@@ -180,6 +180,13 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	}
 	a.Wallet.Pay.Limiter = limiter
 	a.Wallet.RegisterJobs(a.Jobs)
+	a.Wallet.Users = wallet.UserInfoFunc(func(ctx context.Context, uid int64) (any, error) {
+		u, err := acct.User(ctx, uid)
+		if err != nil {
+			return nil, err
+		}
+		return acct.Info(u), nil
+	})
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil
 }

@@ -52,7 +52,12 @@ func RunWith(ctx context.Context, a *app.App, o Options) (string, error) {
 			st.present, st.videos = true, videos
 			return nil
 		}
-		return seedCatalogue(ctx, tx, a.Media, a.Config.PublicURL, start.Unix(), &st)
+		if err := seedCatalogue(ctx, tx, a.Media, a.Config.PublicURL, start.Unix(), &st); err != nil {
+			return err
+		}
+		var err error
+		st.vipProducts, err = seedVIPProducts(ctx, tx, start.Unix())
+		return err
 	})
 	if err != nil {
 		return "", fmt.Errorf("seed: %w", err)
@@ -92,6 +97,7 @@ type stats struct {
 	sourceEntries, preSales int
 	images                  int
 	imageBytes              int64
+	vipProducts             int
 	coinPackages            int
 }
 
@@ -105,6 +111,7 @@ func (s stats) report(users int, took time.Duration) string {
 		s.announcements, s.ads, s.sourceEntries, len(catalog.SourceKeys), s.preSales)
 	fmt.Fprintf(&b, "  %d coin packages (top-up through the sandbox provider)\n", s.coinPackages)
 	fmt.Fprintf(&b, "  %d images (covers and banners, JPEG) in the media store, %d KB\n", s.images, s.imageBytes/1024)
+	fmt.Fprintf(&b, "  %d VIP cards\n", s.vipProducts)
 	fmt.Fprintf(&b, "  %d demo accounts created", users)
 	var creds []string
 	for _, u := range account.DemoUsers {

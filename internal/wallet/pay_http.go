@@ -50,7 +50,6 @@ func payError(err error) error {
 	return HTTPError(err)
 }
 
-
 // Currencys is GET /api/app/mine/currencys?type=1.
 func (h *Handler) Currencys(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
@@ -319,7 +318,6 @@ func (s *Service) orderByNo(r *http.Request, no string) (Order, error) {
 	}
 	return o, err
 }
-
 
 type sandboxView struct {
 	Order   *Order

@@ -16,10 +16,15 @@ import (
 // each buying distinct gold videos, then checks the ledger.
 // go test ./internal/wallet -run x -bench BuyVideo -benchtime 5000x
 func BenchmarkBuyVideo(b *testing.B) {
-	for _, e := range []db.Engine{db.SQLite, db.Postgres} {
-		b.Run(string(e), func(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		e     db.Engine
+		group bool
+	}{{"sqlite", db.SQLite, true}, {"sqlite-solo-commits", db.SQLite, false}, {"postgres", db.Postgres, false}} {
+		b.Run(c.name, func(b *testing.B) {
 			ctx := context.Background()
-			d := dbtest.Open(b, e)
+			d := dbtest.Open(b, c.e)
+			d.SetGroupCommit(c.group)
 			s := NewService(d)
 			const buyers = 8
 			n := b.N

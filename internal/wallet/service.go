@@ -54,6 +54,9 @@ type Service struct {
 	// Events tells a user's open apps that their wallet changed
 	// (wallet.changed); nil in tests that do not listen.
 	Events realtime.Publisher
+	// Users gives the user info answered by calls that change it (vip/buy);
+	// app.go wires account's.
+	Users UserInfos
 	// Passwords checks a password afresh before payout calls (withdraw.go).
 	Passwords Passwords
 	// Videos shows bought videos in the catalog's shape (purchase.go);

@@ -272,7 +272,6 @@ func (s *Service) withdraw(ctx context.Context, tx *db.Tx, uid, amount, accountI
 	return w.view(false), nil
 }
 
-
 // yuan formats cents as yuan: 12345 -> "123.45".
 func yuan(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
 

@@ -25,6 +25,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"sync"
 	"time"
 
@@ -51,7 +52,10 @@ type DB struct {
 	Engine Engine
 	read   *sql.DB
 	write  *sql.DB
-	stmts  stmtCache // SQLite reads only; pgx caches statements itself
+	stmts  stmtCache  // SQLite reads only; pgx caches statements itself
+	group  *committer // SQLite: write transactions share commits (group.go)
+	// soloCommits turns group commit off (benchmarks compare the two).
+	soloCommits atomic.Bool
 }
 
 // Open connects to url: a postgres:// URL, or else a SQLite file path.
@@ -112,11 +116,14 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	}
 	r.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
 	r.SetMaxIdleConns(max(4, runtime.NumCPU()*2))
-	return &DB{Engine: SQLite, read: r, write: w}, nil
+	d := &DB{Engine: SQLite, read: r, write: w}
+	d.startGroup()
+	return d, nil
 }
 
 // Close closes both pools.
 func (d *DB) Close() error {
+	d.stopGroup()
 	d.stmts.close()
 	err := d.write.Close()
 	if d.read != d.write {

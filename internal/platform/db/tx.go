@@ -66,6 +66,9 @@ func (d *DB) Tx(ctx context.Context, fn func(ctx context.Context, tx *Tx) error)
 }
 
 func (d *DB) runTx(ctx context.Context, fn func(ctx context.Context, tx *Tx) error) (err error) {
+	if d.group != nil && !d.soloCommits.Load() {
+		return d.groupTx(ctx, fn)
+	}
 	st, err := d.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -145,6 +148,9 @@ func (t *Tx) Engine() Engine { return t.db.Engine }
 // running it again may succeed: a serialization failure or deadlock on
 // PostgreSQL, a busy or locked database on SQLite.
 func IsRetryable(err error) bool {
+	if errors.Is(err, errBatchAborted) {
+		return true
+	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		return pe.Code == "40001" || pe.Code == "40P01"

@@ -1,0 +1,171 @@
+package wallet
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
+)
+
+// Shanghai is the time zone of months and days in bills and limits
+// (Asia/Shanghai: UTC+8, no daylight saving since 1991). A fixed zone, so
+// a server without tzdata reads the same months.
+var Shanghai = time.FixedZone("Asia/Shanghai", 8*3600)
+
+// Bill titles per movement kind (zh-CN), as the bill shows them.
+var billTitles = map[string]string{
+	"topup":           "金币充值",
+	"bonus":           "充值赠送",
+	"buy_video":       "购买视频",
+	"buy_gallery":     "购买图集",
+	"buy_vip":         "购买会员",
+	"exchange":        "收益兑换金币",
+	"refund":          "订单退款",
+	"adjust":          "系统调整",
+	"withdraw":        "提现",
+	"withdraw_return": "提现退回",
+	"commission":      "推广佣金",
+	"creator":         "创作收益",
+}
+
+// The types each bill may be filtered by.
+var (
+	coinBillTypes   = []string{"topup", "bonus", "buy_video", "buy_gallery", "buy_vip", "exchange", "refund", "adjust"}
+	incomeBillTypes = []string{"commission", "creator", "withdraw", "withdraw_return", "exchange", "adjust"}
+)
+
+// Bill page bounds: pageSize 1..MaxBillPageSize, and no deeper than
+// BillWindow entries (as the catalogue's lists).
+const (
+	MaxBillPageSize = 50
+	BillWindow      = 10000
+)
+
+// BillEntry is one entry of a user's coin or income account with the
+// movement it belongs to.
+type BillEntry struct {
+	ID        int64     `json:"id"`
+	Type      string    `json:"type"`
+	Title     string    `json:"title"`
+	Amount    int64     `json:"amount"`
+	Balance   int64     `json:"balance"`
+	Ref       string    `json:"ref"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// BillPage is one page of a bill (the lists' page shape).
+type BillPage struct {
+	List       []BillEntry `json:"list"`
+	Total      int         `json:"total"`
+	PageNumber int         `json:"pageNumber"`
+	PageSize   int         `json:"pageSize"`
+	HasMore    bool        `json:"hasMore"`
+}
+
+// BillQuery is a bill request, already checked by the handler.
+type BillQuery struct {
+	Account    string // Coins or Income
+	Type       string // "" any
+	Month      string // "" any, else YYYY-MM (Asia/Shanghai)
+	PageNumber int
+	PageSize   int
+}
+
+// monthRange is the [from, to) Unix range of month YYYY-MM in Shanghai.
+func monthRange(m string) (int64, int64, bool) {
+	t, err := time.ParseInLocation("2006-01", m, Shanghai)
+	if err != nil || t.Year() < 2000 || t.Year() > 9999 {
+		return 0, 0, false
+	}
+	return t.Unix(), t.AddDate(0, 1, 0).Unix(), true
+}
+
+// Bills lists one page of uid's entries on the account q names, newest first.
+func (s *Service) Bills(ctx context.Context, uid int64, q BillQuery) (BillPage, error) {
+	out := BillPage{List: []BillEntry{}, PageNumber: q.PageNumber, PageSize: q.PageSize}
+	where := ` FROM ledger_entries e JOIN ledger_txns t ON t.id = e.txn_id JOIN ledger_accounts a ON a.id = e.account_id
+		WHERE a.user_id = ? AND a.kind = ?`
+	args := []any{uid, q.Account}
+	if q.Type != "" {
+		where += ` AND t.kind = ?`
+		args = append(args, q.Type)
+	}
+	if q.Month != "" {
+		from, to, _ := monthRange(q.Month)
+		where += ` AND e.created_at >= ? AND e.created_at < ?`
+		args = append(args, from, to)
+	}
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*)`+where, args...).Scan(&out.Total); err != nil {
+		return out, err
+	}
+	offset := (q.PageNumber - 1) * q.PageSize
+	if offset >= out.Total {
+		return out, nil
+	}
+	list, err := db.All(ctx, s.db, func(sc db.Scanner) (BillEntry, error) {
+		var (
+			b  BillEntry
+			at int64
+		)
+		err := sc.Scan(&b.ID, &b.Type, &b.Amount, &b.Balance, &b.Ref, &at)
+		b.CreatedAt = time.Unix(at, 0).UTC()
+		b.Title = billTitles[b.Type]
+		if b.Title == "" {
+			b.Title = b.Type
+		}
+		return b, err
+	}, `SELECT e.id, t.kind, e.amount, e.balance_after, t.ref, e.created_at`+where+` ORDER BY e.id DESC LIMIT ? OFFSET ?`,
+		append(args, q.PageSize, offset)...)
+	if err != nil {
+		return out, err
+	}
+	out.List = list
+	out.HasMore = offset+len(list) < out.Total
+	return out, nil
+}
+
+// billQuery reads type, month and the page of a bill request on account.
+func billQuery(r *http.Request, account string, types []string) (BillQuery, error) {
+	q := httpx.Q(r)
+	bq := BillQuery{Account: account, Type: q.String("type"), Month: q.String("month")}
+	size := q.Int("pageSize", 20, 1, MaxBillPageSize)
+	bq.PageSize = int(size)
+	bq.PageNumber = int(q.Int("pageNumber", 1, 1, (BillWindow+size-1)/size))
+	if err := q.Err(); err != nil {
+		return bq, err
+	}
+	if bq.Type != "" && !contains(types, bq.Type) {
+		return bq, httpx.Invalid("参数 type 无效", "type must be one of "+strings.Join(types, ", "))
+	}
+	if bq.Month != "" {
+		if _, _, ok := monthRange(bq.Month); !ok {
+			return bq, httpx.Invalid("参数 month 无效", "month must be YYYY-MM")
+		}
+	}
+	return bq, nil
+}
+
+// Zhangdan is GET /api/app/mine/zhangdan: the caller's coin bill.
+func (h *Handler) Zhangdan(w http.ResponseWriter, r *http.Request) error {
+	return h.bill(w, r, Coins, coinBillTypes)
+}
+
+// Incomes is GET /api/app/mine/iIncomes: the caller's income records.
+func (h *Handler) Incomes(w http.ResponseWriter, r *http.Request) error {
+	return h.bill(w, r, Income, incomeBillTypes)
+}
+
+func (h *Handler) bill(w http.ResponseWriter, r *http.Request, account string, types []string) error {
+	bq, err := billQuery(r, account, types)
+	if err != nil {
+		return err
+	}
+	page, err := h.s.Bills(r.Context(), httpx.UserID(r.Context()), bq)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, page)
+}

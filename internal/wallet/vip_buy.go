@@ -1,0 +1,294 @@
+package wallet
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"prima/internal/membership"
+	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
+)
+
+// UserInfos gives the user info (the contract's UserInfo) of a user, read
+// after commit. The account package owns it; app.go wires it (the wallet
+// does not import account).
+type UserInfos interface {
+	UserInfo(ctx context.Context, uid int64) (any, error)
+}
+
+// UserInfoFunc adapts a function to UserInfos.
+type UserInfoFunc func(ctx context.Context, uid int64) (any, error)
+
+// UserInfo calls f.
+func (f UserInfoFunc) UserInfo(ctx context.Context, uid int64) (any, error) { return f(ctx, uid) }
+
+var (
+	// ErrNotForCoins: the card has no coin price (422).
+	ErrNotForCoins = errors.New("VIP card not sold for coins")
+	// ErrNewUserOver: a new-user card for an account past its first 24 hours (403).
+	ErrNewUserOver = errors.New("new-user offer expired")
+	// ErrRegisteredOnly: a guest tried a call for registered accounts (403).
+	ErrRegisteredOnly = errors.New("registered accounts only")
+)
+
+// caller is what the wallet reads of a user: whether it is a guest and
+// when its account was made.
+type caller struct {
+	Guest     bool
+	CreatedAt int64
+}
+
+func readCaller(ctx context.Context, q db.Querier, uid int64) (caller, error) {
+	var (
+		acct sql.NullString
+		c    caller
+	)
+	err := q.QueryRow(ctx, `SELECT account, created_at FROM users WHERE id = ?`, uid).Scan(&acct, &c.CreatedAt)
+	c.Guest = !acct.Valid || acct.String == ""
+	return c, db.NotFound(err)
+}
+
+// isNew reports whether an account made at created is still new at now
+// (younger than membership.NewUserWindow), and the seconds it has left.
+func isNew(created int64, now time.Time) (bool, int64) {
+	left := created + int64(membership.NewUserWindow/time.Second) - now.Unix()
+	if left <= 0 {
+		return false, 0
+	}
+	return true, left
+}
+
+// Tiers are a user's own expiry of each VIP tier (null: never held).
+type Tiers struct {
+	VIP  *time.Time `json:"vip"`
+	SVIP *time.Time `json:"svip"`
+}
+
+// VIPProducts is GET /api/app/vip/product.
+type VIPProducts struct {
+	List  []membership.Product `json:"list"`
+	Tiers Tiers                `json:"tiers"`
+}
+
+func unixOrNil(sec int64) *time.Time {
+	if sec == 0 {
+		return nil
+	}
+	t := time.Unix(sec, 0).UTC()
+	return &t
+}
+
+// VIPProducts lists the cards uid may buy: the active ones, new-user cards
+// only while uid's account is under 24 hours old.
+func (s *Service) VIPProducts(ctx context.Context, uid int64) (VIPProducts, error) {
+	c, err := readCaller(ctx, s.db, uid)
+	if err != nil {
+		return VIPProducts{}, err
+	}
+	all, err := membership.Products(ctx, s.db)
+	if err != nil {
+		return VIPProducts{}, err
+	}
+	fresh, _ := isNew(c.CreatedAt, s.now())
+	out := VIPProducts{List: []membership.Product{}}
+	for _, p := range all {
+		if p.NewUser && !fresh {
+			continue
+		}
+		out.List = append(out.List, p)
+	}
+	var vip, svip int64
+	if err := s.db.QueryRow(ctx, `SELECT vip_expire_at, svip_expire_at FROM users WHERE id = ?`, uid).Scan(&vip, &svip); err != nil {
+		return VIPProducts{}, db.NotFound(err)
+	}
+	out.Tiers = Tiers{VIP: unixOrNil(vip), SVIP: unixOrNil(svip)}
+	return out, nil
+}
+
+// BoughtVIP is what a coin purchase of a card stored under its
+// idempotency key: the movement and the card.
+type BoughtVIP struct {
+	TxnID     int64 `json:"txnID"`
+	ProductID int64 `json:"productID"`
+	Level     int   `json:"level"`
+	Days      int   `json:"days"`
+	Coins     int64 `json:"coins"`
+}
+
+// BuyVIP sells card productID to uid for its coin price, once per key: one
+// transaction holds the idempotency record, the ledger movement
+// ("buy_vip": the user's coins to SysCoinsSpent) and the tier's extension
+// (grantVIP). A replay returns the first purchase and moves nothing.
+func (s *Service) BuyVIP(ctx context.Context, uid, productID int64, key string) (BoughtVIP, bool, error) {
+	now := s.now()
+	var (
+		out    BoughtVIP
+		replay bool
+	)
+	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		var err error
+		out, replay, err = Once(ctx, tx, uid, "vip.buy", key, map[string]int64{"productID": productID}, now, func() (BoughtVIP, error) {
+			p, err := membership.ProductByID(ctx, tx, productID)
+			if err != nil {
+				return BoughtVIP{}, err
+			}
+			if p.Coins <= 0 {
+				return BoughtVIP{}, ErrNotForCoins
+			}
+			if p.NewUser {
+				c, err := readCaller(ctx, tx, uid)
+				if err != nil {
+					return BoughtVIP{}, err
+				}
+				if fresh, _ := isNew(c.CreatedAt, now); !fresh {
+					return BoughtVIP{}, ErrNewUserOver
+				}
+			}
+			posted, err := s.Ledger.Post(ctx, tx, Transfer{Kind: "buy_vip", Key: fmt.Sprintf("buyvip:%d:%s", uid, key), UserID: uid,
+				Ref: fmt.Sprintf("vip:%d", p.ID), Memo: p.Name, Legs: []Leg{
+					{UserCoins(uid), -p.Coins}, {System(SysCoinsSpent), p.Coins},
+				}}, now)
+			if err != nil {
+				return BoughtVIP{}, err
+			}
+			if _, err := s.grantVIP(ctx, tx, uid, p, now); err != nil {
+				return BoughtVIP{}, err
+			}
+			return BoughtVIP{TxnID: posted.TxnID, ProductID: p.ID, Level: p.Level, Days: p.Days, Coins: p.Coins}, nil
+		})
+		if err == nil && !replay {
+			tx.AfterCommit(func() { s.notify(uid, "buy_vip") })
+		}
+		return err
+	})
+	return out, replay, err
+}
+
+// Countdown is GET /api/app/vip/tiroCountdown.
+type Countdown struct {
+	IsNew       bool                `json:"isNew"`
+	SecondsLeft int64               `json:"secondsLeft"`
+	Offer       *membership.Product `json:"offer"`
+}
+
+// Countdown says whether uid still gets the new-user offer, for how many
+// seconds, and which card it is (the first active newUser card).
+func (s *Service) Countdown(ctx context.Context, uid int64) (Countdown, error) {
+	c, err := readCaller(ctx, s.db, uid)
+	if err != nil {
+		return Countdown{}, err
+	}
+	fresh, left := isNew(c.CreatedAt, s.now())
+	out := Countdown{IsNew: fresh, SecondsLeft: left}
+	if !fresh {
+		return out, nil
+	}
+	all, err := membership.Products(ctx, s.db)
+	if err != nil {
+		return Countdown{}, err
+	}
+	for _, p := range all {
+		if p.NewUser {
+			out.Offer = &p
+			break
+		}
+	}
+	return out, nil
+}
+
+// vipError maps the VIP sale's errors to envelopes.
+func vipError(err error) error {
+	switch {
+	case errors.Is(err, membership.ErrNoProduct):
+		return httpx.NotFound("会员卡不存在", err.Error())
+	case errors.Is(err, ErrNotForCoins):
+		return httpx.Invalid("该会员卡不支持金币购买", err.Error())
+	case errors.Is(err, ErrNewUserOver):
+		return httpx.Forbidden("新人专享已过期", err.Error())
+	case errors.Is(err, ErrRegisteredOnly):
+		return httpx.Forbidden("请先注册账号", err.Error())
+	}
+	return HTTPError(err)
+}
+
+// VIPProducts is GET /api/app/vip/product.
+func (h *Handler) VIPProducts(w http.ResponseWriter, r *http.Request) error {
+	out, err := h.s.VIPProducts(r.Context(), httpx.UserID(r.Context()))
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, out)
+}
+
+// BuyVIPAnswer is POST /api/app/vip/buy's answer.
+type BuyVIPAnswer struct {
+	User   any     `json:"user"`
+	Wallet Summary `json:"wallet"`
+}
+
+// BuyVIP is POST /api/app/vip/buy {productID, idempotencyKey}.
+func (h *Handler) BuyVIP(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		ProductID      *int64 `json:"productID"`
+		IdempotencyKey string `json:"idempotencyKey"`
+	}
+	if err := httpx.Decode(w, r, &body); err != nil {
+		return err
+	}
+	if body.ProductID == nil {
+		return httpx.Invalid("缺少参数 productID", "productID is required")
+	}
+	if *body.ProductID < 1 || *body.ProductID > httpx.MaxID {
+		return httpx.Invalid("参数 productID 无效", "productID must be a positive integer up to 2^53-1")
+	}
+	key, err := KeyFrom(r, body.IdempotencyKey)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	uid := httpx.UserID(ctx)
+	if err := h.s.limit(ctx, "vipbuy", uid, LimitVIPBuy, time.Minute); err != nil {
+		return err
+	}
+	if _, _, err := h.s.BuyVIP(ctx, uid, *body.ProductID, key); err != nil {
+		return vipError(err)
+	}
+	return h.userAndWallet(w, r, uid)
+}
+
+// userAndWallet answers {user, wallet} as they are now (after commit).
+func (h *Handler) userAndWallet(w http.ResponseWriter, r *http.Request, uid int64) error {
+	ctx := r.Context()
+	out := BuyVIPAnswer{}
+	if h.s.Users != nil {
+		u, err := h.s.Users.UserInfo(ctx, uid)
+		if err != nil {
+			return err
+		}
+		out.User = u
+	}
+	sum, err := h.s.Summary(ctx, uid)
+	if err != nil {
+		return err
+	}
+	out.Wallet = sum
+	return httpx.OK(w, out)
+}
+
+// TiroCountdown is GET /api/app/vip/tiroCountdown?seconds=N.
+func (h *Handler) TiroCountdown(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	q.Int("seconds", 0, 0, 86400)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	out, err := h.s.Countdown(r.Context(), httpx.UserID(r.Context()))
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, out)
+}
