@@ -132,6 +132,7 @@ export const wdZhCN = {
   'sy.done': '已兑换 {n} 金币',
   'sy.err.zero': '金额太小，换不到 1 金币',
   'sy.withdraw': '提现到银行卡或 USDT',
+  'sy.taken': '实际扣除收益',
 } satisfies Record<string, string>
 
 export type WdKey = keyof typeof wdZhCN
@@ -266,4 +267,5 @@ export const wdEn: Record<WdKey, string> = {
   'sy.done': 'Got {n} coins',
   'sy.err.zero': 'Too little to buy 1 coin',
   'sy.withdraw': 'Withdraw to a bank card or USDT',
+  'sy.taken': 'Income used',
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { WalletSummary } from '@/lib/wallet'
 import { groupCard, maxWithdrawable, previewWithdraw, recentMonths, shanghaiMonth, shortTime, signed, sumByType, validMonth } from './format'
-import { exchangeCoins } from './api/exchange'
+import { exchangeCoins, exchangeTaken } from './api/exchange'
 import { Intent } from './intent'
 
 const wallet: WalletSummary = {
@@ -74,6 +74,12 @@ describe('exchange preview', () => {
     expect(exchangeCoins(19, 10)).toBe(1)
     expect(exchangeCoins(9, 10)).toBe(0)
     expect(exchangeCoins(12_345, 7)).toBe(864)
+  })
+  it('takes only what the coins cost', () => {
+    expect(exchangeTaken(exchangeCoins(555, 10), 10)).toBe(550)
+    expect(exchangeTaken(exchangeCoins(1000, 10), 10)).toBe(1000)
+    expect(exchangeTaken(exchangeCoins(12_345, 7), 7)).toBe(12_343) // 864 coins cost 12342.86 cents, up
+    expect(exchangeTaken(exchangeCoins(12_345, 7), 7)).toBeLessThanOrEqual(12_345)
   })
 })
 

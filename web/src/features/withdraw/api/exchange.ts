@@ -7,6 +7,7 @@ import { withdrawKeys } from '@/features/withdraw/keys'
 
 export interface ExchangeResult {
   coins: number
+  taken: number // cents that left the income (what the coins cost)
   wallet: WalletSummary
 }
 
@@ -18,6 +19,13 @@ export function postExchange(body: { amount: number; idempotencyKey: string }): 
 // as the server computes it.
 export function exchangeCoins(cents: number, rate: number): number {
   return Math.floor((cents * rate) / 100)
+}
+
+// exchangeTaken is what those coins cost, the only income that leaves:
+// ceil(coins*100/rate), never more than the amount asked (5.55 元 at 10
+// coins a yuan buys 55 coins for 5.50 元).
+export function exchangeTaken(coins: number, rate: number): number {
+  return rate > 0 ? Math.ceil((coins * 100) / rate) : 0
 }
 
 export function useExchange() {

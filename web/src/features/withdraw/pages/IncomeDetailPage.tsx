@@ -14,7 +14,7 @@ import { NavBar } from '@/components/NavBar'
 import { Spinner } from '@/components/Spinner'
 import { StateView } from '@/components/StateView'
 import { useUserStore } from '@/stores/user'
-import { exchangeCoins, useExchange } from '@/features/withdraw/api/exchange'
+import { exchangeCoins, exchangeTaken, useExchange } from '@/features/withdraw/api/exchange'
 import { MONTH_MAX_PAGES, MONTH_PAGE_SIZE, useMonthIncomes } from '@/features/withdraw/api/records'
 import { useWallet } from '@/features/withdraw/api/wallet'
 import { Field } from '@/features/withdraw/components/Field'
@@ -128,6 +128,7 @@ function Exchange({ w, isGuest }: { w: WalletSummary; isGuest: boolean }) {
   const exchange = useExchange()
   const cents = parseYuan(text)
   const coins = cents == null ? 0 : exchangeCoins(cents, w.exchangeRate)
+  const taken = exchangeTaken(coins, w.exchangeRate)
   const problem = exchangeProblem(cents, text, w)
 
   const submit = (e: FormEvent) => {
@@ -201,6 +202,12 @@ function Exchange({ w, isGuest }: { w: WalletSummary; isGuest: boolean }) {
                   {coins} {t('rec.coinsUnit')}
                 </dd>
               </div>
+              {cents != null && coins > 0 && taken < cents && (
+                <div className={styles.line}>
+                  <dt>{t('sy.taken')}</dt>
+                  <dd data-testid="sy-taken">¥{yuan(taken)}</dd>
+                </div>
+              )}
             </dl>
           </div>
           <p className={styles.note}>{t('sy.min', { v: yuan(w.exchangeMin) })}</p>
@@ -219,7 +226,9 @@ function Exchange({ w, isGuest }: { w: WalletSummary; isGuest: boolean }) {
       )}
       {sheet && cents != null && (
         <Sheet title={t('sy.exchangeTitle')} onClose={() => setSheet(false)} busy={exchange.isPending} testid="sy-sheet">
-          <p className={styles.sheetText}>{t('sy.confirm', { v: yuan(cents), n: coins })}</p>
+          <p className={styles.sheetText} data-testid="sy-confirm-text">
+            {t('sy.confirm', { v: yuan(taken), n: coins })}
+          </p>
           {serverError && (
             <p className={styles.serverError} role="alert" data-testid="sy-error">
               {serverError}
