@@ -254,9 +254,9 @@ function WithdrawForm({
             ) : accountsState === 'error' ? (
               <StateView kind="error" compact error={accountsError} onRetry={retryAccounts} />
             ) : accounts && accounts.length > 0 ? (
-              <ul className={styles.accounts} role="radiogroup" aria-label={t('wd.account')} data-testid="wd-accounts">
+              <div className={styles.accounts} role="radiogroup" aria-label={t('wd.account')} data-testid="wd-accounts">
                 {accounts.map((a) => (
-                  <li key={a.id}>
+                  <div key={a.id} className={styles.option}>
                     <button
                       type="button"
                       role="radio"
@@ -268,9 +268,9 @@ function WithdrawForm({
                       <AccountLine account={a} />
                       <span className={`${styles.radio} ${account?.id === a.id ? styles.radioOn : ''}`} aria-hidden="true" />
                     </button>
-                  </li>
+                  </div>
                 ))}
-              </ul>
+              </div>
             ) : (
               <div className={styles.segmentRow}>
                 <p className={styles.note}>{actType === 1 ? t('wd.noBank') : t('wd.noUsdt')}</p>
