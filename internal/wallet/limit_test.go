@@ -44,8 +44,8 @@ func TestMoneyCallsFailClosed(t *testing.T) {
 		}
 	}
 	w := call("key-over-001")
-	if w.Code != http.StatusTooManyRequests {
-		t.Fatalf("over the limit: %d %s", w.Code, w.Body)
+	if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" {
+		t.Fatalf("over the limit: %d %s, Retry-After %q", w.Code, w.Body, w.Header().Get("Retry-After"))
 	}
 	if b, _ := Balance(context.Background(), d, UserIncome(uid)); b != 100_000-100*LimitExchange {
 		t.Fatalf("income %d", b)

@@ -529,7 +529,7 @@ func (s *Service) fulfil(ctx context.Context, tx *db.Tx, o Order, from []string,
 			return o, err
 		}
 		p := membership.Product{ID: o.ProductID, Level: o.VipLevel, Name: o.Title, Days: o.VipDays, Price: o.Amount, Coupons: o.vipCoupons}
-		if _, err := s.grantVIP(ctx, tx, o.UserID, p, now); err != nil {
+		if _, err := s.grantVIP(ctx, tx, o.UserID, p, "order:"+o.OrderNo, now); err != nil {
 			return o, err
 		}
 	}
@@ -683,6 +683,12 @@ func (s *Service) Refund(ctx context.Context, no, reason string, operator int64,
 		}
 		if before.ProductType == ProductVIP {
 			if _, err := membership.Retract(ctx, tx, before.UserID, before.VipLevel, before.VipDays, now); err != nil {
+				return err
+			}
+			// The card's coupons go too: those still unused end now (the
+			// backpack shows them expired); used ones stay used.
+			if _, err := tx.Exec(ctx, `UPDATE user_coupons SET expires_at = ? WHERE user_id = ? AND source = ? AND used_at = 0 AND expires_at > ?`,
+				now.Unix(), before.UserID, "order:"+no, now.Unix()); err != nil {
 				return err
 			}
 		}

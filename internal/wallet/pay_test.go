@@ -454,7 +454,7 @@ func TestVIPOrderGrantsAndRefundRetracts(t *testing.T) {
 		user := apitest.GuestLogin(t, e.h, apitest.DevID(1))
 		n := time.Now().Unix()
 		var card, newbie int64
-		if err := s.App.DB.QueryRow(ctx, `INSERT INTO vip_products (level, name, days, price, created_at, updated_at) VALUES (2, '超级VIP月卡', 30, 5800, ?, ?) RETURNING id`, n, n).Scan(&card); err != nil {
+		if err := s.App.DB.QueryRow(ctx, `INSERT INTO vip_products (level, name, days, price, coupons, created_at, updated_at) VALUES (2, '超级VIP月卡', 30, 5800, 2, ?, ?) RETURNING id`, n, n).Scan(&card); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.App.DB.QueryRow(ctx, `INSERT INTO vip_products (level, name, days, price, new_user, created_at, updated_at) VALUES (1, '新人卡', 7, 100, 1, ?, ?) RETURNING id`, n, n).Scan(&newbie); err != nil {
@@ -472,7 +472,19 @@ func TestVIPOrderGrantsAndRefundRetracts(t *testing.T) {
 		if err := s.App.DB.QueryRow(ctx, `SELECT svip_expire_at FROM users WHERE id = ?`, uid).Scan(&svip); err != nil || svip < n+30*86400-5 {
 			t.Fatalf("super VIP expiry %d (now %d) %v", svip, n, err)
 		}
+		unused := func() (n int) {
+			for _, c := range apitest.Data[[]account.CouponGroup](t, e.call("GET", "/api/app/backpack", user, "", 200))[0].Coupons {
+				n += c.Count
+			}
+			return n
+		}
+		if n := unused(); n != 2 {
+			t.Fatalf("the card's coupons: %d unused, want 2", n)
+		}
 		e.call("POST", "/api/admin/orders/refund", e.ops, `{"orderNo":"`+o.OrderNo+`","reason":"误购"}`, 200)
+		if n := unused(); n != 0 {
+			t.Fatalf("after the refund %d of the card's coupons are still usable", n)
+		}
 		if err := s.App.DB.QueryRow(ctx, `SELECT svip_expire_at FROM users WHERE id = ?`, uid).Scan(&svip); err != nil || svip > time.Now().Unix() {
 			t.Fatalf("super VIP expiry after refund %d %v", svip, err)
 		}

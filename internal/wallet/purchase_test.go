@@ -396,7 +396,7 @@ func TestGrantVIPCoupons(t *testing.T) {
 		uid := newUser(t, d)
 		card := membership.Product{ID: 7, Level: 1, Days: 30, Coupons: 3}
 		err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
-			_, err := s.grantVIP(ctx, tx, uid, card, now)
+			_, err := s.grantVIP(ctx, tx, uid, card, "test:card", now)
 			return err
 		})
 		if err != nil {
@@ -411,7 +411,7 @@ func TestGrantVIPCoupons(t *testing.T) {
 		}
 		// A card without coupons grants none.
 		err = d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
-			_, err := s.grantVIP(ctx, tx, uid, membership.Product{ID: 8, Level: 2, Days: 1}, now)
+			_, err := s.grantVIP(ctx, tx, uid, membership.Product{ID: 8, Level: 2, Days: 1}, "test:card2", now)
 			return err
 		})
 		if err != nil || count(t, d, `SELECT COUNT(*) FROM user_coupons WHERE user_id = ?`, uid) != 3 {

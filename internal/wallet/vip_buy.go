@@ -155,7 +155,7 @@ func (s *Service) BuyVIP(ctx context.Context, uid, productID int64, key string) 
 			if err != nil {
 				return BoughtVIP{}, err
 			}
-			if _, err := s.grantVIP(ctx, tx, uid, p, now); err != nil {
+			if _, err := s.grantVIP(ctx, tx, uid, p, fmt.Sprintf("vipbuy:%d", posted.TxnID), now); err != nil {
 				return BoughtVIP{}, err
 			}
 			return BoughtVIP{TxnID: posted.TxnID, ProductID: p.ID, Level: p.Level, Days: p.Days, Coins: p.Coins}, nil

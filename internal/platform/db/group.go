@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 )
 
 // Group commit (SQLite).
@@ -49,9 +50,10 @@ type txOutcome struct {
 }
 
 type committer struct {
-	reqs chan *txRequest
-	stop chan struct{}
-	exit chan struct{}
+	reqs    chan *txRequest
+	stop    chan struct{}
+	exit    chan struct{}
+	stopped sync.Once
 }
 
 // startGroup starts d's committer (SQLite; Open calls it).
@@ -90,9 +92,9 @@ func (d *DB) SetGroupCommit(on bool) { d.soloCommits.Store(!on) }
 
 // stopGroup ends the committer once the batch it runs is done (Close).
 func (d *DB) stopGroup() {
-	if d.group != nil {
-		close(d.group.stop)
-		<-d.group.exit
+	if c := d.group; c != nil {
+		c.stopped.Do(func() { close(c.stop) }) // Close may be called twice
+		<-c.exit
 	}
 }
 

@@ -274,3 +274,80 @@ func TestIsRead(t *testing.T) {
 		rows.Close()
 	})
 }
+
+// Group commit (SQLite): transactions that wait together share one commit,
+// yet each keeps its own outcome: a failing or panicking member rolls back
+// only its own writes, hooks run only for members that committed, and
+// closing the database twice is harmless.
+func TestGroupCommitKeepsEachOutcome(t *testing.T) {
+	d := dbtest.Open(t, db.SQLite)
+	ctx := context.Background()
+	if _, err := d.Exec(ctx, `CREATE TABLE g (id INTEGER PRIMARY KEY, v INTEGER NOT NULL UNIQUE)`); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var hooks atomic.Int64
+	errs := make([]error, 60)
+	panics := make([]any, 60)
+	for i := range 60 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { panics[i] = recover() }()
+			errs[i] = d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+				if _, err := tx.Exec(ctx, `INSERT INTO g (v) VALUES (?)`, i); err != nil {
+					return err
+				}
+				tx.AfterCommit(func() { hooks.Add(1) })
+				switch i % 3 {
+				case 1:
+					return errors.New("refused")
+				case 2:
+					if i%6 == 2 {
+						panic("member panics")
+					}
+					// A constraint error inside a member (its own row
+					// again): the member fails, its first row goes too.
+					_, err := tx.Exec(ctx, `INSERT INTO g (v) VALUES (?)`, i)
+					return err
+				}
+				return nil
+			})
+		}()
+	}
+	wg.Wait()
+	var n int64
+	if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM g`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for i := range 60 {
+		switch {
+		case i%3 == 0:
+			if errs[i] != nil || panics[i] != nil {
+				t.Errorf("member %d: %v %v", i, errs[i], panics[i])
+			}
+			want++
+		case i%3 == 1:
+			if errs[i] == nil || errs[i].Error() != "refused" {
+				t.Errorf("member %d: %v", i, errs[i])
+			}
+		case i%6 == 2:
+			if panics[i] != "member panics" {
+				t.Errorf("member %d: panic %v", i, panics[i])
+			}
+		default:
+			if errs[i] == nil && panics[i] == nil {
+				t.Errorf("member %d inserted a duplicate", i)
+			}
+		}
+	}
+	if n != int64(want) || hooks.Load() != int64(want) {
+		t.Fatalf("%d rows, %d hooks; want %d of each", n, hooks.Load(), want)
+	}
+	d.Close()
+	d.Close()
+	if err := d.Tx(ctx, func(context.Context, *db.Tx) error { return nil }); err == nil {
+		t.Fatal("a transaction on a closed database succeeded")
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
+	"time"
 )
 
 // Envelope is the body of every API response.
@@ -90,6 +92,12 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		slog.InfoContext(r.Context(), "request abandoned by the client", "err", err, "path", r.URL.Path, "request_id", RequestID(r.Context()))
 	case e.Status >= 500:
 		slog.ErrorContext(r.Context(), "request failed", "err", err, "path", r.URL.Path, "request_id", RequestID(r.Context()))
+	}
+	// A limit that says when it frees (ratelimit.LimitedError) tells the
+	// client too, whichever handler returned it.
+	var ra interface{ RetryIn() time.Duration }
+	if e.Status == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" && errors.As(err, &ra) {
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int((ra.RetryIn()+time.Second-1)/time.Second))))
 	}
 	code := e.Code
 	if code == 0 {

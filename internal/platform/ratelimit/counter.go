@@ -70,6 +70,10 @@ func (e *LimitedError) Error() string {
 }
 func (e *LimitedError) Is(target error) bool { return target == ErrLimited }
 
+// RetryIn is how long until the limit frees; httpx.WriteError turns it
+// into a Retry-After header for any 429 that wraps this error.
+func (e *LimitedError) RetryIn() time.Duration { return e.RetryAfter }
+
 // Enforce counts one call under key against limit per window. It returns
 // nil when the call may go on, a *LimitedError when it is over, and under
 // FailClosed an error matching ErrUnavailable when l cannot answer.
