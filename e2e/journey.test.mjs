@@ -147,9 +147,9 @@ test('a wrong password shows the server tip', async () => {
 })
 
 test('an unbuilt route names what it will hold and links back', async () => {
-  await page.goto(server.base + '/mine/vipcenter')
+  await page.goto(server.base + '/mine/help')
   await $('coming-soon').waitFor()
-  assert.equal(await $('coming-soon').getAttribute('data-route'), 'vipcenter')
+  assert.equal(await $('coming-soon').getAttribute('data-route'), 'help')
   await shot(page, '14-coming-soon')
 })
 

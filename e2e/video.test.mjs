@@ -172,15 +172,20 @@ test('a VIP video shows the paywall to a guest, with the way to VIP', async () =
   await page.waitForURL(/\/mine\/vipcenter$/)
 })
 
-test('a priced video shows its price and does not fake a purchase', async () => {
+test('a priced video shows its price; a guest without coins is sent to top up', async () => {
   const gold = await findVideo((d) => d.coins > 0)
   await page.goto(server.base + `/detail/${gold.id}`)
   await endPreview(gold)
   await page.locator('[data-testid=paywall][data-reason=need_coins]').waitFor()
   assert.match(await $('paywall-price').innerText(), new RegExp(String(gold.coins)))
   await $('paywall-buy').click()
-  await $('paywall-wallet-note').waitFor()
+  await $('buy-sheet').waitFor()
+  await $('buy-short').waitFor()
+  assert.match(await $('buy-short').innerText(), new RegExp(`还差 ${gold.coins} 金币`))
+  assert.equal(await $('buy-confirm').count(), 0, 'no purchase is offered without the coins')
   await shot(page, 'video-06-paywall-coins')
+  await $('buy-cancel').click()
+  await $('buy-sheet').waitFor({ state: 'detached' })
 })
 
 test('the detail at 320 and 430 px, light and dark', async () => {

@@ -58,6 +58,9 @@ const builtMarkers = {
   userfav: { css: `${css('mine-videos')}[data-kind=fav]` },
   userbroswer: { css: `${css('mine-videos')}[data-kind=history]` },
   userbuy: { css: `${css('mine-videos')}[data-kind=buy] ${css('state-empty')}` },
+  vipcenter: { css: `${css('vipcenter-page')} ${css('vip-status')}` },
+  usercoinchongzhi: { css: `${css('topup-page')} ${css('package')}` },
+  backpack: { css: `${css('backpack-page')} ${css('backpack-tab')}` },
   // /gallery/1: the seed's first gallery, free or behind its paywall.
   gallery: { css: css('gallery-title') },
   galleryVip: { css: `${css('gallery-vip-page')} ${css('gallery-card')}` },

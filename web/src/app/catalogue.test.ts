@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { zhCN as zhCNTyped } from '@/i18n/zh-CN'
 import { en as enTyped } from '@/i18n/en'
 import { libZhCN } from '@/i18n/lib'
+import { payEn, payZhCN } from '@/i18n/pay'
 import { wdEn, wdZhCN } from '@/i18n/withdraw'
 
 // Indexed by any string here: the test looks for keys the types cannot see.
@@ -30,6 +31,18 @@ const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1
 describe('message catalogues', () => {
   it('zh-CN and en hold the same keys', () => {
     expect(Object.keys(en).sort()).toEqual(Object.keys(zhCN).sort())
+  })
+
+  it('the wallet-pay catalogue: same keys, no blanks, same placeholders, no key shared with the pages', () => {
+    const zh: Record<string, string> = payZhCN
+    const e: Record<string, string> = payEn
+    expect(Object.keys(e).sort()).toEqual(Object.keys(zh).sort())
+    for (const k of Object.keys(zh)) {
+      expect(zh[k].trim(), k).not.toBe('')
+      expect(e[k].trim(), k).not.toBe('')
+      expect(placeholders(e[k]), k).toEqual(placeholders(zh[k]))
+      expect(k in zhCN, k).toBe(false)
+    }
   })
 
   it('no message is blank and both languages use the same placeholders', () => {
@@ -59,7 +72,7 @@ describe('message catalogues', () => {
       }
     }
     expect(used.size).toBeGreaterThan(50)
-    const missing = [...used].filter((k) => !(k in zhCN) && !(k in libZhCN) && !(k in wdZhCN))
+    const missing = [...used].filter((k) => !(k in zhCN) && !(k in libZhCN) && !(k in payZhCN) && !(k in wdZhCN))
     expect(missing).toEqual([])
   })
 })

@@ -5,9 +5,13 @@ import type { QueryClient } from '@tanstack/react-query'
 import { getBaseURL } from '@/lib/api'
 import { browserDeps, RealtimeClient } from '@/lib/realtime'
 import { getToken } from '@/lib/storage'
-import { accountKeys } from '@/features/account/keys'
-import { withdrawKeys } from '@/features/withdraw/keys'
+import { moneyMoved, onMoneyMoved, purchaseKeys } from '@/lib/purchase'
 import { walletKeys } from '@/lib/wallet'
+import { accountKeys } from '@/features/account/keys'
+import { galleryKeys } from '@/features/gallery/keys'
+import { videoKeys } from '@/features/video/keys'
+import { payPageKeys } from '@/features/wallet/keys'
+import { withdrawKeys } from '@/features/withdraw/keys'
 import { useUserStore } from '@/stores/user'
 
 // Events come in bursts (a registration sends two) and may race the other
@@ -15,7 +19,20 @@ import { useUserStore } from '@/stores/user'
 // does one request, with the token that tab stored.
 const REFETCH_DELAY_MS = 500
 
+// refetchMoney marks stale everything that depends on balances, VIP tiers
+// and purchases: the wallet, the user info, the VIP and order pages, the
+// withdrawals and records, and the details whose access may have changed. Only what is on screen
+// refetches now; the rest on its next visit.
+export function refetchMoney(queryClient: QueryClient): void {
+  for (const queryKey of [walletKeys.all, accountKeys.all, purchaseKeys.all, payPageKeys.all, videoKeys.detailAll(), galleryKeys.all, withdrawKeys.all]) {
+    void queryClient.invalidateQueries({ queryKey })
+  }
+}
+
 export function startRealtime(queryClient: QueryClient): RealtimeClient | null {
+  // A purchase in this tab and wallet.changed from the server (another tab,
+  // a paid callback, an operator) are the same news.
+  onMoneyMoved(() => refetchMoney(queryClient))
   if (typeof WebSocket === 'undefined' || typeof location === 'undefined') return null
   const client = new RealtimeClient(browserDeps(getBaseURL))
   let timer: ReturnType<typeof setTimeout> | null = null
@@ -31,15 +48,9 @@ export function startRealtime(queryClient: QueryClient): RealtimeClient | null {
   client.on('profile.changed', refetchMine)
   client.on('realtime.resync', refetchMine)
   client.onReconnect(refetchMine)
-  // Money moved (a withdrawal decided, income credited, an exchange done
-  // elsewhere): balances, withdrawals and records refetch.
-  const refetchMoney = () => {
-    void queryClient.invalidateQueries({ queryKey: walletKeys.all })
-    void queryClient.invalidateQueries({ queryKey: withdrawKeys.all })
-  }
-  client.on('wallet.changed', refetchMoney)
-  client.on('realtime.resync', refetchMoney)
-  client.onReconnect(refetchMoney)
+  client.on('wallet.changed', () => moneyMoved('wallet.changed'))
+  client.on('realtime.resync', () => moneyMoved('resync'))
+  client.onReconnect(() => moneyMoved('reconnect'))
   // This socket's session is over. If another tab has stored a successor
   // (it registered this guest), follow it; otherwise the next API call's
   // 401 signs this tab out as usual.

@@ -46,6 +46,8 @@ const spec: Record<string, string> = {
   messagecenter: '/mine/message',
   userbroswer: '/mine/userbroswer',
   userbuy: '/mine/userbuy',
+  // Not a spec screen: the coupon backpack (issue 7), reached from Mine and the VIP centre.
+  backpack: '/mine/backpack',
   userfav: '/mine/userfav',
   userlike: '/mine/userlike',
   userguanzhu: '/mine/userguanzhu',

@@ -45,10 +45,13 @@ const detail: PageLoader = () => import('@/features/video/pages/DetailPage')
 const userlike: PageLoader = () => import('@/features/video/pages/UserLikePage')
 const userfav: PageLoader = () => import('@/features/video/pages/UserFavPage')
 const userbroswer: PageLoader = () => import('@/features/video/pages/UserBrowserPage')
-const userbuy: PageLoader = () => import('@/features/video/pages/UserBuyPage')
+const userbuy: PageLoader = () => import('@/features/wallet/pages/UserBuyPage')
 const gallery: PageLoader = () => import('@/features/gallery/pages/GalleryPage')
 const galleryVip: PageLoader = () => import('@/features/gallery/pages/GalleryVipPage')
 const galleryCategory: PageLoader = () => import('@/features/gallery/pages/GalleryCategoryPage')
+const vipcenter: PageLoader = () => import('@/features/wallet/pages/VipCenterPage')
+const usercoinchongzhi: PageLoader = () => import('@/features/wallet/pages/TopUpPage')
+const backpack: PageLoader = () => import('@/features/wallet/pages/BackpackPage')
 const withdraw: PageLoader = () => import('@/features/withdraw/pages/WithdrawPage')
 const withdrawdetail: PageLoader = () => import('@/features/withdraw/pages/WithdrawDetailPage')
 const address: PageLoader = () => import('@/features/withdraw/pages/AddressPage')
@@ -105,6 +108,7 @@ export const appRoutes: AppRoute[] = [
   { name: 'messagecenter', path: '/mine/message', page: soon },
   { name: 'userbroswer', path: '/mine/userbroswer', page: userbroswer },
   { name: 'userbuy', path: '/mine/userbuy', page: userbuy },
+  { name: 'backpack', path: '/mine/backpack', page: backpack }, // not in the spec: the coupon backpack
   { name: 'userfav', path: '/mine/userfav', page: userfav },
   { name: 'userlike', path: '/mine/userlike', page: userlike },
   { name: 'userguanzhu', path: '/mine/userguanzhu', page: soon },
@@ -118,9 +122,9 @@ export const appRoutes: AppRoute[] = [
   { name: 'applicationcenter', path: '/mine/applicationcenter', page: soon },
   { name: 'applicationdownload', path: '/mine/applicationdownload', page: soon },
   { name: 'userfulitask', path: '/mine/userfulitask', page: soon },
-  { name: 'usercoinchongzhi', path: '/mine/usercoinchongzhi', page: soon },
+  { name: 'usercoinchongzhi', path: '/mine/usercoinchongzhi', page: usercoinchongzhi },
   { name: 'usershareshenqing', path: '/mine/usershareshenqing', page: soon },
-  { name: 'vipcenter', path: '/mine/vipcenter', page: soon },
+  { name: 'vipcenter', path: '/mine/vipcenter', page: vipcenter },
   { name: 'withdraw', path: '/mine/withdraw', page: withdraw },
   { name: 'withdrawdetail', path: '/mine/withdraw/detail', page: withdrawdetail },
   { name: 'userrecords', path: '/mine/userbuyrecord', page: userrecords },

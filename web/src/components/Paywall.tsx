@@ -1,10 +1,14 @@
-// The paywall over the player when the viewer may not watch the whole video
-// (vid/info's `paywall`): the server's tip and the one action that unlocks
-// it. Coins are sold by the wallet, which is not built yet: the buy button
-// says so instead of pretending to take a payment.
-import { useState } from 'react'
+// The paywall over the player or pictures when the viewer may not see the
+// whole thing (vid/info's and gallery/info's `paywall`): the server's tip
+// and the one action that unlocks it. A coin price opens the purchase
+// sheet when the page says what is sold (buy); the page refetches its
+// detail in onBought, so the video plays at once.
+import { useRef, useState } from 'react'
 import { Link } from 'react-router'
 import { t } from '@/i18n'
+import { Intent, type BuyTarget } from '@/lib/purchase'
+import { newIdempotencyKey } from '@/lib/wallet'
+import { BuySheet } from './BuySheet'
 import styles from './Paywall.module.css'
 
 export interface PaywallInfo {
@@ -14,8 +18,21 @@ export interface PaywallInfo {
   tip: string
 }
 
-export function Paywall({ paywall, previewed }: { paywall: PaywallInfo; previewed?: boolean }) {
-  const [walletNote, setWalletNote] = useState(false)
+export function Paywall({
+  paywall,
+  previewed,
+  buy,
+}: {
+  paywall: PaywallInfo
+  previewed?: boolean
+  buy?: { target: BuyTarget; onBought: () => void }
+}) {
+  const [open, setOpen] = useState(false)
+  // One intent per paywall: kept while the sheet is closed and reopened,
+  // so a purchase whose answer was lost is retried with the same key.
+  const intent = useRef<Intent | null>(null)
+  intent.current ??= new Intent(() => newIdempotencyKey('buy'))
+
   let action
   if (paywall.reason === 'login') {
     action = (
@@ -24,14 +41,14 @@ export function Paywall({ paywall, previewed }: { paywall: PaywallInfo; previewe
       </Link>
     )
   } else if (paywall.reason === 'need_coins') {
-    action = walletNote ? (
-      <p className={styles.note} role="status" data-testid="paywall-wallet-note">
-        {t('paywall.walletSoon')}
-      </p>
-    ) : (
-      <button type="button" className={styles.cta} onClick={() => setWalletNote(true)} data-testid="paywall-buy">
+    action = buy ? (
+      <button type="button" className={styles.cta} onClick={() => setOpen(true)} data-testid="paywall-buy">
         {t('paywall.buy')}
       </button>
+    ) : (
+      <Link to="/mine/usercoinchongzhi" className={styles.cta} data-testid="paywall-topup">
+        {t('buy.toTopUp')}
+      </Link>
     )
   } else {
     action = (
@@ -50,6 +67,18 @@ export function Paywall({ paywall, previewed }: { paywall: PaywallInfo; previewe
         </p>
       )}
       {action}
+      {open && buy && (
+        <BuySheet
+          target={buy.target}
+          price={paywall.coins}
+          intent={intent.current}
+          onClose={() => setOpen(false)}
+          onBought={() => {
+            setOpen(false)
+            buy.onBought()
+          }}
+        />
+      )}
     </div>
   )
 }

@@ -31,6 +31,9 @@ interface Props {
   // attaches its source again (signed URLs expire: the page may fetch a
   // fresh one, which then arrives as a new src).
   onRetry?: () => void
+  // autoPlay starts the stream as soon as it can (the viewer just bought
+  // it); muted when the browser refuses sound without a fresh gesture.
+  autoPlay?: boolean
 }
 
 // idle: attached, nothing asked yet (iPhone Safari loads nothing before the
@@ -45,7 +48,7 @@ interface WebkitVideo extends HTMLVideoElement {
   webkitEnterFullscreen?: () => void
 }
 
-export function VideoPlayer({ src, poster, resumeID, onStart, onEnded, overlay, emptyText, onRetry }: Props) {
+export function VideoPlayer({ src, poster, resumeID, onStart, onEnded, overlay, emptyText, onRetry, autoPlay }: Props) {
   const box = useRef<HTMLDivElement>(null)
   const video = useRef<HTMLVideoElement>(null)
   const [status, setStatus] = useState<Status>('idle')
@@ -58,6 +61,8 @@ export function VideoPlayer({ src, poster, resumeID, onStart, onEnded, overlay, 
   rateRef.current = rate
   const cb = useRef({ onStart, onEnded })
   cb.current = { onStart, onEnded }
+  const autoPlayRef = useRef(autoPlay)
+  autoPlayRef.current = autoPlay
 
   // Attach the stream; a new src or a retry starts over.
   useEffect(() => {
@@ -69,6 +74,14 @@ export function VideoPlayer({ src, poster, resumeID, onStart, onEnded, overlay, 
     const fail = () => {
       if (!cancelled) setStatus('error')
     }
+    const start = () => {
+      if (cancelled || !autoPlayRef.current) return
+      v.play().catch(() => {
+        v.muted = true
+        v.play().catch(() => undefined)
+      })
+    }
+    v.addEventListener('loadedmetadata', start, { once: true })
     if (chooseEngine(v.canPlayType(HLS_MIME)) === 'native') {
       v.src = src
     } else {
@@ -90,6 +103,7 @@ export function VideoPlayer({ src, poster, resumeID, onStart, onEnded, overlay, 
     }
     return () => {
       cancelled = true
+      v.removeEventListener('loadedmetadata', start)
       hls?.destroy()
       v.removeAttribute('src')
       v.load()

@@ -8,6 +8,7 @@ import { couponTotal, displayName, isSuperVip, isVip, type UserInfo } from '@/li
 import { formatCount } from '@/lib/time'
 import { DarkSwitch } from '@/components/DarkSwitch'
 import { GearIcon } from '@/components/icons'
+import { WalletCard } from '@/components/WalletCard'
 import { useUserStore } from '@/stores/user'
 import { useMe } from '@/features/account/api/get-me'
 import { Avatar } from '@/features/account/components/Avatar'
@@ -154,6 +155,8 @@ export default function MinePage() {
       ) : (
         <GuestCard user={user} />
       )}
+
+      <WalletCard token={token} />
 
       {GROUPS.map((group, i) => (
         <CellGroup key={i}>

@@ -3,6 +3,7 @@
 // viewer on a tap. Without access the pictures the server locked follow the
 // free ones blurred, behind the paywall. The bar holds the favourite toggle.
 import { useEffect, useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate, useParams } from 'react-router'
 import { t } from '@/i18n'
 import { NavBar } from '@/components/NavBar'
@@ -10,6 +11,7 @@ import { Paywall } from '@/components/Paywall'
 import { StateView } from '@/components/StateView'
 import { useUserStore } from '@/stores/user'
 import { isNotFound, useCollectGallery, useGallery } from '@/features/gallery/api/galleries'
+import { galleryKeys } from '@/features/gallery/keys'
 import { AccessBadge } from '@/components/GalleryCard'
 import { Picture } from '@/components/Picture'
 import { Viewer } from '@/features/gallery/components/Viewer'
@@ -84,6 +86,10 @@ function Gallery({ gallery }: { gallery: GalleryDetail }) {
   const [open, setOpen] = useState<number | null>(null)
   const free = gallery.images.filter((im) => !im.locked && im.display)
   const locked = gallery.images.filter((im) => im.locked)
+  const qc = useQueryClient()
+  const token = useUserStore((s) => s.token)
+  // After a purchase the detail is fetched afresh: it now signs every picture.
+  const refetch = () => void qc.invalidateQueries({ queryKey: galleryKeys.detail(gallery.id, token) })
   return (
     <>
       <header className={styles.head}>
@@ -129,7 +135,7 @@ function Gallery({ gallery }: { gallery: GalleryDetail }) {
           </div>
           <div className={styles.paywall}>
             {locked.length > 0 && <p className={styles.more}>{t('gallery.lockedMore', { n: locked.length })}</p>}
-            <Paywall paywall={gallery.paywall} />
+            <Paywall paywall={gallery.paywall} buy={{ target: { kind: 'gallery', id: gallery.id }, onBought: refetch }} />
           </div>
         </section>
       )}

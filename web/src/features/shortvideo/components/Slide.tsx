@@ -5,6 +5,9 @@
 import { useEffect, useRef, useState } from 'react'
 import { Link } from 'react-router'
 import { t } from '@/i18n'
+import { Intent } from '@/lib/purchase'
+import { newIdempotencyKey } from '@/lib/wallet'
+import { BuySheet } from '@/components/BuySheet'
 import { StateView } from '@/components/StateView'
 import { Spinner } from '@/components/Spinner'
 import { useVideoInfo } from '@/features/shortvideo/api/get-info'
@@ -123,6 +126,11 @@ export function Slide({ video, slot, role, muted, onPlaying, onMuteRefused, regi
   const refused = data != null && !data.access.allowed
   const showPaywall = refused && (data.playback == null || !data.playback.preview || previewEnded)
   const unlock = data?.paywall ? UNLOCK[data.paywall.reason] : null
+  // A priced clip is bought right here (the purchase sheet); its info is
+  // then fetched afresh and the full stream plays.
+  const [buying, setBuying] = useState(false)
+  const intent = useRef<Intent | null>(null)
+  intent.current ??= new Intent(() => newIdempotencyKey('buy'))
 
   return (
     <section
@@ -184,10 +192,29 @@ export function Slide({ video, slot, role, muted, onPlaying, onMuteRefused, regi
       {showPaywall && data.paywall && unlock && (
         <div className={styles.paywall} data-testid="short-paywall" data-reason={data.paywall.reason}>
           <p className={styles.paywallTip}>{data.paywall.tip}</p>
-          <Link to={unlock.to} className={styles.paywallAction} data-testid="short-unlock">
-            {t(unlock.label)}
-          </Link>
+          {data.paywall.reason === 'need_coins' && data.paywall.coins > 0 ? (
+            <button type="button" className={styles.paywallAction} onClick={() => setBuying(true)} data-testid="short-buy">
+              {t('paywall.buy')} · {t('paywall.price', { n: data.paywall.coins })}
+            </button>
+          ) : (
+            <Link to={unlock.to} className={styles.paywallAction} data-testid="short-unlock">
+              {t(unlock.label)}
+            </Link>
+          )}
         </div>
+      )}
+      {buying && data?.paywall && (
+        <BuySheet
+          target={{ kind: 'video', id: video.id }}
+          price={data.paywall.coins}
+          intent={intent.current}
+          onClose={() => setBuying(false)}
+          onBought={() => {
+            setBuying(false)
+            setPreviewEnded(false)
+            void info.refetch()
+          }}
+        />
       )}
       <div className={styles.meta}>
         <h2 className={styles.title}>{video.title}</h2>

@@ -127,6 +127,15 @@ function Detail({ video, token }: { video: VideoDetail; token: string | null }) 
     if (!src) count()
   }, [src, count])
 
+  // Bought: the detail is fetched afresh (access allowed, the full stream)
+  // and the player switches to it at once; the bought list is stale.
+  const [justBought, setJustBought] = useState(false)
+  const afterPurchase = () => {
+    setJustBought(true)
+    setPreviewEnded(false)
+    void qc.invalidateQueries({ queryKey: videoKeys.detail(video.id, token) })
+  }
+
   const needSignIn = () => {
     if (token) return false
     navigate('/mine/login')
@@ -134,7 +143,13 @@ function Detail({ video, token }: { video: VideoDetail; token: string | null }) 
   }
 
   const overlay =
-    !allowed && video.paywall && (!src || previewEnded) ? <Paywall paywall={video.paywall} previewed={previewEnded} /> : undefined
+    !allowed && video.paywall && (!src || previewEnded) ? (
+      <Paywall
+        paywall={video.paywall}
+        previewed={previewEnded}
+        buy={{ target: { kind: 'video', id: video.id }, onBought: afterPurchase }}
+      />
+    ) : undefined
 
   return (
     <>
@@ -148,6 +163,7 @@ function Detail({ video, token }: { video: VideoDetail; token: string | null }) 
         }}
         overlay={overlay}
         onRetry={refreshSource}
+        autoPlay={justBought}
       />
       <section className={styles.info}>
         <h2 className={styles.title} data-testid="detail-title">

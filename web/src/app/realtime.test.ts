@@ -1,0 +1,37 @@
+import { describe, expect, it, vi } from 'vitest'
+import { QueryClient } from '@tanstack/react-query'
+import { moneyMoved } from '@/lib/purchase'
+import { walletKeys } from '@/lib/wallet'
+
+vi.mock('@/stores/user', () => ({ useUserStore: { getState: () => ({ token: null }), subscribe: () => () => undefined } }))
+const { refetchMoney, startRealtime } = await import('./realtime')
+
+// seed puts one query under each key and reports which are stale after fn.
+function staleAfter(qc: QueryClient, keys: readonly (readonly unknown[])[], fn: () => void) {
+  for (const k of keys) qc.setQueryData(k, 1)
+  fn()
+  return keys.map((k) => qc.getQueryState(k)?.isInvalidated ?? false)
+}
+
+describe('money moved', () => {
+  const keys = [
+    walletKeys.summary('t'),
+    ['mine', 'info', 't'],
+    ['purchase', 'backpack', 't'],
+    ['walletPay', 'vipProducts', 't'],
+    ['video', 'detail', 3, 't'],
+    ['gallery', 'detail', 4, 't'],
+    ['catalog', 'sections'], // a public list: untouched
+  ] as const
+
+  it('marks balances, the user, wallet pages and details stale, nothing else', () => {
+    const qc = new QueryClient()
+    expect(staleAfter(qc, keys, () => refetchMoney(qc))).toEqual([true, true, true, true, true, true, false])
+  })
+
+  it('a purchase anywhere (moneyMoved) reaches the query cache once the app has started', () => {
+    const qc = new QueryClient()
+    startRealtime(qc) // no WebSocket under node: only the money listener
+    expect(staleAfter(qc, keys, () => moneyMoved('buy'))).toEqual([true, true, true, true, true, true, false])
+  })
+})
