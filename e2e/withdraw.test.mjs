@@ -98,6 +98,7 @@ test('the registered user gets income from an operator and sees it', async () =>
   await page.goto(server.base + '/mine/withdraw')
   await page.locator('[data-testid=wd-income]', { hasText: '500.00' }).waitFor({ timeout: 15000 })
   assert.match(await $('wd-frozen').innerText(), /0\.00/)
+  assert.equal(await $('wd-shouyi').getAttribute('href'), '/mine/usershouyimx')
   await both('empty-accounts')
 })
 
@@ -201,6 +202,7 @@ test('income records filter by type', async () => {
   const types = await $('rec-entry').evaluateAll((els) => els.map((e) => e.dataset.type))
   assert.ok(types.includes('withdraw'), `withdraw among ${types}`)
   assert.ok(types.includes('adjust'), `adjust among ${types}`)
+  assert.equal(await $('rec-withdraw').getAttribute('href'), '/mine/withdraw')
   await both('income')
   const filtered = page.waitForResponse((r) => r.url().includes('/api/app/mine/iIncomes') && r.url().includes('type=withdraw'))
   await $('rec-type-withdraw').click()

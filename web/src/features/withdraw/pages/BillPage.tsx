@@ -3,7 +3,7 @@
 // coins) and userincomerecord (/mine/userincomerecord, income entries, GET
 // mine/iIncomes: amounts in yuan). Type chips and a month filter; both are
 // kept in the query string (?type=&month=) so back and reload keep them.
-import { useSearchParams } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import { t } from '@/i18n'
 import { yuan } from '@/lib/wallet'
 import { NavBar } from '@/components/NavBar'
@@ -70,7 +70,17 @@ export function LedgerPage({ kind }: { kind: LedgerKind }) {
 
   return (
     <div className={styles.page} data-testid="rec-ledger" data-kind={kind}>
-      <NavBar title={t(cfg.title)} back="/mine" />
+      <NavBar
+        title={t(cfg.title)}
+        back="/mine"
+        right={
+          kind === 'income' ? (
+            <Link to="/mine/withdraw" className={`${styles.sectionLink} prima-hit`} data-testid="rec-withdraw">
+              {t('route.withdraw.title')}
+            </Link>
+          ) : undefined
+        }
+      />
       <div className={styles.filters}>
         <TypeChips types={cfg.types} value={type} onChange={(v) => set('type', v)} />
         <MonthPicker value={month} onChange={(v) => set('month', v)} months={recentMonths(24)} />

@@ -166,6 +166,9 @@ function WithdrawForm({
         </p>
         <div className={styles.cardFoot}>
           <span data-testid="wd-frozen">{t('wd.frozen', { v: yuan(w.incomeFrozen) })}</span>
+          <Link to="/mine/usershouyimx" className={styles.cardLink} data-testid="wd-shouyi">
+            {t('route.usershouyimx.title')}
+          </Link>
         </div>
       </section>
 
