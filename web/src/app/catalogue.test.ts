@@ -8,6 +8,7 @@ import { zhCN as zhCNTyped } from '@/i18n/zh-CN'
 import { en as enTyped } from '@/i18n/en'
 import { libZhCN } from '@/i18n/lib'
 import { payEn, payZhCN } from '@/i18n/pay'
+import { wdEn, wdZhCN } from '@/i18n/withdraw'
 
 // Indexed by any string here: the test looks for keys the types cannot see.
 const zhCN: Record<string, string> = zhCNTyped
@@ -52,6 +53,17 @@ describe('message catalogues', () => {
     }
   })
 
+  it('the withdraw catalogue has the same placeholders in both languages and no key of the pages', () => {
+    const wz: Record<string, string> = wdZhCN
+    const we: Record<string, string> = wdEn
+    expect(Object.keys(we).sort()).toEqual(Object.keys(wz).sort())
+    for (const k of Object.keys(wz)) {
+      expect(wz[k].trim(), k).not.toBe('')
+      expect(placeholders(we[k]), k).toEqual(placeholders(wz[k]))
+      expect(k in zhCN, k).toBe(false)
+    }
+  })
+
   it('every literal key used in the source is defined', () => {
     const used = new Set<string>()
     for (const dir of OWNED) {
@@ -60,7 +72,7 @@ describe('message catalogues', () => {
       }
     }
     expect(used.size).toBeGreaterThan(50)
-    const missing = [...used].filter((k) => !(k in zhCN) && !(k in libZhCN) && !(k in payZhCN))
+    const missing = [...used].filter((k) => !(k in zhCN) && !(k in libZhCN) && !(k in payZhCN) && !(k in wdZhCN))
     expect(missing).toEqual([])
   })
 })

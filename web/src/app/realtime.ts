@@ -11,6 +11,7 @@ import { accountKeys } from '@/features/account/keys'
 import { galleryKeys } from '@/features/gallery/keys'
 import { videoKeys } from '@/features/video/keys'
 import { payPageKeys } from '@/features/wallet/keys'
+import { withdrawKeys } from '@/features/withdraw/keys'
 import { useUserStore } from '@/stores/user'
 
 // Events come in bursts (a registration sends two) and may race the other
@@ -19,11 +20,11 @@ import { useUserStore } from '@/stores/user'
 const REFETCH_DELAY_MS = 500
 
 // refetchMoney marks stale everything that depends on balances, VIP tiers
-// and purchases: the wallet, the user info, the VIP and order pages, and
-// the details whose access may have changed. Only what is on screen
+// and purchases: the wallet, the user info, the VIP and order pages, the
+// withdrawals and records, and the details whose access may have changed. Only what is on screen
 // refetches now; the rest on its next visit.
 export function refetchMoney(queryClient: QueryClient): void {
-  for (const queryKey of [walletKeys.all, accountKeys.all, purchaseKeys.all, payPageKeys.all, videoKeys.detailAll(), galleryKeys.all]) {
+  for (const queryKey of [walletKeys.all, accountKeys.all, purchaseKeys.all, payPageKeys.all, videoKeys.detailAll(), galleryKeys.all, withdrawKeys.all]) {
     void queryClient.invalidateQueries({ queryKey })
   }
 }

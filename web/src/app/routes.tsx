@@ -54,6 +54,15 @@ const galleryCategory: PageLoader = () => import('@/features/gallery/pages/Galle
 const vipcenter: PageLoader = () => import('@/features/wallet/pages/VipCenterPage')
 const usercoinchongzhi: PageLoader = () => import('@/features/wallet/pages/TopUpPage')
 const backpack: PageLoader = () => import('@/features/wallet/pages/BackpackPage')
+const withdraw: PageLoader = () => import('@/features/withdraw/pages/WithdrawPage')
+const withdrawdetail: PageLoader = () => import('@/features/withdraw/pages/WithdrawDetailPage')
+const address: PageLoader = () => import('@/features/withdraw/pages/AddressPage')
+const addbankcard: PageLoader = () => import('@/features/withdraw/pages/AddBankCardPage')
+const addusdt: PageLoader = () => import('@/features/withdraw/pages/AddUsdtPage')
+const userrecords: PageLoader = () => import('@/features/withdraw/pages/UserBuyRecordPage')
+const usercoinrecords: PageLoader = () => import('@/features/withdraw/pages/CoinRecordsPage')
+const userincomerecord: PageLoader = () => import('@/features/withdraw/pages/IncomeRecordPage')
+const usershouyimx: PageLoader = () => import('@/features/withdraw/pages/IncomeDetailPage')
 // One shared page for screens not built yet; it names the screen from the
 // route handle and says what it will hold.
 const soon: PageLoader = () => import('@/components/ComingSoon')
@@ -106,7 +115,7 @@ export const appRoutes: AppRoute[] = [
   { name: 'userlike', path: '/mine/userlike', page: userlike },
   { name: 'userguanzhu', path: '/mine/userguanzhu', page: soon },
   { name: 'usertopic', path: '/mine/usertopic', page: soon },
-  { name: 'usershouyimx', path: '/mine/usershouyimx', page: soon },
+  { name: 'usershouyimx', path: '/mine/usershouyimx', page: usershouyimx },
   { name: 'help', path: '/mine/help', page: soon },
   { name: 'yaoqingcode', path: '/mine/yaoqingcode', page: soon },
   { name: 'duihuancode', path: '/mine/duihuancode', page: soon },
@@ -118,14 +127,14 @@ export const appRoutes: AppRoute[] = [
   { name: 'usercoinchongzhi', path: '/mine/usercoinchongzhi', page: usercoinchongzhi },
   { name: 'usershareshenqing', path: '/mine/usershareshenqing', page: soon },
   { name: 'vipcenter', path: '/mine/vipcenter', page: vipcenter },
-  { name: 'withdraw', path: '/mine/withdraw', page: soon },
-  { name: 'withdrawdetail', path: '/mine/withdraw/detail', page: soon },
-  { name: 'userrecords', path: '/mine/userbuyrecord', page: soon },
-  { name: 'usercoinrecords', path: '/mine/usercoinrecords', page: soon },
-  { name: 'userincomerecord', path: '/mine/userincomerecord', page: soon },
-  { name: 'address', path: '/mine/address', page: soon }, // ?type=
-  { name: 'addbankcard', path: '/mine/add-bank-card', page: soon },
-  { name: 'addusdt', path: '/mine/add-usdt', page: soon },
+  { name: 'withdraw', path: '/mine/withdraw', page: withdraw },
+  { name: 'withdrawdetail', path: '/mine/withdraw/detail', page: withdrawdetail },
+  { name: 'userrecords', path: '/mine/userbuyrecord', page: userrecords },
+  { name: 'usercoinrecords', path: '/mine/usercoinrecords', page: usercoinrecords },
+  { name: 'userincomerecord', path: '/mine/userincomerecord', page: userincomerecord },
+  { name: 'address', path: '/mine/address', page: address }, // ?type=
+  { name: 'addbankcard', path: '/mine/add-bank-card', page: addbankcard },
+  { name: 'addusdt', path: '/mine/add-usdt', page: addusdt },
   { name: 'agentdata', path: '/mine/pushdata', page: soon }, // ?type=
   { name: 'shareyaoqing', path: '/mine/shareyaoqing', page: soon }, // ?type=
   { name: 'suggest', path: '/mine/suggest', page: soon },

@@ -4,17 +4,18 @@ import { zhCN, type PageKey } from './zh-CN'
 import { en } from './en'
 import { libZhCN, libEn, type LibKey } from './lib'
 import { payZhCN, payEn, type PayKey } from './pay'
+import { wdZhCN, wdEn, type WdKey } from './withdraw'
 
 export type Lang = 'zh-CN' | 'en'
 
 // MessageKey is every key t() accepts: t('mine.login') compiles, a key
 // missing from zh-CN does not. A key built at run time (route.<name>.title)
 // goes through hasMessage first, or through the helpers below.
-export type MessageKey = PageKey | LibKey | PayKey
+export type MessageKey = PageKey | LibKey | PayKey | WdKey
 
 const catalogues: Record<Lang, Partial<Record<string, string>>> = {
-  'zh-CN': { ...libZhCN, ...payZhCN, ...zhCN },
-  en: { ...libEn, ...payEn, ...en },
+  'zh-CN': { ...libZhCN, ...payZhCN, ...wdZhCN, ...zhCN },
+  en: { ...libEn, ...payEn, ...wdEn, ...en },
 }
 
 let current: Lang = 'zh-CN'

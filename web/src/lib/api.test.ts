@@ -350,6 +350,16 @@ describe('401', () => {
     expect(handler).not.toHaveBeenCalled()
   })
 
+  it('does not log out over a 401 to a password re-check (wrong password, session fine)', async () => {
+    const handler = vi.fn()
+    setUnauthorizedHandler(handler)
+    setToken('user-token')
+    answer(() => json({ code: 401, tip: '密码错误', msg: 'wrong password', data: null }, 401))
+    const err = await rejection(api.post('/api/app/withdraw', { passWord: 'x' }, { silent: true, passwordCheck: true }))
+    expect(err.tip).toBe('密码错误')
+    expect(handler).not.toHaveBeenCalled()
+  })
+
   it('does not call the handler for other errors', async () => {
     const handler = vi.fn()
     setUnauthorizedHandler(handler)

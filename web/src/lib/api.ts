@@ -58,6 +58,11 @@ export interface RequestOptions {
   silent?: boolean // no error toast (the caller shows the error itself)
   noToken?: boolean // do not send the session token
   timeout?: number // milliseconds, default REQUEST_TIMEOUT_MS (15 s)
+  // passwordCheck: the body carries the user's password for a fresh check
+  // (adding a payout account, withdrawing). Such a call answers a wrong
+  // password with 401 while the session is fine, so a 401 here is shown as
+  // the call's error and does not end the session.
+  passwordCheck?: boolean
 }
 
 export type Params = Record<string, unknown>
@@ -237,7 +242,7 @@ function request<T>(method: Method, path: string, payload: unknown, opts: Reques
       // Neither the toast nor the app's handler may replace the ApiError
       // the callers are waiting for.
       if (!entry.silent) quietly(() => toast.text(err.tip))
-      if (token && (err.status === 401 || (err.kind === 'business' && err.code === 401))) quietly(() => unauthorized?.(err))
+      if (token && !opts.passwordCheck && (err.status === 401 || (err.kind === 'business' && err.code === 401))) quietly(() => unauthorized?.(err))
       throw err
     })
     .finally(() => {
