@@ -1,5 +1,6 @@
 // The wallet card on Mine: coins and income (with what pending withdrawals
-// hold), and the ways in: top up, VIP centre, records, the coupon backpack.
+// hold), and the ways in: top up, VIP centre, withdraw, records, the coupon
+// backpack.
 // It refetches when money moves (wallet.changed, a purchase: app/realtime).
 import { Link } from 'react-router'
 import { useQuery } from '@tanstack/react-query'
@@ -11,6 +12,7 @@ import styles from './WalletCard.module.css'
 const LINKS = [
   { to: '/mine/usercoinchongzhi', label: 'wallet.topUp', testid: 'wallet-topup' },
   { to: '/mine/vipcenter', label: 'wallet.vip', testid: 'wallet-vip' },
+  { to: '/mine/withdraw', label: 'wallet.withdraw', testid: 'wallet-withdraw' },
   { to: '/mine/usercoinrecords', label: 'wallet.records', testid: 'wallet-records' },
   { to: '/mine/backpack', label: 'wallet.backpack', testid: 'wallet-backpack' },
 ] as const
