@@ -16,13 +16,19 @@ import (
 // BenchmarkCallbacks measures paid callbacks per second through the HTTP
 // route (verify, lock the order, conditional update, two ledger movements)
 // with 8 callers at once, then checks the ledger. Orders are made directly
-// in the database beforehand so only callbacks are timed.
+// in the database beforehand so only callbacks are timed. SQLite runs with
+// group commit and, as the baseline in the same run, one commit per request.
 //
 //	go test ./internal/wallet/ -run '^$' -bench Callbacks -benchtime 2000x
 func BenchmarkCallbacks(b *testing.B) {
-	for _, eng := range []db.Engine{db.SQLite, db.Postgres} {
-		b.Run(string(eng), func(b *testing.B) {
-			s := apptest.New(b, eng)
+	for _, c := range []struct {
+		name  string
+		eng   db.Engine
+		group bool
+	}{{"sqlite", db.SQLite, true}, {"sqlite-solo-commits", db.SQLite, false}, {"postgres", db.Postgres, false}} {
+		b.Run(c.name, func(b *testing.B) {
+			s := apptest.New(b, c.eng)
+			s.App.DB.SetGroupCommit(c.group)
 			ctx := context.Background()
 			sb := s.App.Wallet.Pay.Providers[0].(*wallet.Sandbox)
 			now := time.Now().Unix()
