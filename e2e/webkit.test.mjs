@@ -63,6 +63,17 @@ const builtMarkers = {
   vipcenter: { css: `${css('vipcenter-page')} ${css('vip-status')}` },
   usercoinchongzhi: { css: `${css('topup-page')} ${css('package')}` },
   backpack: { css: `${css('backpack-page')} ${css('backpack-tab')}` },
+  // Money out and records (features/withdraw): the sweep's guest sees each
+  // page's frame (a guest is asked to register where money leaves).
+  withdraw: { css: css('wd-page') },
+  withdrawdetail: { css: css('wd-detail') },
+  usershouyimx: { css: css('sy-page') },
+  userrecords: { css: css('rec-orders-page') },
+  usercoinrecords: { css: css('rec-ledger') },
+  userincomerecord: { css: css('rec-ledger') },
+  address: { css: css('addr-page') },
+  addbankcard: { css: css('addbank-page') },
+  addusdt: { css: css('addusdt-page') },
   // /gallery/1: the seed's first gallery, free or behind its paywall.
   gallery: { css: css('gallery-title') },
   galleryVip: { css: `${css('gallery-vip-page')} ${css('gallery-card')}` },
