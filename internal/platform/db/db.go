@@ -52,8 +52,14 @@ type DB struct {
 	Engine Engine
 	read   *sql.DB
 	write  *sql.DB
-	stmts  stmtCache  // SQLite reads only; pgx caches statements itself
-	group  *committer // SQLite: write transactions share commits (group.go)
+	stmts  stmtCache // SQLite reads only; pgx caches statements itself
+	// wstmts are SQLite write statements prepared on the writer connection
+	// (tx.go, *Prepared writes*); toPrepare are those seen but not yet
+	// prepared.
+	wstmts    stmtCache
+	prepMu    sync.Mutex
+	toPrepare map[string]bool
+	group     *committer // SQLite: write transactions share commits (group.go)
 	// soloCommits turns group commit off (benchmarks compare the two).
 	soloCommits atomic.Bool
 }
@@ -124,6 +130,7 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 // Close closes both pools.
 func (d *DB) Close() error {
 	d.stopGroup()
+	d.wstmts.close()
 	d.stmts.close()
 	err := d.write.Close()
 	if d.read != d.write {

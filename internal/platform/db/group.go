@@ -119,6 +119,7 @@ func (d *DB) commitLoop() {
 			}
 		}
 		d.runBatch(batch)
+		d.prepareNoted() // the writer connection is idle now
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
@@ -349,5 +350,51 @@ func TestGroupCommitKeepsEachOutcome(t *testing.T) {
 	d.Close()
 	if err := d.Tx(ctx, func(context.Context, *db.Tx) error { return nil }); err == nil {
 		t.Fatal("a transaction on a closed database succeeded")
+	}
+}
+
+// Write statements are prepared between transactions (tx.go, *Prepared
+// writes*): concurrent transactions, with group commit and without, must
+// neither wait on each other forever nor write wrongly once their
+// statements are prepared.
+func TestPreparedWritesUnderConcurrency(t *testing.T) {
+	for _, group := range []bool{true, false} {
+		d := dbtest.Open(t, db.SQLite)
+		d.SetGroupCommit(group)
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		if _, err := d.Exec(ctx, `CREATE TABLE p (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)`); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for w := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range 50 {
+					err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+						var id int64
+						if err := tx.QueryRow(ctx, `INSERT INTO p (n) VALUES (?) RETURNING id`, w*1000+i).Scan(&id); err != nil {
+							return err
+						}
+						_, err := tx.Exec(ctx, `UPDATE p SET n = n + 1 WHERE id = ?`, id)
+						return err
+					})
+					if err != nil {
+						t.Errorf("group %v: %v", group, err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		var rows, sum int64
+		if err := d.QueryRow(ctx, `SELECT COUNT(*), SUM(n) FROM p`).Scan(&rows, &sum); err != nil {
+			t.Fatal(err)
+		}
+		// 8 writers x 50 rows, each n = w*1000+i+1.
+		if want := int64(50*28000 + 8*1275); rows != 400 || sum != want {
+			t.Errorf("group %v: %d rows summing %d, want 400 and %d", group, rows, sum, want)
+		}
+		cancel()
 	}
 }
