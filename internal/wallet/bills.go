@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"prima/internal/catalog"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 )
@@ -37,13 +38,6 @@ var (
 	incomeBillTypes = []string{"commission", "creator", "withdraw", "withdraw_return", "exchange", "adjust"}
 )
 
-// Bill page bounds: pageSize 1..MaxBillPageSize, and no deeper than
-// BillWindow entries (as the catalogue's lists).
-const (
-	MaxBillPageSize = 50
-	BillWindow      = 10000
-)
-
 // BillEntry is one entry of a user's coin or income account with the
 // movement it belongs to.
 type BillEntry struct {
@@ -57,13 +51,7 @@ type BillEntry struct {
 }
 
 // BillPage is one page of a bill (the lists' page shape).
-type BillPage struct {
-	List       []BillEntry `json:"list"`
-	Total      int         `json:"total"`
-	PageNumber int         `json:"pageNumber"`
-	PageSize   int         `json:"pageSize"`
-	HasMore    bool        `json:"hasMore"`
-}
+type BillPage = catalog.Page[BillEntry]
 
 // BillQuery is a bill request, already checked by the handler.
 type BillQuery struct {
@@ -131,9 +119,7 @@ func (s *Service) Bills(ctx context.Context, uid int64, q BillQuery) (BillPage, 
 func billQuery(r *http.Request, account string, types []string) (BillQuery, error) {
 	q := httpx.Q(r)
 	bq := BillQuery{Account: account, Type: q.String("type"), Month: q.String("month")}
-	size := q.Int("pageSize", 20, 1, MaxBillPageSize)
-	bq.PageSize = int(size)
-	bq.PageNumber = int(q.Int("pageNumber", 1, 1, (BillWindow+size-1)/size))
+	bq.PageNumber, bq.PageSize = pageParams(q)
 	if err := q.Err(); err != nil {
 		return bq, err
 	}

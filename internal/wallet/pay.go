@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"prima/internal/catalog"
 	"prima/internal/membership"
 	"prima/internal/platform/db"
 	"prima/internal/platform/jobs"
@@ -329,14 +330,8 @@ type OrderFilter struct {
 	PageSize   int
 }
 
-// OrderPage is a page of orders.
-type OrderPage struct {
-	List       []Order `json:"list"`
-	Total      int     `json:"total"`
-	PageNumber int     `json:"pageNumber"`
-	PageSize   int     `json:"pageSize"`
-	HasMore    bool    `json:"hasMore"`
-}
+// OrderPage is a page of orders (the lists' page shape).
+type OrderPage = catalog.Page[Order]
 
 // Orders lists orders newest first.
 func (s *Service) Orders(ctx context.Context, f OrderFilter) (OrderPage, error) {
@@ -710,14 +705,8 @@ type BonusGrant struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
-// BonusPage is a page of bonus grants.
-type BonusPage struct {
-	List       []BonusGrant `json:"list"`
-	Total      int          `json:"total"`
-	PageNumber int          `json:"pageNumber"`
-	PageSize   int          `json:"pageSize"`
-	HasMore    bool         `json:"hasMore"`
-}
+// BonusPage is a page of bonus grants (the lists' page shape).
+type BonusPage = catalog.Page[BonusGrant]
 
 // Bonuses are the bonus coins credited to uid, newest first.
 func (s *Service) Bonuses(ctx context.Context, uid int64, pageNumber, pageSize int) (BonusPage, error) {

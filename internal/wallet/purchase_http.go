@@ -1,6 +1,7 @@
 package wallet
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -29,36 +30,26 @@ type BuyVideoReply struct {
 	Wallet   Summary  `json:"wallet"`
 }
 
-// BuyVideo answers POST /api/app/vid/buy {id, useCoupon, idempotencyKey}.
-func (h *Handler) BuyVideo(w http.ResponseWriter, r *http.Request) error {
-	var b buyBody
-	if err := httpx.Decode(w, r, &b); err != nil {
-		return err
-	}
-	id, key, err := b.check(r)
-	if err != nil {
-		return err
-	}
-	uid := httpx.UserID(r.Context())
-	p, err := h.s.BuyVideo(r.Context(), uid, id, b.UseCoupon, key)
-	if err != nil {
-		return err
-	}
-	sum, err := h.s.Summary(r.Context(), uid)
-	if err != nil {
-		return err
-	}
-	return httpx.OK(w, BuyVideoReply{Purchase: p, Wallet: sum})
-}
-
 // BuyGalleryReply is POST /api/app/gallery/buy's answer.
 type BuyGalleryReply struct {
 	Purchase GalleryPurchase `json:"purchase"`
 	Wallet   Summary         `json:"wallet"`
 }
 
+// BuyVideo answers POST /api/app/vid/buy {id, useCoupon, idempotencyKey}.
+func (h *Handler) BuyVideo(w http.ResponseWriter, r *http.Request) error {
+	return serveBuy(w, r, h.s, h.s.BuyVideo, func(p Purchase, sum Summary) any { return BuyVideoReply{p, sum} })
+}
+
 // BuyGallery answers POST /api/app/gallery/buy {id, idempotencyKey}.
 func (h *Handler) BuyGallery(w http.ResponseWriter, r *http.Request) error {
+	return serveBuy(w, r, h.s, h.s.BuyGallery, func(p GalleryPurchase, sum Summary) any { return BuyGalleryReply{p, sum} })
+}
+
+// serveBuy is a buy call: decode and check the body, buy, answer the
+// purchase with the caller's wallet after it.
+func serveBuy[P any](w http.ResponseWriter, r *http.Request, s *Service,
+	buy func(ctx context.Context, uid, id int64, useCoupon bool, key string) (P, error), reply func(P, Summary) any) error {
 	var b buyBody
 	if err := httpx.Decode(w, r, &b); err != nil {
 		return err
@@ -68,15 +59,15 @@ func (h *Handler) BuyGallery(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	uid := httpx.UserID(r.Context())
-	p, err := h.s.BuyGallery(r.Context(), uid, id, b.UseCoupon, key)
+	p, err := buy(r.Context(), uid, id, b.UseCoupon, key)
 	if err != nil {
 		return err
 	}
-	sum, err := h.s.Summary(r.Context(), uid)
+	sum, err := s.Summary(r.Context(), uid)
 	if err != nil {
 		return err
 	}
-	return httpx.OK(w, BuyGalleryReply{Purchase: p, Wallet: sum})
+	return httpx.OK(w, reply(p, sum))
 }
 
 // BoughtVideos answers GET /api/app/mine/buyVid?pageNumber&pageSize.

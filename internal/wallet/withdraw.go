@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"prima/internal/catalog"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
@@ -57,14 +58,8 @@ type AdminWithdrawal struct {
 	OperatorID int64 `json:"operatorID"`
 }
 
-// WithdrawalPage is one page of withdrawals.
-type WithdrawalPage[T any] struct {
-	List       []T  `json:"list"`
-	Total      int  `json:"total"`
-	PageNumber int  `json:"pageNumber"`
-	PageSize   int  `json:"pageSize"`
-	HasMore    bool `json:"hasMore"`
-}
+// WithdrawalPage is one page of withdrawals (the lists' page shape).
+type WithdrawalPage[T any] = catalog.Page[T]
 
 type withdrawalRow struct {
 	ID, UserID, Amount, Fee, AccountID int64

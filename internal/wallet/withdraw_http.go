@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"prima/internal/catalog"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/httpx"
 )
@@ -29,12 +30,8 @@ func passwordHTTP(w http.ResponseWriter, err error) error {
 	return err
 }
 
-// pageParams reads pageNumber (1..10000) and pageSize (1..50, default 20).
-func pageParams(q *httpx.Query) (int, int) {
-	size := q.Int("pageSize", 20, 1, 50)
-	num := q.Int("pageNumber", 1, 1, 10_000)
-	return int(num), int(size)
-}
+// pageParams reads the page as every list does (catalog.PageParams), 20 by default.
+func pageParams(q *httpx.Query) (int, int) { return catalog.PageParams(q, 20) }
 
 // PayoutAccounts is GET /api/app/mine/txnact/bank/get?actType=1|2.
 func (h *Handler) PayoutAccounts(w http.ResponseWriter, r *http.Request) error {
