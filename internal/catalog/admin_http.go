@@ -49,19 +49,11 @@ func (h *Handler) AdminCreateModule(w http.ResponseWriter, r *http.Request) erro
 
 // AdminUpdateModule answers POST /api/admin/modules/update {id, name?, sort?}.
 func (h *Handler) AdminUpdateModule(w http.ResponseWriter, r *http.Request) error {
-	var in struct {
-		ID   *int64  `json:"id"`
-		Name *string `json:"name"`
-		Sort *int64  `json:"sort"`
-	}
-	if err := httpx.Decode(w, r, &in); err != nil {
-		return err
-	}
-	id, err := httpx.BodyID(in.ID)
+	id, change, err := decodeChange(w, r)
 	if err != nil {
 		return err
 	}
-	m, err := h.s.UpdateModule(r.Context(), audit.ActorFrom(r), id, ModuleChange{Name: in.Name, Sort: in.Sort})
+	m, err := h.s.UpdateModule(r.Context(), audit.ActorFrom(r), id, change)
 	if err != nil {
 		return err
 	}
@@ -78,6 +70,20 @@ func (h *Handler) AdminDeleteModule(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	return httpx.OK(w, map[string]int64{"id": id})
+}
+
+// decodeChange reads {id, name?, sort?}: a rename or reorder of a module or a tag.
+func decodeChange(w http.ResponseWriter, r *http.Request) (int64, ModuleChange, error) {
+	var in struct {
+		ID   *int64  `json:"id"`
+		Name *string `json:"name"`
+		Sort *int64  `json:"sort"`
+	}
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return 0, ModuleChange{}, err
+	}
+	id, err := httpx.BodyID(in.ID)
+	return id, ModuleChange{Name: in.Name, Sort: in.Sort}, err
 }
 
 func decodeID(w http.ResponseWriter, r *http.Request) (int64, error) {
@@ -117,19 +123,11 @@ func (h *Handler) AdminCreateTag(w http.ResponseWriter, r *http.Request) error {
 
 // AdminUpdateTag answers POST /api/admin/tags/update {id, name?, sort?}.
 func (h *Handler) AdminUpdateTag(w http.ResponseWriter, r *http.Request) error {
-	var in struct {
-		ID   *int64  `json:"id"`
-		Name *string `json:"name"`
-		Sort *int64  `json:"sort"`
-	}
-	if err := httpx.Decode(w, r, &in); err != nil {
-		return err
-	}
-	id, err := httpx.BodyID(in.ID)
+	id, change, err := decodeChange(w, r)
 	if err != nil {
 		return err
 	}
-	t, err := h.s.UpdateTag(r.Context(), audit.ActorFrom(r), id, ModuleChange{Name: in.Name, Sort: in.Sort})
+	t, err := h.s.UpdateTag(r.Context(), audit.ActorFrom(r), id, change)
 	if err != nil {
 		return err
 	}
