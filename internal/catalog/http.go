@@ -79,9 +79,7 @@ func (h *Handler) Announcements(w http.ResponseWriter, r *http.Request) error {
 // PageParams reads pageSize (1..MaxPageSize) and then pageNumber, whose
 // bound depends on the page size (see Window).
 func PageParams(q *httpx.Query, defSize int64) (pageNumber, pageSize int) {
-	size := q.Int("pageSize", defSize, 1, MaxPageSize)
-	num := q.Int("pageNumber", 1, 1, int64(MaxPage(int(size))))
-	return int(num), int(size)
+	return httpx.PageParams(q, defSize)
 }
 
 // ModuleVideos answers GET /api/app/vid/moduleVideo.

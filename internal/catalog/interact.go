@@ -2,10 +2,13 @@ package catalog
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"strconv"
 	"time"
 
 	"prima/internal/membership"
+	"prima/internal/messaging"
 	"prima/internal/platform/db"
 )
 
@@ -162,10 +165,46 @@ func (s *Service) Like(ctx context.Context, uid, id int64, on bool) (LikeState, 
 		if !on {
 			delta = -1
 		}
-		st.LikeCount, err = addLikes(ctx, tx, id, delta)
-		return err
+		if st.LikeCount, err = addLikes(ctx, tx, id, delta); err != nil || !on {
+			return err
+		}
+		return s.noticeLike(ctx, tx, uid, id)
 	})
 	return st, err
+}
+
+// likeNoticeEvery is how often one user's likes of one video may tell its
+// uploader: liking, unliking and liking again is one notice a day.
+const likeNoticeEvery = 24 * time.Hour
+
+// noticeLike tells the user who uploaded video id's media that uid liked
+// it, in the like's transaction. Videos without media, made from an
+// operator's upload (the platform's own catalogue), or liked by their own
+// uploader tell nobody.
+func (s *Service) noticeLike(ctx context.Context, tx *db.Tx, uid, id int64) error {
+	var (
+		owner int64
+		title string
+	)
+	err := tx.QueryRow(ctx, `SELECT m.owner_uid, v.title FROM videos v
+		JOIN media_assets m ON m.id = v.media_id
+		JOIN users u ON u.id = m.owner_uid
+		WHERE v.id = ? AND u.role = 'user'`, id).Scan(&owner, &title)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && owner == uid) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	ref := strconv.FormatInt(id, 10)
+	var recent int
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM notices WHERE user_id = ? AND kind = 'like' AND actor_id = ? AND ref = ? AND created_at > ?`,
+		owner, uid, ref, now.Add(-likeNoticeEvery).Unix()).Scan(&recent); err != nil || recent > 0 {
+		return err
+	}
+	return messaging.Notify(ctx, tx, s.Events, messaging.Notice{UserID: owner, Category: messaging.CategoryInteraction, Kind: "like",
+		ActorID: uid, Title: "赞了你的视频", Body: title, Ref: ref}, now)
 }
 
 // Collect sets whether uid has video id among their favourites; repeating

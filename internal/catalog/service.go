@@ -14,6 +14,8 @@ import (
 
 	"prima/internal/membership"
 	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
+	"prima/internal/platform/realtime"
 )
 
 // Options are the operator settings the catalog reports to clients.
@@ -27,11 +29,11 @@ type Options struct {
 // listing are reachable, which is far more than anyone scrolls on a phone,
 // and it bounds the cost of both a deep page and a count (see DESIGN.md
 // "bounded maximum").
-const Window = 10000
+const Window = httpx.PageWindow
 
 // Listing limits.
 const (
-	MaxPageSize    = 50
+	MaxPageSize    = httpx.MaxPageSize
 	MaxSectionSize = 12 // pSize: videos per section
 	countTTL       = 30 * time.Second
 	anchorTTL      = 10 * time.Minute
@@ -70,6 +72,9 @@ type Service struct {
 	// Covers makes uploaded pictures into public covers for the operator
 	// calls (admin.go); internal/media replaces the default, which has none.
 	Covers CoverStore
+	// Events tells the uploader of a liked video (like notices,
+	// interact.go); nil publishes nothing, the notice is still written.
+	Events realtime.Publisher
 	// historyLimit is HistoryLimit; tests lower it.
 	historyLimit int
 	// lines caches the delivery lines (lines.go).
@@ -99,13 +104,7 @@ func NewService(d *db.DB, opts Options) *Service {
 }
 
 // Page is one page of a list.
-type Page[T any] struct {
-	List       []T  `json:"list"`
-	Total      int  `json:"total"`
-	PageNumber int  `json:"pageNumber"`
-	PageSize   int  `json:"pageSize"`
-	HasMore    bool `json:"hasMore"`
-}
+type Page[T any] = httpx.Page[T]
 
 // Modules lists the top-level modules in sort order, each with its
 // sub-modules; moduleType < 0 means every type.
@@ -185,7 +184,7 @@ type VideoQuery struct {
 }
 
 // MaxPage is the deepest page number of a listing with this page size.
-func MaxPage(pageSize int) int { return (Window + pageSize - 1) / pageSize }
+func MaxPage(pageSize int) int { return httpx.MaxPage(pageSize) }
 
 type countKey struct {
 	ModuleID, SubModuleID int64
@@ -366,7 +365,9 @@ func (s *Service) SectionChange(ctx context.Context, subModuleID int64, pageSize
 // reported as a list even when empty so the client can read any of them.
 var SourceKeys = []string{"APPNAME", "OFFICALWEBSITEADDRESS", "COMMUNITYLAYOUT", "GROUP", "CUST", "GUIDE", "IMAGE", "VID",
 	"LAND", "PROXYRULE", "FAQ", "QRCODE", "WELFARE", "ACT", "AppStore", "VIPCARD", "MODULESELECTINDEX", "ANDROIDVERSION",
-	"IOSVERSION", "UP", "NAVOPEN"}
+	"IOSVERSION", "UP", "NAVOPEN",
+	// Prima's own: the application centre's apps (title, url, icon, desc).
+	"APPS"}
 
 func isSourceKey(k string) bool {
 	for _, s := range SourceKeys {

@@ -72,9 +72,16 @@ type Ad struct {
 
 // SourceEntry is one item of a remote-configuration key.
 type SourceEntry struct {
+	// ID is the entry's row id: stable across the operator's edits of its
+	// key (source_admin.go), so clicks on an APPS entry count to it.
+	ID     int64  `json:"id"`
 	Title  string `json:"title"`
 	URL    string `json:"url"`
 	Weight int    `json:"weight"`
+	// Icon (an http(s) URL or a /media/ path) and Desc are used by APPS
+	// entries (the application centre); other keys leave them empty.
+	Icon string `json:"icon,omitempty"`
+	Desc string `json:"desc,omitempty"`
 }
 
 // PreSale is a pre-sale banner.
@@ -367,7 +374,7 @@ func countAdClick(ctx context.Context, q db.Querier, id int64) error {
 
 // sourceEntries reads every remote-configuration entry grouped by key.
 func sourceEntries(ctx context.Context, q db.Querier) (map[string][]SourceEntry, error) {
-	rows, err := q.Query(ctx, "SELECT config_key, title, url, weight FROM source_entries ORDER BY config_key, sort, id")
+	rows, err := q.Query(ctx, "SELECT config_key, id, title, url, weight, icon, description FROM source_entries ORDER BY config_key, sort, id")
 	if err != nil {
 		return nil, err
 	}
@@ -376,7 +383,7 @@ func sourceEntries(ctx context.Context, q db.Querier) (map[string][]SourceEntry,
 	for rows.Next() {
 		var k string
 		var e SourceEntry
-		if err := rows.Scan(&k, &e.Title, &e.URL, &e.Weight); err != nil {
+		if err := rows.Scan(&k, &e.ID, &e.Title, &e.URL, &e.Weight, &e.Icon, &e.Desc); err != nil {
 			return nil, err
 		}
 		out[k] = append(out[k], e)
@@ -474,7 +481,8 @@ func InsertSourceEntry(ctx context.Context, tx *db.Tx, key string, e SourceEntry
 	if !isSourceKey(key) {
 		return fmt.Errorf("catalog: unknown remote configuration key %q", key)
 	}
-	_, err := tx.Exec(ctx, "INSERT INTO source_entries (config_key, title, url, weight, sort) VALUES (?, ?, ?, ?, ?)", key, e.Title, e.URL, e.Weight, sort)
+	_, err := tx.Exec(ctx, "INSERT INTO source_entries (config_key, title, url, weight, sort, icon, description) VALUES (?, ?, ?, ?, ?, ?, ?)",
+		key, e.Title, e.URL, e.Weight, sort, e.Icon, e.Desc)
 	return err
 }
 

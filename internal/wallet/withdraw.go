@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"prima/internal/catalog"
+	"prima/internal/messaging"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
@@ -418,8 +419,8 @@ func (s *Service) Decide(ctx context.Context, actor audit.Actor, orderNo string,
 			After:  map[string]any{"status": status, "reason": reason, "uid": w.UserID, "amount": w.Amount, "fee": w.Fee}}, now); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO notices (user_id, kind, title, body, ref, created_at) VALUES (?, 'withdraw', ?, ?, ?, ?)`,
-			w.UserID, title, body, w.OrderNo, now.Unix()); err != nil {
+		if err := messaging.Notify(ctx, tx, s.Events, messaging.Notice{UserID: w.UserID, Category: messaging.CategorySystem,
+			Kind: "withdraw", Title: title, Body: body, Ref: w.OrderNo}, now); err != nil {
 			return err
 		}
 		uid, no := w.UserID, w.OrderNo
