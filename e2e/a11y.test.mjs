@@ -126,7 +126,7 @@ for (const colorScheme of ['light', 'dark']) {
       await $(page, 'register-form').waitFor()
       await check('register', page)
 
-      await page.goto(server.base + '/mine/help')
+      await page.goto(server.base + '/search/more')
       await $(page, 'coming-soon').waitFor()
       await check('coming soon', page)
 

@@ -1,6 +1,7 @@
 package account
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math"
@@ -135,6 +136,18 @@ func clientDevID(r *http.Request) string {
 	return ""
 }
 
+// clientDev is the dev of the X-App-Client header (ios, android or pc)
+// when it is one of the sysTypes, else "".
+func clientDev(r *http.Request) string {
+	for _, part := range strings.Split(r.Header.Get("X-App-Client"), ";") {
+		k, v, _ := strings.Cut(strings.TrimSpace(part), "=")
+		if k == "dev" && checkSysType(v, true) == nil {
+			return v
+		}
+	}
+	return ""
+}
+
 type loginReply struct {
 	Token string   `json:"token"`
 	IsNew bool     `json:"isNew"`
@@ -146,15 +159,26 @@ type tokenReply struct {
 	User  UserInfo `json:"user"`
 }
 
-// GuestLogin is POST /api/app/mine/login {devID, sysType, cutInfos}.
+// GuestLogin is POST /api/app/mine/login {devID, sysType, cutInfos}. With
+// qrCnt (and uid) it is the certificate login (certificate.go) instead.
 func (h *Handler) GuestLogin(w http.ResponseWriter, r *http.Request) error {
 	var req struct {
 		DevID    string `json:"devID"`
 		SysType  string `json:"sysType"`
 		CutInfos string `json:"cutInfos"`
+		QrCnt    string `json:"qrCnt"`
+		UID      int64  `json:"uid"`
 	}
 	if err := httpx.Decode(w, r, &req); err != nil {
 		return err
+	}
+	if req.QrCnt != "" {
+		res, err := h.s.CertificateLogin(r.Context(), CertLoginInput{DevID: req.DevID, SysType: req.SysType, CutInfos: req.CutInfos,
+			QrCnt: req.QrCnt, UID: req.UID, IP: httpx.ClientIP(r), Device: DeviceLabel(r.UserAgent())})
+		if err != nil {
+			return toHTTP(w, err)
+		}
+		return httpx.OK(w, tokenReply{Token: res.Token, User: h.s.Info(res.User)})
 	}
 	res, err := h.s.GuestLogin(r.Context(), GuestLoginInput{DevID: req.DevID, SysType: req.SysType, CutInfos: req.CutInfos, IP: httpx.ClientIP(r)})
 	if err != nil {
@@ -174,8 +198,8 @@ func (h *Handler) PasswordLogin(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	res, err := h.s.PasswordLogin(r.Context(), PasswordLoginInput{
-		Account: req.Account, Password: req.Password, SysType: req.SysType,
-		IP: httpx.ClientIP(r), DevID: clientDevID(r),
+		Account: req.Account, Password: req.Password, SysType: cmp.Or(req.SysType, clientDev(r)),
+		IP: httpx.ClientIP(r), DevID: clientDevID(r), Device: DeviceLabel(r.UserAgent()),
 	})
 	if err != nil {
 		return toHTTP(w, err)
@@ -209,6 +233,7 @@ func (h *Handler) Register(w http.ResponseWriter, r *http.Request) error {
 	res, err := h.s.Register(ctx, RegisterInput{
 		Account: req.Account, Password: req.Password,
 		IP: httpx.ClientIP(r), DevID: clientDevID(r), Current: CurrentSession(ctx),
+		SysType: clientDev(r), Device: DeviceLabel(r.UserAgent()),
 	})
 	if err != nil {
 		return toHTTP(w, err)
@@ -238,11 +263,11 @@ func (h *Handler) Info(w http.ResponseWriter, r *http.Request) error {
 		if err := q.Err(); err != nil {
 			return err
 		}
-		u, err := h.s.User(ctx, uid)
+		p, err := h.s.ViewProfile(ctx, httpx.UserID(ctx), uid)
 		if err != nil {
 			return toHTTP(w, err)
 		}
-		return httpx.OK(w, h.s.Profile(u))
+		return httpx.OK(w, p)
 	}
 	u, err := h.s.User(ctx, httpx.UserID(ctx))
 	if err != nil {
@@ -251,6 +276,11 @@ func (h *Handler) Info(w http.ResponseWriter, r *http.Request) error {
 	info := h.s.Info(u)
 	if h.s.Coupons != nil {
 		if info.NewGoldVideoCoupon, err = h.s.Coupons.CouponGroups(ctx, u.ID); err != nil {
+			return err
+		}
+	}
+	if h.s.Inbox != nil {
+		if info.MsgHasNew, err = h.s.Inbox.HasNew(ctx, u.ID); err != nil {
 			return err
 		}
 	}
@@ -283,10 +313,40 @@ func toHTTP(w http.ResponseWriter, err error) error {
 		return httpx.Conflict("账号已被注册", "account already registered")
 	case errors.Is(err, ErrBadCredentials):
 		return httpx.Unauthorized("账号或密码错误", "wrong account or password")
+	case errors.Is(err, ErrCertificateInvalid):
+		return httpx.Unauthorized(tipCertInvalid, err.Error())
+	case errors.Is(err, ErrCertificateOperator):
+		return httpx.Forbidden("运营账号不支持账号凭证，请使用密码登录", err.Error())
 	case errors.Is(err, ErrSessionInvalid):
 		return httpx.Unauthorized(tipExpired, err.Error())
 	case errors.Is(err, db.ErrNotFound):
 		return httpx.NotFound("用户不存在", "no such user")
 	}
+	if e := waysHTTP(err); e != nil {
+		return e
+	}
 	return httpx.Internal(err)
+}
+
+// UpdateInfo is POST /api/app/mine/info {name?, portrait?, gender?, bio?}:
+// the caller edits their profile (profile.go) and gets their UserInfo back.
+// portrait is the asset id of a picture the caller uploaded.
+func (h *Handler) UpdateInfo(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		Name     *string `json:"name"`
+		Portrait *int64  `json:"portrait"`
+		Gender   *int    `json:"gender"`
+		Bio      *string `json:"bio"`
+	}
+	if err := httpx.Decode(w, r, &req); err != nil {
+		return err
+	}
+	u, err := h.s.UpdateProfile(r.Context(), httpx.UserID(r.Context()), ProfileInput{Name: req.Name, Portrait: req.Portrait, Gender: req.Gender, Bio: req.Bio})
+	if err != nil {
+		if e := profileError(err); e != nil {
+			return e
+		}
+		return toHTTP(w, err)
+	}
+	return httpx.OK(w, h.s.Info(u))
 }

@@ -130,7 +130,7 @@ func wantUsers(n int) func(*testing.T, *scenarioEnv, *httptest.ResponseRecorder,
 	}
 }
 
-var userInfoKeys = []string{"account", "createdAt", "goldVideoFreeExpire", "isGuest", "isVip", "name", "newGoldVideoCoupon",
+var userInfoKeys = []string{"account", "bio", "createdAt", "gender", "goldVideoFreeExpire", "hasPassword", "isGuest", "isVip", "mobile", "msgHasNew", "name", "newGoldVideoCoupon",
 	"points", "portrait", "txDiscount", "uid", "videoFreeExpiration", "vipExpireDate", "vipLevel", "vipTiers"}
 
 func TestAccountAPI(t *testing.T) {
@@ -243,7 +243,7 @@ func TestAccountAPI(t *testing.T) {
 			{name: "public profile", method: get, path: "/api/app/mine/info?uid={uid:alice}", token: "@guest2", wantStatus: 200,
 				check: func(t *testing.T, env *scenarioEnv, _ *httptest.ResponseRecorder, data json.RawMessage) {
 					m := decodeMap(t, data)
-					if want := []string{"createdAt", "name", "portrait", "uid", "vipLevel"}; !slices.Equal(keys(m), want) {
+					if want := []string{"bio", "createdAt", "gender", "isFollow", "name", "portrait", "uid", "vipLevel"}; !slices.Equal(keys(m), want) {
 						t.Fatalf("PublicProfile keys %v, want only %v", keys(m), want)
 					}
 					// The name is the account now (the guest never chose

@@ -66,6 +66,17 @@ func deleteDeadSessions(ctx context.Context, q db.Querier, expiredBefore, revoke
 	return res.RowsAffected()
 }
 
+// PurgeCodes deletes SMS codes that expired: they can only be refused,
+// and a number asking again gets a fresh row anyway. It runs with the
+// session purge.
+func (s *Service) PurgeCodes(ctx context.Context) (int64, error) {
+	res, err := s.db.Exec(ctx, `DELETE FROM sms_codes WHERE expires_at <= ?`, s.now().Unix())
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
 // RegisterJobs adds the account package's background jobs to q: the
 // session purge, hourly. It is idempotent (deleting what is already gone
 // deletes nothing), as every job handler must be.
@@ -75,6 +86,10 @@ func (s *Service) RegisterJobs(q *jobs.Queue) {
 		if n > 0 {
 			slog.InfoContext(ctx, "purged sessions", "deleted", n)
 		}
+		if err != nil {
+			return err
+		}
+		_, err = s.PurgeCodes(ctx)
 		return err
 	}, jobs.KindOpts{MaxAttempts: 3})
 	q.Every(PurgeSessionsKind, time.Hour, PurgeSessionsKind, nil)

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -26,6 +27,7 @@ import (
 	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
+	"prima/internal/platform/sms"
 )
 
 const (
@@ -161,7 +163,44 @@ type Service struct {
 	// Coupons answers the user info's newGoldVideoCoupon (the wallet
 	// implements it). Nil leaves the empty list.
 	Coupons Coupons
+	// Portraits publishes a user's uploaded picture as their portrait and
+	// Follows answers PublicProfile.isFollow (profile.go). Nil: portraits
+	// cannot be set, isFollow is false.
+	Portraits Portraits
+	Follows   Follows
+	// Inbox answers the user info's msgHasNew (messaging implements it).
+	// Nil leaves it false.
+	Inbox Inbox
+	// Invites hears of new guests and registrations inside their
+	// transaction (rewards implements it). Nil: nothing is told.
+	Invites Invites
 	now     func() time.Time
+
+	// Account certificates (certificate.go): the keys that derive them
+	// (SetCertificateSecret) and their limits (zero: DefaultCertLimits).
+	certKeys   [][]byte
+	CertLimits CertLimits
+
+	// SMS codes (smscode.go): the provider that sends them, the HMAC key
+	// their stored hashes use (the install's secret; empty: a random key
+	// for this process) and the limits on sending them.
+	SMS         sms.Sender
+	CodeKey     []byte
+	SMSLimits   SMSLimits
+	codeKeyOnce sync.Once
+}
+
+// Inbox says whether a user has an unread notice or message.
+type Inbox interface {
+	HasNew(ctx context.Context, uid int64) (bool, error)
+}
+
+// Invites binds a new guest to the inviter its clipboard text names and
+// rewards an inviter when the invitee registers. Its error fails the
+// login or registration, so it returns errors only for real failures.
+type Invites interface {
+	GuestCreated(ctx context.Context, tx *db.Tx, uid int64, cutInfos string) error
+	Registered(ctx context.Context, tx *db.Tx, uid int64) error
 }
 
 // Coupons lists a user's coupons grouped by state: unused, used, expired.
@@ -176,7 +215,7 @@ type Reports interface {
 
 // NewService returns the account service over d, counting attempts in limiter.
 func NewService(d *db.DB, limiter ratelimit.Store) *Service {
-	return &Service{db: d, limiter: limiter, Limits: DefaultLimits, now: time.Now}
+	return &Service{db: d, limiter: limiter, Limits: DefaultLimits, SMSLimits: DefaultSMSLimits, now: time.Now}
 }
 
 // Login is the outcome of a successful login or registration.
@@ -192,6 +231,7 @@ type GuestLoginInput struct {
 	SysType  string
 	CutInfos string
 	IP       string
+	Device   string // a label from the User-Agent (DeviceLabel), for the devices list
 }
 
 // GuestLogin creates or resumes the user bound to the device and opens a
@@ -249,7 +289,12 @@ func (s *Service) GuestLogin(ctx context.Context, in GuestLoginInput) (Login, er
 			default:
 				return err
 			}
-			if err := insertSession(ctx, tx, newSession(hash, uid, in.DevID, now)); err != nil {
+			if out.IsNew && s.Invites != nil {
+				if err := s.Invites.GuestCreated(ctx, tx, uid, in.CutInfos); err != nil {
+					return err
+				}
+			}
+			if err := insertSession(ctx, tx, newSession(hash, uid, in.DevID, now).from(in.SysType, in.Device)); err != nil {
 				return err
 			}
 			out.User, err = userByID(ctx, tx, uid)
@@ -272,6 +317,7 @@ type PasswordLoginInput struct {
 	SysType  string // optional
 	IP       string
 	DevID    string // from the client header, when it has a valid one
+	Device   string // a label from the User-Agent (DeviceLabel)
 }
 
 // PasswordLogin checks the credentials and opens a session. An unknown
@@ -340,7 +386,7 @@ func (s *Service) PasswordLogin(ctx context.Context, in PasswordLoginInput) (Log
 		}
 	}
 	token, th := newToken()
-	if err := insertSession(ctx, s.db, newSession(th, u.ID, in.DevID, now)); err != nil {
+	if err := insertSession(ctx, s.db, newSession(th, u.ID, in.DevID, now).from(in.SysType, in.Device)); err != nil {
 		return Login{}, err
 	}
 	return Login{Token: token, User: u}, nil
@@ -354,6 +400,8 @@ type RegisterInput struct {
 	IP       string
 	DevID    string
 	Current  *Session
+	SysType  string // from the client header, for the devices list
+	Device   string // a label from the User-Agent (DeviceLabel)
 }
 
 // Register gives the caller an account and password. A guest caller is
@@ -416,6 +464,11 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error)
 					return ErrGuestRegistered
 				}
 				uid = u.ID
+				if s.Invites != nil {
+					if err := s.Invites.Registered(ctx, tx, uid); err != nil {
+						return err
+					}
+				}
 				if devID == "" {
 					devID = in.Current.DevID
 				}
@@ -448,7 +501,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error)
 				return err
 			}
 		}
-		if err := insertSession(ctx, tx, newSession(th, uid, devID, now)); err != nil {
+		if err := insertSession(ctx, tx, newSession(th, uid, devID, now).from(in.SysType, in.Device)); err != nil {
 			return err
 		}
 		out.User, err = userByID(ctx, tx, uid)
@@ -561,6 +614,19 @@ type UserInfo struct {
 	// /api/app/mine/info fills it (login replies leave it out: the client
 	// fetches the info after signing in anyway).
 	ReportVid []int64 `json:"reportVid,omitzero"`
+
+	// Profile (people, profile.go): 0 unset, 1 male, 2 female; the bio.
+	Gender int    `json:"gender"`
+	Bio    string `json:"bio"`
+
+	// Messages (issue 8, chat): an unread notice or message exists. Only
+	// GET /api/app/mine/info fills it (Service.Inbox).
+	MsgHasNew bool `json:"msgHasNew"`
+
+	// Phone and password (task ways): the bound mobile masked as
+	// 138****0000 ("" when none), and whether a password is set.
+	Mobile      string `json:"mobile"`
+	HasPassword bool   `json:"hasPassword"`
 }
 
 // VipTiers is when each VIP tier ends (null: never held).
@@ -592,6 +658,12 @@ type PublicProfile struct {
 	Portrait  string    `json:"portrait"`
 	VipLevel  int       `json:"vipLevel"`
 	CreatedAt time.Time `json:"createdAt"`
+
+	// People (profile.go): whether the caller follows this user (false for
+	// the user themselves and when Follows is not wired), gender and bio.
+	IsFollow bool   `json:"isFollow"`
+	Gender   int    `json:"gender"`
+	Bio      string `json:"bio"`
 }
 
 // tiers is what membership reads of u's VIP.
@@ -629,6 +701,10 @@ func (s *Service) Info(u User) UserInfo {
 		// coupons and fills this from them. Until then every user truly
 		// holds none, and the client gets an empty list rather than null.
 		NewGoldVideoCoupon: []CouponGroup{},
+		Gender:             u.Gender,
+		Bio:                u.Bio,
+		Mobile:             MaskMobile(u.Mobile),
+		HasPassword:        u.PasswordHash != "",
 	}
 	if !u.IsGuest() {
 		info.Account = &u.Account
@@ -638,7 +714,8 @@ func (s *Service) Info(u User) UserInfo {
 
 // Profile is u as anyone sees it.
 func (s *Service) Profile(u User) PublicProfile {
-	return PublicProfile{UID: u.ID, Name: u.Name, Portrait: u.Portrait, VipLevel: s.activeVipLevel(&u), CreatedAt: time.Unix(u.CreatedAt, 0).UTC()}
+	return PublicProfile{UID: u.ID, Name: u.Name, Portrait: u.Portrait, VipLevel: s.activeVipLevel(&u), CreatedAt: time.Unix(u.CreatedAt, 0).UTC(),
+		Gender: u.Gender, Bio: u.Bio}
 }
 
 func unixTime(sec int64) *time.Time {

@@ -27,6 +27,11 @@ type User struct {
 	VideoFreeUntil     int64
 	CreatedAt          int64
 	UpdatedAt          int64
+	// Profile (profile.go): 0 unset, 1 male, 2 female; a short bio.
+	Gender int
+	Bio    string
+	// Mobile is the bound mainland number, 11 digits ("" when none).
+	Mobile string
 }
 
 // IsGuest reports whether the user has no account and password yet.
@@ -44,6 +49,10 @@ type Session struct {
 	LastSeenAt int64
 	ExpiresAt  int64
 	RevokedAt  int64
+	// SysType and Device say what opened the session (the client's
+	// sysType, a label from its User-Agent), for the devices list.
+	SysType string
+	Device  string
 }
 
 // ID names the session to its user (in session.revoked events) without
@@ -56,20 +65,22 @@ func (s Session) ID() string {
 	return s.TokenHash[:16]
 }
 
-const userColumns = `id, name, portrait, account, password_hash, role, points, vip_expire_at, svip_expire_at, tx_discount, gold_video_free_until, video_free_until, created_at, updated_at`
+const userColumns = `id, name, portrait, account, password_hash, role, points, vip_expire_at, svip_expire_at, tx_discount, gold_video_free_until, video_free_until, created_at, updated_at, gender, bio, mobile`
 
 func scanUser(row interface{ Scan(...any) error }) (User, error) {
 	var (
 		u       User
 		account sql.NullString
 		disc    sql.NullInt64
+		mobile  sql.NullString
 	)
 	err := row.Scan(&u.ID, &u.Name, &u.Portrait, &account, &u.PasswordHash, &u.Role, &u.Points, &u.VipExpireAt, &u.SvipExpireAt,
-		&disc, &u.GoldVideoFreeUntil, &u.VideoFreeUntil, &u.CreatedAt, &u.UpdatedAt)
+		&disc, &u.GoldVideoFreeUntil, &u.VideoFreeUntil, &u.CreatedAt, &u.UpdatedAt, &u.Gender, &u.Bio, &mobile)
 	if err != nil {
 		return User{}, db.NotFound(err)
 	}
 	u.Account = account.String
+	u.Mobile = mobile.String
 	if disc.Valid {
 		u.TxDiscount = &disc.Int64
 	}
@@ -168,8 +179,8 @@ func deviceCutInfos(ctx context.Context, q db.Querier, devID string) (string, er
 }
 
 func insertSession(ctx context.Context, q db.Querier, s *Session) error {
-	_, err := q.Exec(ctx, `INSERT INTO sessions (token_hash, user_id, dev_id, created_at, last_seen_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, 0)`,
-		s.TokenHash, s.UserID, s.DevID, s.CreatedAt, s.LastSeenAt, s.ExpiresAt)
+	_, err := q.Exec(ctx, `INSERT INTO sessions (token_hash, user_id, dev_id, created_at, last_seen_at, expires_at, revoked_at, sys_type, device) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+		s.TokenHash, s.UserID, s.DevID, s.CreatedAt, s.LastSeenAt, s.ExpiresAt, s.SysType, s.Device)
 	return err
 }
 

@@ -21,9 +21,11 @@ import (
 
 	"prima/internal/account"
 	"prima/internal/catalog"
+	"prima/internal/community"
 	"prima/internal/gallery"
 	"prima/internal/media"
 	"prima/internal/membership"
+	"prima/internal/messaging"
 	"prima/internal/migrations"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/config"
@@ -34,7 +36,10 @@ import (
 	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
 	"prima/internal/platform/redisx"
+	"prima/internal/platform/sms"
 	"prima/internal/report"
+	"prima/internal/rewards"
+	"prima/internal/support"
 	"prima/internal/wallet"
 	"prima/web"
 )
@@ -70,6 +75,21 @@ type App struct {
 	// Wallet is the ledger and what is built on it: orders, purchases,
 	// VIP sales, coupons, withdrawals.
 	Wallet *wallet.Service
+	// Community holds follows (and, later, posts and comments).
+	Community *community.Service
+	// Support is feedback and creator applications.
+	Support *support.Service
+	// Messages is the message centre: notices and direct messages.
+	Messages *messaging.Service
+	// Welfare is points, daily check-in, tasks and points prizes.
+	Welfare *rewards.Welfare
+	// Codes is redemption codes (rewards): operator batches, redemption.
+	Codes *rewards.Codes
+	// Invites are invitation codes, bindings and inviter rewards.
+	Invites *rewards.Invites
+	// SMSRecorder keeps the last SMS per number, only in test mode (nil
+	// otherwise, and then /api/test/sms/last is not mounted).
+	SMSRecorder *sms.Recorder
 }
 
 // New opens the database, applies migrations and builds the services.
@@ -127,6 +147,17 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	}
 	acct := account.NewService(d, limiter)
 	acct.Events = events
+	// SMS codes: the built-in provider logs them; in test mode a recorder
+	// in front keeps the last one per number for GET /api/test/sms/last.
+	var smsRec *sms.Recorder
+	acct.SMS = sms.Log{Logger: log}
+	if cfg.TestMode {
+		smsRec = &sms.Recorder{Next: acct.SMS}
+		acct.SMS = smsRec
+		log.Warn("test mode: SMS codes are readable at /api/test/sms/last; never run production like this")
+	}
+	acct.CodeKey = []byte("sms-code\x00" + cfg.Secret)
+	acct.SetCertificateSecret(cfg.Secret, cfg.SecretPrevious) // account certificates
 	var origins []string
 	if cfg.PublicURL != "" {
 		if u, err := url.Parse(cfg.PublicURL); err == nil && u.Host != "" {
@@ -134,23 +165,25 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		}
 	}
 	cat := catalog.NewService(d, catalog.Options{Gate: cfg.Gate, GateURL: cfg.GateURL, PublicURL: cfg.PublicURL})
-	acct.Reports = cat // reportVid in the user info
+	acct.Reports = cat  // reportVid in the user info
+	cat.Events = events // like notices to uploaders
 	a := &App{
-		Config:  cfg,
-		DB:      d,
-		Media:   media,
-		Signer:  signer,
-		Account: acct,
-		Catalog: cat,
-		Reports: report.NewService(d, limiter),
-		Jobs:    jobs.New(d, jobs.Config{Workers: cfg.Workers, Log: log}),
-		Log:     log,
-		Metrics: metrics.New(d),
-		Checks:  checks,
-		trusted: trusted,
-		Redis:   rdb,
-		Events:  events,
-		WS:      realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, AllowOrigin: cat.AllowsOrigin, Log: log}),
+		Config:      cfg,
+		DB:          d,
+		Media:       media,
+		Signer:      signer,
+		Account:     acct,
+		Catalog:     cat,
+		Reports:     report.NewService(d, limiter),
+		Jobs:        jobs.New(d, jobs.Config{Workers: cfg.Workers, Log: log}),
+		Log:         log,
+		Metrics:     metrics.New(d),
+		Checks:      checks,
+		trusted:     trusted,
+		Redis:       rdb,
+		Events:      events,
+		SMSRecorder: smsRec,
+		WS:          realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, AllowOrigin: cat.AllowsOrigin, Log: log}),
 	}
 	// Every domain's handlers are registered in every process, so any
 	// process that runs workers can run any job.
@@ -187,6 +220,41 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		}
 		return acct.Info(u), nil
 	})
+	// People (issue 8): follows, their counts and notices; portraits are
+	// the user's own uploaded pictures, published like covers.
+	a.Community = community.NewService(d)
+	a.Community.Events = events
+	a.Community.Limiter = limiter
+	a.Community.Likes = a.Uploads
+	acct.Follows = a.Community
+	acct.Portraits = portraits{a.Uploads}
+	// Support: feedback and creator applications; their answers are notices.
+	a.Support = support.NewService(d, signer)
+	a.Support.Events = events
+	a.Support.Limiter = limiter
+	// The message centre: users through the account rules, chat pictures
+	// through the media pipeline; Mine's msgHasNew is its unread state.
+	a.Messages = messaging.NewService(d, limiter, messagePeople{acct})
+	a.Messages.Pictures = messagePictures{a.Uploads}
+	a.Messages.Events = events
+	acct.Inbox = a.Messages
+	// Welfare grants coins, VIP and coupons through the wallet; a points
+	// change tells the user's apps like a wallet change (points show in
+	// the user info).
+	a.Welfare = rewards.NewWelfare(d, a.Wallet)
+	a.Welfare.Changed = func(uid int64) {
+		realtime.Notify(context.Background(), events, realtime.UserTopic(uid), "wallet.changed", map[string]string{"reason": "points"})
+	}
+	// Redemption codes grant through the wallet; their hashes are keyed by
+	// the install secret, their failed tries counted by the shared limiter.
+	a.Codes = rewards.NewCodes(d, a.Wallet, limiter, cfg.Secret)
+	// Invitations: inviters are paid by the wallet; new guests and
+	// registrations are told to them inside their own transaction.
+	a.Invites = rewards.NewInvites(d, a.Wallet, invitePeople{acct})
+	a.Invites.Limiter = limiter
+	a.Invites.Events = events
+	a.Invites.PublicURL = cfg.PublicURL
+	acct.Invites = a.Invites
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil
 }
@@ -354,4 +422,27 @@ func (a *App) stopJobs() error {
 // names its blob store "media", shadowing the package).
 func newUploads(d *db.DB, store blob.Store, signer *blob.Signer) *media.Service {
 	return media.NewService(d, store, signer)
+}
+
+// portraits publishes a user's own uploaded picture as their portrait, the
+// way operators' covers are published (a public, immutable copy).
+type portraits struct{ m *media.Service }
+
+func (p portraits) PublishPortrait(ctx context.Context, owner, id int64) (string, error) {
+	a, err := p.m.Get(ctx, id)
+	if errors.Is(err, media.ErrNotFound) || (err == nil && a.OwnerUID != owner) {
+		// Someone else's asset answers as a missing one: ids are not probed.
+		return "", account.ErrPortraitNotFound
+	}
+	if err != nil {
+		return "", err
+	}
+	url, err := p.m.PublishCover(ctx, id)
+	switch {
+	case errors.Is(err, catalog.ErrCoverNotFound):
+		return "", account.ErrPortraitNotFound
+	case errors.Is(err, catalog.ErrCoverNotImage):
+		return "", account.ErrPortraitNotImage
+	}
+	return url, err
 }

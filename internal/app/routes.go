@@ -8,11 +8,15 @@ import (
 	"prima/internal/account"
 	"prima/internal/admin"
 	"prima/internal/catalog"
+	"prima/internal/community"
 	"prima/internal/gallery"
 	"prima/internal/media"
+	"prima/internal/messaging"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/httpx"
 	"prima/internal/report"
+	"prima/internal/rewards"
+	"prima/internal/support"
 	"prima/internal/wallet"
 )
 
@@ -50,6 +54,33 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("POST /api/app/mine/register", acct.Register)
 	h("POST /api/app/mine/logout", acct.RequireUser(acct.Logout))
 	h("GET /api/app/mine/info", acct.RequireUser(acct.Info))
+	// Account certificate (docs/api.md, *Account certificate*): shown and
+	// reset by its user (a guest too); a saved picture is read back by the
+	// public extract call, and POST mine/login with qrCnt signs in with it.
+	h("GET /api/app/mine/certificate/qr", acct.RequireUser(acct.Certificate))
+	h("POST /api/app/mine/certificate/reset", acct.RequireUser(acct.ResetCertificate))
+	api.Handle("POST /api/app/mine/qrcode/extract", httpx.Multipart(httpx.Handler(acct.ExtractQR)))
+
+	// People (docs/api.md, *Profiles and follows*): editing one's profile
+	// and following need a user (following a registered one); counts and
+	// lists of anyone are public, the caller's own need a token.
+	ppl := community.NewHandler(a.Community)
+	h("POST /api/app/mine/info", acct.RequireUser(acct.UpdateInfo))
+	h("GET /api/app/mine/getUserExtension", ppl.Extension)
+	h("POST /api/app/mine/follow", acct.RequireUser(ppl.Follow))
+	h("GET /api/app/follow/list", ppl.List)
+	// Ways in (docs/api.md, *Phone, password and devices*): SMS codes,
+	// binding a phone, a forgotten password, changing the password, the
+	// devices signed in. The test-only code reader exists in test mode only.
+	h("POST /api/app/sms/captcha", acct.SMSCaptcha)
+	h("POST /api/app/mine/bindphone", acct.RequireUser(acct.BindPhone))
+	h("POST /api/app/mine/forget", acct.Forget)
+	h("POST /api/app/mine/loginpwd", acct.RequireUser(acct.LoginPwd))
+	h("GET /api/app/mine/sessions", acct.RequireUser(acct.Sessions))
+	h("POST /api/app/mine/sessions/revoke", acct.RequireUser(acct.RevokeSessions))
+	if a.SMSRecorder != nil {
+		h("GET /api/test/sms/last", account.TestLastSMS(a.SMSRecorder))
+	}
 
 	// Realtime: the signed-in user's events over a WebSocket.
 	h("GET /api/app/ws", a.WS.Serve)
@@ -128,6 +159,52 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/vid/uploadStatic", acct.RequireUser(up.Status))
 	h("GET /api/app/mine/uploads", acct.RequireUser(up.Mine))
 
+	// Support and information (docs/api.md, *Support and information*):
+	// customer service, feedback, creator applications, app clicks.
+	sup := support.NewHandler(a.Support)
+	h("GET /api/app/im/whiteSign", cat.CustomerService)
+	h("POST /api/app/apps/click", cat.AppClick)
+	h("POST /api/app/mine/feedback", acct.RequireUser(sup.SendFeedback))
+	h("GET /api/app/mine/feedback", acct.RequireUser(sup.MyFeedback))
+	h("POST /api/app/mine/settled", acct.RequireUser(sup.Apply))
+	h("GET /api/app/mine/settled", acct.RequireUser(sup.MySettled))
+
+	// Message centre (docs/api.md, *Messages*): notices for every user,
+	// conversations and direct messages for registered users.
+	msg := messaging.NewHandler(a.Messages)
+	h("GET /api/app/mine/notices", acct.RequireUser(msg.Notices))
+	h("POST /api/app/mine/notices/read", acct.RequireUser(msg.ReadNotices))
+	h("GET /api/app/mine/unread", acct.RequireUser(msg.Unread))
+	h("GET /api/app/mine/conversations", acct.RequireUser(msg.Conversations))
+	h("GET /api/app/message/list", acct.RequireUser(msg.List))
+	h("POST /api/app/message/send", acct.RequireUser(msg.Send))
+	h("POST /api/app/message/read", acct.RequireUser(msg.Read))
+	h("POST /api/app/message/block", acct.RequireUser(msg.Block))
+	h("GET /api/app/message/blocked", acct.RequireUser(msg.BlockedList))
+	h("POST /api/app/message/report", acct.RequireUser(msg.Report))
+
+	// Welfare (docs/api.md, *Welfare*): check-in, tasks, points prizes for
+	// every signed-in user, guests included (points stay with the account).
+	wf := rewards.NewWelfareHandler(a.Welfare)
+	h("GET /api/app/active/checkin", acct.RequireUser(wf.Checkin))
+	h("POST /api/app/active/checkin", acct.RequireUser(wf.CheckIn))
+	h("GET /api/app/active/task", acct.RequireUser(wf.Tasks))
+	h("POST /api/app/active/task/receive", acct.RequireUser(wf.Receive))
+	h("GET /api/app/active/point/prize", acct.RequireUser(wf.Prizes))
+	h("POST /api/app/active/point/prize", acct.RequireUser(wf.Exchange))
+	h("GET /api/app/active/point/records", acct.RequireUser(wf.Records))
+	// Redemption codes (docs/api.md, *Redemption codes*): any signed-in
+	// user, a guest too; failed tries limited per user and per address.
+	codes := rewards.NewCodesHandler(a.Codes)
+	h("POST /api/app/code/exchange", acct.RequireUser(codes.Exchange))
+	h("GET /api/app/code/records", acct.RequireUser(codes.Records))
+	// Invitations (docs/api.md, *Invitations*): a user's code and
+	// counts, binding an inviter (guests too), the invitee list.
+	inv := rewards.NewInviteHandler(a.Invites)
+	h("POST /api/app/userinvite/info", acct.RequireUser(inv.Info))
+	h("POST /api/app/mine/inviteBind", acct.RequireUser(inv.Bind))
+	h("POST /api/app/userinvite/userlist", acct.RequireUser(inv.UserList))
+
 	// Operators: every /api/admin path, known or not, is behind
 	// RequireOperator (no token 401, a user's token 403); each action
 	// writes the audit log in its own transaction.
@@ -137,6 +214,9 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("POST /api/admin/users/role", adm.SetRole)
 	op("POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
 	op("GET /api/admin/audit", adm.Audit)
+	op("GET /api/admin/rewards/invite", inv.AdminConfig)
+	op("POST /api/admin/rewards/invite", inv.AdminSetConfig)
+	op("GET /api/admin/invites", inv.AdminInvites)
 	op("POST /api/admin/coupons/grant", wal.AdminGrantCoupons)
 	op("GET /api/admin/media", up.AdminList)
 	op("POST /api/admin/videos/media", up.AdminAttach)
@@ -177,6 +257,29 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("POST /api/admin/orders/refund", wal.AdminOrderRefund)
 	op("GET /api/admin/currencys", wal.AdminCurrencys)
 	op("POST /api/admin/currencys", wal.AdminSaveCurrency)
+	// Support and information (E): remote configuration lists, feedback
+	// replies, creator reviews, application centre clicks.
+	op("GET /api/admin/source", cat.AdminSource)
+	op("POST /api/admin/source", cat.AdminSetSource)
+	op("GET /api/admin/apps/clicks", cat.AdminAppClicks)
+	op("GET /api/admin/feedback", sup.AdminFeedback)
+	op("POST /api/admin/feedback/reply", sup.AdminReply)
+	op("GET /api/admin/settled", sup.AdminApplications)
+	op("POST /api/admin/settled/approve", sup.AdminApprove)
+	op("POST /api/admin/settled/reject", sup.AdminReject)
+
+	op("GET /api/admin/message/reports", msg.AdminReports)
+	op("GET /api/admin/rewards/checkin", wf.AdminCycle)
+	op("POST /api/admin/rewards/checkin", wf.AdminSetCycle)
+	op("GET /api/admin/rewards/tasks", wf.AdminTasks)
+	op("POST /api/admin/rewards/tasks", wf.AdminSaveTask)
+	op("GET /api/admin/rewards/prizes", wf.AdminPrizes)
+	op("POST /api/admin/rewards/prizes", wf.AdminSavePrize)
+	// Redemption code batches (codes): the plain codes only in the answer
+	// that makes them.
+	op("POST /api/admin/codes/batches", codes.AdminCreateBatch)
+	op("GET /api/admin/codes/batches", codes.AdminBatches)
+	op("POST /api/admin/codes/batches/disable", codes.AdminDisableBatch)
 	op("/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed

@@ -259,7 +259,8 @@ func preSales() []preSaleSpec {
 
 // sourceEntries is the remote configuration, every key of spec §3. Links are
 // pages of the app or this server; a key with no honest value here (an App
-// Store listing, a chat group, a proxy rule) is left empty for the operator.
+// Store listing, a chat group, a proxy rule) is left empty or points at the
+// official site, for the operator to set (POST /api/admin/source).
 func sourceEntries(publicURL string) map[string][]catalog.SourceEntry {
 	site := strings.TrimSuffix(publicURL, "/")
 	home := site + "/"
@@ -270,14 +271,14 @@ func sourceEntries(publicURL string) map[string][]catalog.SourceEntry {
 		"APPNAME":               {{Title: "精品"}},
 		"OFFICALWEBSITEADDRESS": {{Title: "官网", URL: home, Weight: 1}},
 		"COMMUNITYLAYOUT":       {{Title: "双列", Weight: 1}},
-		"GROUP":                 {},
+		"GROUP":                 supportEntries(home)["GROUP"],
 		"CUST":                  {{Title: "意见反馈", URL: "/mine/suggest", Weight: 1}},
 		"GUIDE":                 {{Title: "新手指南", URL: "/mine/help", Weight: 1}},
 		"IMAGE":                 {{Title: "图片线路", URL: site + "/media", Weight: 1}},
 		"VID":                   {{Title: "视频线路", URL: site + "/media", Weight: 1}},
 		"LAND":                  {{Title: "落地页", URL: home, Weight: 1}},
 		"PROXYRULE":             {},
-		"FAQ":                   {{Title: "常见问题", URL: "/mine/help", Weight: 1}},
+		"FAQ":                   supportEntries(home)["FAQ"],
 		"QRCODE":                {{Title: "扫码打开", URL: home, Weight: 1}},
 		"WELFARE":               {{Title: "福利任务", URL: "/mine/userfulitask", Weight: 1}},
 		"ACT":                   {{Title: "签到活动", URL: "/mine/userfulitask", Weight: 1}},
@@ -288,5 +289,29 @@ func sourceEntries(publicURL string) map[string][]catalog.SourceEntry {
 		"IOSVERSION":            {{Title: "1.1.3", Weight: 1}},
 		"UP":                    {{Title: "UP主入驻", URL: "/mine/settled", Weight: 1}},
 		"NAVOPEN":               {{Title: "开启", Weight: 1}},
+		"APPS":                  supportEntries(home)["APPS"],
+	}
+}
+
+// supportEntries are the lists the support pages read (mine/help,
+// mine/groups, the application centre): what this app really answers and
+// offers. They are also added to an install seeded before they existed
+// (seedSupport), key by key, unless an operator has set the key.
+func supportEntries(home string) map[string][]catalog.SourceEntry {
+	return map[string][]catalog.SourceEntry{
+		"FAQ": {
+			{Title: "如何开通VIP会员？", URL: "进入「我的」→「VIP会员」，选择套餐并完成支付，开通后立即生效。\nVIP 可观看全部 VIP 视频；超级VIP 另可观看超级VIP专区。", Weight: 1},
+			{Title: "金币有什么用？如何充值？", URL: "金币可以购买金币视频和付费图集。\n在「我的」→「金币充值」选择金额并支付，到账后可在「金币明细」查看。", Weight: 1},
+			{Title: "收益如何提现？", URL: "进入「我的」→「提现」，先添加银行卡或 USDT 地址，再填写金额提交。运营审核后打款，结果会以系统消息通知你。", Weight: 1},
+			{Title: "视频加载慢或无法播放怎么办？", URL: "应用会自动选择最快的线路。如仍无法播放，请切换网络（Wi-Fi / 移动数据）后重试；问题持续时请在「意见反馈」附上截图告诉我们。", Weight: 1},
+			{Title: "换手机后如何找回账号？", URL: "在「账号安全」里保存账号凭证图片，换设备后在登录页上传这张图片即可登录；绑定手机号后也可以用短信验证码找回密码。", Weight: 1},
+			{Title: "如何成为创作者（UP主）？", URL: "在「我的」→「UP主入驻」填写名称、联系方式和简介提交申请，审核结果会以系统消息通知你；未通过可修改后重新申请。", Weight: 1},
+		},
+		"GROUP": {
+			{Title: "官方网站 · 获取最新地址", URL: home, Weight: 1},
+		},
+		"APPS": {
+			{Title: "精品 网页版", URL: home, Weight: 1, Desc: "在 Safari 中打开，点「分享」→「添加到主屏幕」，像 App 一样使用"},
+		},
 	}
 }

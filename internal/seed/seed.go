@@ -53,7 +53,9 @@ func RunWith(ctx context.Context, a *app.App, o Options) (string, error) {
 		}
 		if modules > 0 || videos > 0 {
 			st.present, st.videos = true, videos
-			return nil
+			var err error
+			st.supportEntries, err = seedSupport(ctx, tx, a.Config.PublicURL, videos)
+			return err
 		}
 		if err := seedCatalogue(ctx, tx, a.Media, a.Config.PublicURL, start.Unix(), &st); err != nil {
 			return err
@@ -64,6 +66,9 @@ func RunWith(ctx context.Context, a *app.App, o Options) (string, error) {
 	})
 	if err != nil {
 		return "", fmt.Errorf("seed: %w", err)
+	}
+	if st.present && st.supportEntries > 0 {
+		return fmt.Sprintf("catalogue already present: %d videos; added %d help, group and app entries", st.videos, st.supportEntries), nil
 	}
 	if st.present {
 		return fmt.Sprintf("catalogue already present: %d videos; nothing changed", st.videos), nil
@@ -93,6 +98,7 @@ func (m mediaStats) report() string {
 // stats is what a seed created, for its report.
 type stats struct {
 	present                 bool
+	supportEntries          int
 	modules, subs, videos   int
 	vip, superVip, priced   int
 	tags, taggings          int
@@ -102,6 +108,7 @@ type stats struct {
 	imageBytes              int64
 	vipProducts             int
 	coinPackages            int
+	welfare                 int
 }
 
 func (s stats) report(users int, took time.Duration) string {
@@ -113,6 +120,7 @@ func (s stats) report(users int, took time.Duration) string {
 	fmt.Fprintf(&b, "  %d announcements, %d ads, %d remote-configuration entries over %d keys, %d pre-sale banners\n",
 		s.announcements, s.ads, s.sourceEntries, len(catalog.SourceKeys), s.preSales)
 	fmt.Fprintf(&b, "  %d coin packages (top-up through the sandbox provider)\n", s.coinPackages)
+	fmt.Fprintf(&b, "  %d welfare tasks and points prizes\n", s.welfare)
 	fmt.Fprintf(&b, "  %d images (covers and banners, JPEG) in the media store, %d KB\n", s.images, s.imageBytes/1024)
 	fmt.Fprintf(&b, "  %d VIP cards\n", s.vipProducts)
 	fmt.Fprintf(&b, "  %d demo accounts created", users)
@@ -255,6 +263,9 @@ func seedCatalogue(ctx context.Context, tx *db.Tx, media blob.Store, publicURL s
 	if err := seedCoinPackages(ctx, tx, now, st); err != nil {
 		return err
 	}
+	if err := seedWelfare(ctx, tx, now, st); err != nil {
+		return err
+	}
 
 	n, size, err := drawAll(ctx, media, pics)
 	st.images, st.imageBytes = n, size
@@ -307,4 +318,41 @@ feed:
 	// Until the deferred cancel, a cause means a failed picture or a
 	// cancelled caller.
 	return count, total, context.Cause(ctx)
+}
+
+// seedSupport gives an install seeded before the support pages existed
+// their lists (supportEntries): a key that is empty, or FAQ still holding
+// the one placeholder entry the first seed wrote, is filled, unless an
+// operator has ever set it (an audit row says so). An install without
+// videos is someone's own catalogue, not a demo, and is left alone.
+func seedSupport(ctx context.Context, tx *db.Tx, publicURL string, videos int) (int, error) {
+	if videos == 0 {
+		return 0, nil
+	}
+	home := strings.TrimSuffix(publicURL, "/") + "/"
+	added := 0
+	for _, key := range []string{"FAQ", "GROUP", "APPS"} {
+		var set, n int
+		var first string
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM audit_log WHERE action = 'source.set' AND target_id = ?`, key).Scan(&set); err != nil {
+			return 0, err
+		}
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*), COALESCE(MIN(title), '') FROM source_entries WHERE config_key = ?`, key).Scan(&n, &first); err != nil {
+			return 0, err
+		}
+		old := key == "FAQ" && n == 1 && first == "常见问题"
+		if set > 0 || (n > 0 && !old) {
+			continue
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM source_entries WHERE config_key = ?`, key); err != nil {
+			return 0, err
+		}
+		for i, e := range supportEntries(home)[key] {
+			if err := catalog.InsertSourceEntry(ctx, tx, key, e, i); err != nil {
+				return 0, err
+			}
+			added++
+		}
+	}
+	return added, nil
 }

@@ -7,12 +7,15 @@ import { createRoot } from 'react-dom/client'
 import { App, applyTheme } from './app/App'
 import { setLang } from './i18n'
 import { isDark, useAppStore } from './stores/app'
+import { rememberInviteFromURL } from './lib/invite'
 
 // Theme and language before the first paint, so a dark-mode user never sees
 // a white flash and no string renders in the wrong language.
 const app = useAppStore.getState()
 applyTheme(isDark(app))
 setLang(app.lang)
+// An invite link's code (/?ic=) is kept for the first guest login.
+rememberInviteFromURL(window.location.search)
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

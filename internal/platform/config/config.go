@@ -49,6 +49,12 @@ type Config struct {
 	// serve runs none (an API-only node beside `prima worker` processes).
 	Workers int
 	workers string
+
+	// TestMode lets end-to-end tests read the SMS codes the server sends
+	// (GET /api/test/sms/last). Never on in production: anyone could read
+	// anyone's code.
+	TestMode bool
+	testMode string
 }
 
 type option struct {
@@ -77,12 +83,40 @@ var options = []option{
 	{"secret-previous", "PRIMA_SECRET_PREVIOUS", "", "the signing secret before the last rotation, still accepted for media URLs it signed", func(c *Config) *string { return &c.SecretPrevious }, nil},
 	{"trusted-proxies", "PRIMA_TRUSTED_PROXIES", "", "comma-separated CIDRs of your reverse proxies; only their X-Forwarded-For and X-Real-IP are believed (empty: none, the peer address is the client)", func(c *Config) *string { return &c.TrustedProxies }, cidrList},
 	{"metrics-listen", "PRIMA_METRICS_LISTEN", "", "address for Prometheus /metrics, kept off the public listener, e.g. 127.0.0.1:9090 (empty: off)", func(c *Config) *string { return &c.MetricsListen }, listenAddr},
+	{"test-mode", "PRIMA_TEST_MODE", "0", "test mode: SMS codes readable at GET /api/test/sms/last, for end-to-end tests only (1: on; never in production)", func(c *Config) *string { return &c.testMode }, oneOf("0", "1", "true", "false")},
 	{"workers", "PRIMA_WORKERS", "2", "background jobs run at once by this process (0: serve runs none, leaving them to prima worker processes)", func(c *Config) *string { return &c.workers }, workerCount},
 }
 
 // secretOptions name the options whose values are credentials: help output
 // never shows them as defaults, even when the environment sets them.
 var secretOptions = map[string]bool{"PRIMA_SECRET": true, "PRIMA_SECRET_PREVIOUS": true, "PRIMA_S3_SECRET_KEY": true}
+
+// boolOptions are switches: `-test-mode` alone turns one on, as with
+// flag.Bool, while the table keeps their values as "0"/"1" strings.
+var boolOptions = map[string]bool{"PRIMA_TEST_MODE": true}
+
+// boolString is a flag.Value over a "0"/"1" string that may be given
+// without a value.
+type boolString struct{ p *string }
+
+func (b boolString) String() string {
+	if b.p == nil {
+		return ""
+	}
+	return *b.p
+}
+func (b boolString) Set(v string) error {
+	switch v {
+	case "1", "true":
+		*b.p = "1"
+	case "0", "false":
+		*b.p = "0"
+	default:
+		return fmt.Errorf("%q is not 0, 1, true or false", v)
+	}
+	return nil
+}
+func (b boolString) IsBoolFlag() bool { return true }
 
 // Load parses args (flags win over the environment, which wins over defaults)
 // and fills in derived values.
@@ -101,6 +135,11 @@ func LoadCommand(name string, args []string, extra func(*flag.FlagSet)) (*Config
 		def := o.def
 		if v, ok := os.LookupEnv(o.env); ok {
 			def = v
+		}
+		if boolOptions[o.env] {
+			*o.field(c) = def
+			fs.Var(boolString{o.field(c)}, o.name, o.usage+" ($"+o.env+")")
+			continue
 		}
 		if secretOptions[o.env] {
 			fs.StringVar(o.field(c), o.name, "", o.usage+" ($"+o.env+")")
@@ -121,6 +160,7 @@ func LoadCommand(name string, args []string, extra func(*flag.FlagSet)) (*Config
 		}
 	}
 	c.Workers, _ = strconv.Atoi(c.workers) // validated above
+	c.TestMode = c.testMode == "1" || c.testMode == "true"
 	if (c.S3Endpoint == "") != (c.S3Bucket == "") {
 		return nil, errors.New("s3-endpoint and s3-bucket: set both to store media in S3, or neither")
 	}

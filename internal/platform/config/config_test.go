@@ -137,3 +137,33 @@ func TestSecretsStayOutOfHelp(t *testing.T) {
 		t.Fatal("help output hides a non-secret default; the test would not notice a leak")
 	}
 }
+
+// Test mode is a switch: -test-mode alone turns it on, the environment
+// takes 1/0, and it is off by default.
+func TestTestModeSwitch(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		env  string
+		args []string
+		want bool
+	}{
+		{"", nil, false},
+		{"", []string{"-test-mode"}, true},
+		{"1", nil, true},
+		{"0", nil, false},
+		{"1", []string{"-test-mode=false"}, false},
+	} {
+		t.Setenv("PRIMA_TEST_MODE", c.env)
+		if c.env == "" {
+			os.Unsetenv("PRIMA_TEST_MODE")
+		}
+		cfg, err := Load("test", append([]string{"-data-dir", dir}, c.args...))
+		if err != nil || cfg.TestMode != c.want {
+			t.Errorf("env %q args %v: TestMode = %v, %v", c.env, c.args, cfg != nil && cfg.TestMode, err)
+		}
+	}
+	t.Setenv("PRIMA_TEST_MODE", "yes")
+	if _, err := Load("test", []string{"-data-dir", dir}); err == nil {
+		t.Error("PRIMA_TEST_MODE=yes accepted")
+	}
+}

@@ -6,6 +6,7 @@ import { Navigate, Outlet, useLocation, useNavigationType } from 'react-router'
 import { applyCurrentOp } from '@/lib/nav'
 import { useUserStore } from '@/stores/user'
 import { ConfigSync } from '@/features/config/ConfigSync'
+import { hasCredentialParams } from '@/features/account/certificate'
 import { routeNameAt } from './routes'
 import { RouteBoundary } from './RouteErrorBoundary'
 import { PageFallback } from './PageFallback'
@@ -67,7 +68,11 @@ export default function RootLayout() {
   // query string; splash signs the device in and moves on to /home. This
   // also catches a session lost mid-visit (the API client's 401 handler
   // clears the token).
-  if (!token && location.pathname !== '/') {
+  // The one exception: a link carrying an account certificate opens the
+  // login page as it is (the credential rides in the fragment, which the
+  // trip through splash would drop); signing in with it needs no token.
+  const certLink = location.pathname === '/mine/login' && hasCredentialParams(location)
+  if (!token && location.pathname !== '/' && !certLink) {
     return <Navigate to={{ pathname: '/', search: location.search }} replace />
   }
   // Each page has its own boundary (routes.tsx); this one is the last

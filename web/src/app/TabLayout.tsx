@@ -6,6 +6,8 @@ import { NavLink, Outlet, useLocation } from 'react-router'
 import { t } from '@/i18n'
 import { CommunityIcon, DarkIcon, HomeIcon, MineIcon, ShortVideoIcon } from '@/components/icons'
 import { navOpen, useConfigStore } from '@/stores/config'
+import { unreadTotal, useUnread } from '@/lib/inbox'
+import { useUserStore } from '@/stores/user'
 import { modulesQueryOptions } from '@/features/catalog/api/get-modules'
 import { PageFallback } from './PageFallback'
 import styles from './TabLayout.module.css'
@@ -34,9 +36,17 @@ function useDarkTab(): { open: boolean; label: string | null } {
   return { open, label: name || null }
 }
 
+// The Mine tab's dot: an unread notice or message (lib/inbox.ts), live
+// through realtime events, polled while the socket is down.
+function useMineDot(): boolean {
+  const token = useUserStore((s) => s.token)
+  return unreadTotal(useUnread(token).data) > 0
+}
+
 export default function TabLayout() {
   const { pathname } = useLocation()
   const darkTab = useDarkTab()
+  const mineDot = useMineDot()
   return (
     <div className={styles.layout}>
       {/* Its own boundary: the tab bar stays up while a tab's code loads. */}
@@ -56,7 +66,10 @@ export default function TabLayout() {
           >
             {({ isActive }) => (
               <>
-                <Icon active={isActive} />
+                <span className={styles.iconWrap}>
+                  <Icon active={isActive} />
+                  {name === 'mine' && mineDot && <span className={styles.dot} data-testid="tab-mine-badge" role="img" aria-label={t('msg.unread')} />}
+                </span>
                 <span className={styles.label}>{(name === 'dark' && darkTab.label) || t(`tab.${name}`)}</span>
               </>
             )}

@@ -4,7 +4,7 @@ import { moneyMoved } from '@/lib/purchase'
 import { walletKeys } from '@/lib/wallet'
 
 vi.mock('@/stores/user', () => ({ useUserStore: { getState: () => ({ token: null }), subscribe: () => () => undefined } }))
-const { refetchMoney, startRealtime } = await import('./realtime')
+const { refetchMoney, refetchForNotice, startRealtime } = await import('./realtime')
 
 // seed puts one query under each key and reports which are stale after fn.
 function staleAfter(qc: QueryClient, keys: readonly (readonly unknown[])[], fn: () => void) {
@@ -33,5 +33,21 @@ describe('money moved', () => {
     const qc = new QueryClient()
     startRealtime(qc) // no WebSocket under node: only the money listener
     expect(staleAfter(qc, keys, () => moneyMoved('buy'))).toEqual([true, true, true, true, true, true, false])
+  })
+})
+
+describe('notices', () => {
+  const keys = [['support', 'feedback', 't'], ['support', 'settled', 't'], ['support', 'source'], walletKeys.summary('t'), ['people', 'ext', 'me', 't'], ['profile', 'list', 'fans', 'me', 't']] as const
+
+  it('a feedback reply refetches my feedback, a review my application, a follower the counts and lists, nothing else', () => {
+    expect(staleAfter(new QueryClient(), keys, () => refetchForNotice(new QueryClient(), null))).toEqual([false, false, false, false, false, false])
+    let qc = new QueryClient()
+    expect(staleAfter(qc, keys, () => refetchForNotice(qc, { category: 'system', kind: 'feedback_reply' }))).toEqual([true, false, false, false, false, false])
+    qc = new QueryClient()
+    expect(staleAfter(qc, keys, () => refetchForNotice(qc, { category: 'system', kind: 'settled' }))).toEqual([false, true, false, false, false, false])
+    qc = new QueryClient()
+    expect(staleAfter(qc, keys, () => refetchForNotice(qc, { category: 'interaction', kind: 'follow' }))).toEqual([false, false, false, false, true, true])
+    qc = new QueryClient()
+    expect(staleAfter(qc, keys, () => refetchForNotice(qc, { category: 'system', kind: 'withdraw' }))).toEqual([false, false, false, false, false, false])
   })
 })

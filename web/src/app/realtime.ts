@@ -7,9 +7,14 @@ import { browserDeps, RealtimeClient } from '@/lib/realtime'
 import { getToken } from '@/lib/storage'
 import { moneyMoved, onMoneyMoved, purchaseKeys } from '@/lib/purchase'
 import { walletKeys } from '@/lib/wallet'
+import { peopleKeys } from '@/lib/people'
+import { inboxKeys, setLive } from '@/lib/inbox'
 import { accountKeys } from '@/features/account/keys'
 import { galleryKeys } from '@/features/gallery/keys'
+import { messageKeys } from '@/features/messages/keys'
+import { profileKeys } from '@/features/profile/keys'
 import { videoKeys } from '@/features/video/keys'
+import { supportKeys } from '@/features/support/keys'
 import { payPageKeys } from '@/features/wallet/keys'
 import { withdrawKeys } from '@/features/withdraw/keys'
 import { useUserStore } from '@/stores/user'
@@ -26,6 +31,21 @@ const REFETCH_DELAY_MS = 500
 export function refetchMoney(queryClient: QueryClient): void {
   for (const queryKey of [walletKeys.all, accountKeys.all, purchaseKeys.all, payPageKeys.all, videoKeys.detailAll(), galleryKeys.all, withdrawKeys.all]) {
     void queryClient.invalidateQueries({ queryKey })
+  }
+}
+
+// refetchForNotice: a notice ({category, kind}) is news for the pages it
+// tells of. An operator's reply to feedback or decision on a creator
+// application refetches those pages; a new follower the counts and the
+// follow lists. Other notices leave them alone (the inbox refetches anyway).
+export function refetchForNotice(queryClient: QueryClient, data: unknown): void {
+  const kind = (data as { kind?: unknown } | null)?.kind
+  const stale = (queryKey: readonly unknown[]) => void queryClient.invalidateQueries({ queryKey })
+  if (kind === 'feedback_reply') stale(supportKeys.feedbackAll())
+  if (kind === 'settled') stale(supportKeys.settledAll())
+  if (kind === 'follow') {
+    stale(peopleKeys.all)
+    stale(profileKeys.all)
   }
 }
 
@@ -48,6 +68,21 @@ export function startRealtime(queryClient: QueryClient): RealtimeClient | null {
   client.on('profile.changed', refetchMine)
   client.on('realtime.resync', refetchMine)
   client.onReconnect(refetchMine)
+  client.on('notice.new', (ev) => refetchForNotice(queryClient, ev.data))
+  // A profile edit (here or on another device) shows on the profile pages.
+  client.on('profile.changed', () => {
+    for (const queryKey of [peopleKeys.all, profileKeys.all]) void queryClient.invalidateQueries({ queryKey })
+  })
+  // Messages and notices: the badges, the message centre and any open
+  // chat refetch; the user info too, for its msgHasNew.
+  const refetchInbox = () => {
+    for (const queryKey of [inboxKeys.all, messageKeys.all]) void queryClient.invalidateQueries({ queryKey })
+    refetchMine()
+  }
+  for (const type of ['message.new', 'message.read', 'notice.new', 'realtime.resync']) client.on(type, refetchInbox)
+  client.onReconnect(refetchInbox)
+  // While no socket is open, the inbox pages poll instead (lib/inbox.ts).
+  client.onState(setLive)
   client.on('wallet.changed', () => moneyMoved('wallet.changed'))
   client.on('realtime.resync', () => moneyMoved('resync'))
   client.onReconnect(() => moneyMoved('reconnect'))

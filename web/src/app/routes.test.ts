@@ -49,6 +49,8 @@ const spec: Record<string, string> = {
   // Not a spec screen: the coupon backpack (issue 7), reached from Mine and the VIP centre.
   backpack: '/mine/backpack',
   userfav: '/mine/userfav',
+  // Not a spec screen: editing my profile (issue 8), reached from /myhome.
+  profileedit: '/mine/profile',
   userlike: '/mine/userlike',
   userguanzhu: '/mine/userguanzhu',
   usertopic: '/mine/usertopic',

@@ -37,6 +37,9 @@ const mine: PageLoader = () => import('@/features/account/pages/MinePage')
 const login: PageLoader = () => import('@/features/account/pages/LoginPage')
 const register: PageLoader = () => import('@/features/account/pages/RegisterPage')
 const setting: PageLoader = () => import('@/features/account/pages/SettingPage')
+const accountsafe: PageLoader = () => import('@/features/account/pages/AccountSafePage')
+const bindphone: PageLoader = () => import('@/features/account/pages/BindPhonePage')
+const mineforget: PageLoader = () => import('@/features/account/pages/ForgetPage')
 const shortvideo: PageLoader = () => import('@/features/shortvideo/pages/ShortVideoPage')
 const sourceshortvideo: PageLoader = () => import('@/features/shortvideo/pages/SourceShortVideoPage')
 const dark: PageLoader = () => import('@/features/catalog/pages/DarkPage')
@@ -54,6 +57,8 @@ const galleryCategory: PageLoader = () => import('@/features/gallery/pages/Galle
 const vipcenter: PageLoader = () => import('@/features/wallet/pages/VipCenterPage')
 const usercoinchongzhi: PageLoader = () => import('@/features/wallet/pages/TopUpPage')
 const backpack: PageLoader = () => import('@/features/wallet/pages/BackpackPage')
+const userfulitask: PageLoader = () => import('@/features/welfare/pages/WelfarePage')
+const duihuancode: PageLoader = () => import('@/features/codes/pages/RedeemCodePage')
 const withdraw: PageLoader = () => import('@/features/withdraw/pages/WithdrawPage')
 const withdrawdetail: PageLoader = () => import('@/features/withdraw/pages/WithdrawDetailPage')
 const address: PageLoader = () => import('@/features/withdraw/pages/AddressPage')
@@ -63,6 +68,24 @@ const userrecords: PageLoader = () => import('@/features/withdraw/pages/UserBuyR
 const usercoinrecords: PageLoader = () => import('@/features/withdraw/pages/CoinRecordsPage')
 const userincomerecord: PageLoader = () => import('@/features/withdraw/pages/IncomeRecordPage')
 const usershouyimx: PageLoader = () => import('@/features/withdraw/pages/IncomeDetailPage')
+const myhome: PageLoader = () => import('@/features/profile/pages/MyHomePage')
+const usercenter: PageLoader = () => import('@/features/profile/pages/UserCenterPage')
+const userguanzhu: PageLoader = () => import('@/features/profile/pages/UserGuanzhuPage')
+const profileedit: PageLoader = () => import('@/features/profile/pages/ProfileEditPage')
+const messagecenter: PageLoader = () => import('@/features/messages/pages/MessageCenterPage')
+const message: PageLoader = () => import('@/features/messages/pages/ChatPage')
+// Support and information (features/support).
+const help: PageLoader = () => import('@/features/support/pages/HelpPage')
+const groups: PageLoader = () => import('@/features/support/pages/GroupsPage')
+const settled: PageLoader = () => import('@/features/support/pages/SettledPage')
+const applicationcenter: PageLoader = () => import('@/features/support/pages/ApplicationCenterPage')
+const applicationdownload: PageLoader = () => import('@/features/support/pages/ApplicationDownloadPage')
+const suggest: PageLoader = () => import('@/features/support/pages/SuggestPage')
+const accountcode: PageLoader = () => import('@/features/account/pages/AccountCodePage')
+const shareyaoqing: PageLoader = () => import('@/features/invite/pages/ShareInvitePage')
+const yaoqingcode: PageLoader = () => import('@/features/invite/pages/InviteCodePage')
+const agentdata: PageLoader = () => import('@/features/invite/pages/InviteDataPage')
+const usershareshenqing: PageLoader = () => import('@/features/invite/pages/InviteRecordsPage')
 // One shared page for screens not built yet; it names the screen from the
 // route handle and says what it will hold.
 const soon: PageLoader = () => import('@/components/ComingSoon')
@@ -86,7 +109,7 @@ export const appRoutes: AppRoute[] = [
   { name: 'detail', path: '/detail/:id', page: detail },
   { name: 'topic', path: '/community/topic/:id', page: soon },
   { name: 'postdetail', path: '/cdetail/:id', page: soon },
-  { name: 'message', path: '/message/:uid', page: soon },
+  { name: 'message', path: '/message/:uid', page: message },
   { name: 'publishpicture', path: '/community/publishpicture', page: soon },
   { name: 'publishrule', path: '/community/publish/rule', page: soon },
   { name: 'publishvideo', path: '/community/publishvideo', page: publishvideo },
@@ -95,8 +118,8 @@ export const appRoutes: AppRoute[] = [
   { name: 'searchresult', path: '/search/result', page: soon },
   { name: 'searchmore', path: '/search/more', page: soon },
   { name: 'homesearch', path: '/home/search', page: soon },
-  { name: 'usercenter', path: '/usercenter/:uid', page: soon },
-  { name: 'usercentermy', path: '/myhome', page: soon },
+  { name: 'usercenter', path: '/usercenter/:uid', page: usercenter },
+  { name: 'usercentermy', path: '/myhome', page: myhome },
   { name: 'gallery', path: '/gallery/:id', page: gallery },
   { name: 'galleryVip', path: '/galleryVip', page: galleryVip },
   { name: 'galleryCategory', path: '/galleryCategory', page: galleryCategory },
@@ -104,28 +127,29 @@ export const appRoutes: AppRoute[] = [
   { name: 'source', path: '/source', page: source },
   // Account area.
   { name: 'setting', path: '/mine/setting', page: setting },
-  { name: 'accountsafe', path: '/mine/accountsafe', page: soon },
-  { name: 'bindphone', path: '/mine/bindphone', page: soon },
-  { name: 'accountcode', path: '/mine/accountcode', page: soon },
-  { name: 'messagecenter', path: '/mine/message', page: soon },
+  { name: 'accountsafe', path: '/mine/accountsafe', page: accountsafe },
+  { name: 'bindphone', path: '/mine/bindphone', page: bindphone },
+  { name: 'accountcode', path: '/mine/accountcode', page: accountcode },
+  { name: 'messagecenter', path: '/mine/message', page: messagecenter },
   { name: 'userbroswer', path: '/mine/userbroswer', page: userbroswer },
   { name: 'userbuy', path: '/mine/userbuy', page: userbuy },
   { name: 'backpack', path: '/mine/backpack', page: backpack }, // not in the spec: the coupon backpack
   { name: 'userfav', path: '/mine/userfav', page: userfav },
   { name: 'userlike', path: '/mine/userlike', page: userlike },
-  { name: 'userguanzhu', path: '/mine/userguanzhu', page: soon },
+  { name: 'userguanzhu', path: '/mine/userguanzhu', page: userguanzhu }, // ?tab=follow|fans&uid=
+  { name: 'profileedit', path: '/mine/profile', page: profileedit }, // not in the spec: editing my profile
   { name: 'usertopic', path: '/mine/usertopic', page: soon },
   { name: 'usershouyimx', path: '/mine/usershouyimx', page: usershouyimx },
-  { name: 'help', path: '/mine/help', page: soon },
-  { name: 'yaoqingcode', path: '/mine/yaoqingcode', page: soon },
-  { name: 'duihuancode', path: '/mine/duihuancode', page: soon },
-  { name: 'groups', path: '/mine/groups', page: soon },
-  { name: 'settled', path: '/mine/settled', page: soon },
-  { name: 'applicationcenter', path: '/mine/applicationcenter', page: soon },
-  { name: 'applicationdownload', path: '/mine/applicationdownload', page: soon },
-  { name: 'userfulitask', path: '/mine/userfulitask', page: soon },
+  { name: 'help', path: '/mine/help', page: help },
+  { name: 'yaoqingcode', path: '/mine/yaoqingcode', page: yaoqingcode },
+  { name: 'duihuancode', path: '/mine/duihuancode', page: duihuancode },
+  { name: 'groups', path: '/mine/groups', page: groups },
+  { name: 'settled', path: '/mine/settled', page: settled },
+  { name: 'applicationcenter', path: '/mine/applicationcenter', page: applicationcenter },
+  { name: 'applicationdownload', path: '/mine/applicationdownload', page: applicationdownload },
+  { name: 'userfulitask', path: '/mine/userfulitask', page: userfulitask },
   { name: 'usercoinchongzhi', path: '/mine/usercoinchongzhi', page: usercoinchongzhi },
-  { name: 'usershareshenqing', path: '/mine/usershareshenqing', page: soon },
+  { name: 'usershareshenqing', path: '/mine/usershareshenqing', page: usershareshenqing },
   { name: 'vipcenter', path: '/mine/vipcenter', page: vipcenter },
   { name: 'withdraw', path: '/mine/withdraw', page: withdraw },
   { name: 'withdrawdetail', path: '/mine/withdraw/detail', page: withdrawdetail },
@@ -135,11 +159,11 @@ export const appRoutes: AppRoute[] = [
   { name: 'address', path: '/mine/address', page: address }, // ?type=
   { name: 'addbankcard', path: '/mine/add-bank-card', page: addbankcard },
   { name: 'addusdt', path: '/mine/add-usdt', page: addusdt },
-  { name: 'agentdata', path: '/mine/pushdata', page: soon }, // ?type=
-  { name: 'shareyaoqing', path: '/mine/shareyaoqing', page: soon }, // ?type=
-  { name: 'suggest', path: '/mine/suggest', page: soon },
+  { name: 'agentdata', path: '/mine/pushdata', page: agentdata }, // ?type=
+  { name: 'shareyaoqing', path: '/mine/shareyaoqing', page: shareyaoqing }, // ?type=
+  { name: 'suggest', path: '/mine/suggest', page: suggest },
   { name: 'minelogin', path: '/mine/login', page: login },
-  { name: 'mineforget', path: '/mine/forget', page: soon },
+  { name: 'mineforget', path: '/mine/forget', page: mineforget },
   { name: 'mineregister', path: '/mine/register', page: register },
 ]
 

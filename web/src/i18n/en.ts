@@ -282,6 +282,8 @@ export const en: Record<PageKey, string> = {
   'route.vipcenter.desc': 'VIP and Super VIP plans and their benefits.',
   'route.backpack.title': 'Backpack',
   'route.backpack.desc': 'Movie coupons: unused, used and expired.',
+  'route.profileedit.title': 'Edit profile',
+  'route.profileedit.desc': 'Change your photo, name, gender and bio.',
   'route.withdraw.title': 'Withdraw',
   'route.withdraw.desc': 'Withdraw earnings to a bank card or a USDT address.',
   'route.withdrawdetail.title': 'Withdrawals',

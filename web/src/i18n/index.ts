@@ -5,17 +5,25 @@ import { en } from './en'
 import { libZhCN, libEn, type LibKey } from './lib'
 import { payZhCN, payEn, type PayKey } from './pay'
 import { wdZhCN, wdEn, type WdKey } from './withdraw'
+import { profileZhCN, profileEn, type ProfileKey } from './profile'
+import { supZhCN, supEn, type SupKey } from './support'
+import { msgZhCN, msgEn, type MsgKey } from './messages'
+import { waysZhCN, waysEn, type WaysKey } from './ways'
+import { certZhCN, certEn, type CertKey } from './cert'
+import { wfZhCN, wfEn, type WfKey } from './welfare'
+import { codesZhCN, codesEn, type CodesKey } from './codes'
+import { inviteZhCN, inviteEn, type InviteKey } from './invite'
 
 export type Lang = 'zh-CN' | 'en'
 
 // MessageKey is every key t() accepts: t('mine.login') compiles, a key
 // missing from zh-CN does not. A key built at run time (route.<name>.title)
 // goes through hasMessage first, or through the helpers below.
-export type MessageKey = PageKey | LibKey | PayKey | WdKey
+export type MessageKey = PageKey | LibKey | PayKey | WdKey | ProfileKey | SupKey | MsgKey | WaysKey | CertKey | WfKey | CodesKey | InviteKey
 
 const catalogues: Record<Lang, Partial<Record<string, string>>> = {
-  'zh-CN': { ...libZhCN, ...payZhCN, ...wdZhCN, ...zhCN },
-  en: { ...libEn, ...payEn, ...wdEn, ...en },
+  'zh-CN': { ...libZhCN, ...payZhCN, ...wdZhCN, ...profileZhCN, ...supZhCN, ...msgZhCN, ...waysZhCN, ...certZhCN, ...wfZhCN, ...codesZhCN, ...inviteZhCN, ...zhCN },
+  en: { ...libEn, ...payEn, ...wdEn, ...profileEn, ...supEn, ...msgEn, ...waysEn, ...certEn, ...wfEn, ...codesEn, ...inviteEn, ...en },
 }
 
 let current: Lang = 'zh-CN'

@@ -283,6 +283,8 @@ export const zhCN = {
   'route.vipcenter.desc': 'VIP 与超级 VIP 套餐及会员权益。',
   'route.backpack.title': '我的背包',
   'route.backpack.desc': '观影券：未使用、已使用与已过期。',
+  'route.profileedit.title': '编辑资料',
+  'route.profileedit.desc': '修改头像、昵称、性别和个人简介。',
   'route.withdraw.title': '提现',
   'route.withdraw.desc': '将收益提现到银行卡或 USDT 地址。',
   'route.withdrawdetail.title': '提现记录',

@@ -127,6 +127,23 @@ describe('RealtimeClient', () => {
     expect(h.sockets).toHaveLength(2)
   })
 
+  it('reports whether a socket is open, for the polling fallback', () => {
+    const h = harness()
+    const states: boolean[] = []
+    h.client.onState((c) => states.push(c))
+    h.client.setToken('t')
+    expect(h.client.connected).toBe(false) // opening is not open
+    h.last().open()
+    expect(h.client.connected).toBe(true)
+    h.last().drop(1006)
+    expect(h.client.connected).toBe(false)
+    h.advance(60_000)
+    h.last().open()
+    h.client.setToken(null)
+    expect(states).toEqual([true, false, true, false])
+    expect(h.client.connected).toBe(false)
+  })
+
   it('dispatches events by type and to * listeners', () => {
     const h = harness()
     const seen: string[] = []

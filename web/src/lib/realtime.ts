@@ -100,6 +100,8 @@ export class RealtimeClient {
   private listeners = new Map<string, Set<Listener>>()
   private reconnectListeners = new Set<() => void>()
   private endedListeners = new Set<() => void>()
+  private stateListeners = new Set<(connected: boolean) => void>()
+  private isOpen = false
 
   constructor(private deps: RealtimeDeps) {}
 
@@ -147,6 +149,24 @@ export class RealtimeClient {
     }
   }
 
+  // onState runs whenever the socket opens (true) or stops being open
+  // (false): pages poll while it is not (the polling fallback).
+  onState(fn: (connected: boolean) => void): () => void {
+    this.stateListeners.add(fn)
+    return () => this.stateListeners.delete(fn)
+  }
+
+  // connected: a socket is open now (events arrive).
+  get connected(): boolean {
+    return this.isOpen
+  }
+
+  private setOpen(open: boolean): void {
+    if (open === this.isOpen) return
+    this.isOpen = open
+    this.stateListeners.forEach((fn) => fn(open))
+  }
+
   // active: a socket is open or opening.
   get active(): boolean {
     return this.sock !== null
@@ -162,6 +182,7 @@ export class RealtimeClient {
       s.onopen = s.onmessage = s.onclose = s.onerror = null
       s.close(1000, 'signed out')
     }
+    this.setOpen(false)
   }
 
   private connect(): void {
@@ -178,6 +199,7 @@ export class RealtimeClient {
     s.onopen = () => {
       const again = this.everOpened
       this.everOpened = true
+      this.setOpen(true)
       this.stableTimer = this.deps.setTimeout(() => {
         this.stableTimer = null
         this.attempt = 0
@@ -193,6 +215,7 @@ export class RealtimeClient {
     s.onclose = (c) => {
       if (this.sock !== s) return
       this.sock = null
+      this.setOpen(false)
       if (this.stableTimer !== null) this.deps.clearTimeout(this.stableTimer)
       this.stableTimer = null
       if (shouldReconnect(c.code)) this.schedule()

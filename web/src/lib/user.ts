@@ -34,6 +34,14 @@ export interface UserInfo {
   goldVideoFreeExpire: string | null
   videoFreeExpiration: string | null
   createdAt: string
+  // An unread notice or message exists (docs/api.md, *Messages*); only
+  // GET mine/info fills it, so it is optional.
+  msgHasNew?: boolean
+  // Phone and password (docs/api.md, *Phone, password and devices*): the
+  // bound mobile masked as 138****0000 ('' when none) and whether a
+  // password is set. Optional so infos stored before them still read.
+  mobile?: string
+  hasPassword?: boolean
 }
 
 // PublicProfile is GET /api/app/mine/info?uid=N.

@@ -4,4 +4,6 @@
 export const accountKeys = {
   all: ['mine'] as const,
   me: (token: string | null) => [...accountKeys.all, 'info', token] as const,
+  sessionsAll: () => [...accountKeys.all, 'sessions'] as const,
+  sessions: (token: string | null) => [...accountKeys.all, 'sessions', token] as const,
 }

@@ -1,6 +1,6 @@
 // One labelled input of the sign-in forms, iOS grouped-list style, with its
 // validation message under it. Password fields get a show/hide toggle.
-import { useId, useState, type InputHTMLAttributes } from 'react'
+import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react'
 import { t } from '@/i18n'
 import styles from './AuthForm.module.css'
 
@@ -11,9 +11,10 @@ interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' |
   error?: string | null
   hint?: string
   testid: string
+  after?: ReactNode // a control at the end of the row (send code)
 }
 
-export function Field({ label, value, onChange, error, hint, testid, type = 'text', ...rest }: Props) {
+export function Field({ label, value, onChange, error, hint, testid, after, type = 'text', ...rest }: Props) {
   const id = useId()
   const [shown, setShown] = useState(false)
   const isPassword = type === 'password'
@@ -53,6 +54,7 @@ export function Field({ label, value, onChange, error, hint, testid, type = 'tex
             </svg>
           </button>
         )}
+        {after}
       </div>
       {(error || hint) && (
         <p id={msgId} className={error ? styles.error : styles.hint} data-testid={error ? `${testid}-error` : undefined}>

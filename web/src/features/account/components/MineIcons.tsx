@@ -98,6 +98,25 @@ const paths = {
       <path d="M12 11v5M12 8v.1" />
     </>
   ),
+  // Account safety and settings (task ways).
+  phone: (
+    <>
+      <rect x="7" y="3" width="10" height="18" rx="2.5" />
+      <path d="M11 18h2" />
+    </>
+  ),
+  lock: (
+    <>
+      <rect x="5" y="11" width="14" height="9" rx="2" />
+      <path d="M8 11V8a4 4 0 0 1 8 0v3" />
+    </>
+  ),
+  shield: <path d="M12 3l7 3v5c0 4.5-3 8-7 10-4-2-7-5.5-7-10V6z" />,
+  trash: (
+    <>
+      <path d="M5 7h14M10 7V5h4v2M7 7l1 13h8l1-13" />
+    </>
+  ),
 } satisfies Record<string, ReactNode>
 
 export type GlyphName = keyof typeof paths

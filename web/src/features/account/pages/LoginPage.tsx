@@ -6,6 +6,7 @@ import { t } from '@/i18n'
 import { NavBar } from '@/components/NavBar'
 import { Spinner } from '@/components/Spinner'
 import { loginH5 } from '@/features/account/api/login-h5'
+import { CertLogin } from '@/features/account/components/CertLogin'
 import { Field } from '@/features/account/components/Field'
 import { useAuthForm } from '@/features/account/useAuthForm'
 import { validateLogin } from '@/features/account/validation'
@@ -64,10 +65,11 @@ export default function LoginPage() {
           <Link to="/mine/register" replace className={styles.link} data-testid="login-to-register">
             {t('login.toRegister')}
           </Link>
-          <Link to="/mine/forget" className={`${styles.link} ${styles.muted}`}>
+          <Link to="/mine/forget" className={`${styles.link} ${styles.muted}`} data-testid="login-to-forget">
             {t('login.forgot')}
           </Link>
         </div>
+        <CertLogin />
         </form>
       </main>
     </div>

@@ -6,9 +6,12 @@ import { Link } from 'react-router'
 import { routeTitle, t } from '@/i18n'
 import { couponTotal, displayName, isSuperVip, isVip, type UserInfo } from '@/lib/user'
 import { formatCount } from '@/lib/time'
+import { badgeText, unreadTotal, useUnread } from '@/lib/inbox'
 import { DarkSwitch } from '@/components/DarkSwitch'
+import { FollowCounts } from '@/components/FollowCounts'
 import { GearIcon } from '@/components/icons'
 import { WalletCard } from '@/components/WalletCard'
+import { useCustomerService } from '@/components/CustomerService'
 import { useUserStore } from '@/stores/user'
 import { useMe } from '@/features/account/api/get-me'
 import { Avatar } from '@/features/account/components/Avatar'
@@ -45,6 +48,9 @@ const GROUPS: Entry[][] = [
     { route: 'applicationcenter', path: '/mine/applicationcenter', glyph: 'apps', color: '#32ade6' },
     { route: 'help', path: '/mine/help', glyph: 'help', color: '#34c759' },
     { route: 'suggest', path: '/mine/suggest', glyph: 'feedback', color: '#ff9500' },
+    // Support and information (E): official groups, creator application.
+    { route: 'groups', path: '/mine/groups', glyph: 'globe', color: '#5ac8fa' },
+    { route: 'settled', path: '/mine/settled', glyph: 'upload', color: '#ff2d55' },
   ],
 ]
 
@@ -88,6 +94,7 @@ function VipBadge({ user }: { user: UserInfo }) {
 }
 
 function ProfileCard({ user }: { user: UserInfo }) {
+  const token = useUserStore((s) => s.token)
   return (
     <section className={styles.cardWrap} data-testid="mine-profile-card">
       <div className={styles.card}>
@@ -117,6 +124,7 @@ function ProfileCard({ user }: { user: UserInfo }) {
           <span>{t('mine.vipUntil')}</span>
         </div>
       </div>
+      <FollowCounts token={token} />
     </section>
   )
 }
@@ -126,6 +134,7 @@ export default function MinePage() {
   const stored = useUserStore((s) => s.user)
   const setUser = useUserStore((s) => s.setUser)
   const me = useMe(token)
+  const cs = useCustomerService()
 
   useEffect(() => {
     if (me.data) setUser(me.data)
@@ -133,6 +142,8 @@ export default function MinePage() {
 
   const user = me.data ?? stored
   const signedUp = user != null && !user.isGuest
+  // The message entry's badge: unread notices and messages (lib/inbox.ts).
+  const unread = badgeText(unreadTotal(useUnread(token).data))
   return (
     <div className={styles.page} data-testid="mine-page">
       <header className={`${styles.header} prima-chrome`}>
@@ -166,12 +177,17 @@ export default function MinePage() {
               key={e.route}
               icon={<Glyph name={e.glyph} color={e.color} />}
               title={routeTitle(e.route)}
+              value={e.route === 'messagecenter' && unread ? <span className={styles.unread} data-testid="mine-message-badge">{unread}</span> : undefined}
               to={e.path}
               testid={`mine-entry-${e.route}`}
             />
           ))}
         </CellGroup>
       ))}
+
+      <CellGroup>
+        <Cell icon={<Glyph name="message" color="#34c759" />} title={t('sup.cust')} onClick={cs.open} testid="mine-entry-kefu" />
+      </CellGroup>
 
       <CellGroup>
         <Cell icon={<Glyph name="moon" color="#5e5ce6" />} title={t('setting.dark')} extra={<DarkSwitch />} />

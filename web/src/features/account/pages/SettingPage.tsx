@@ -1,5 +1,7 @@
-// setting (/mine/setting): language, dark mode, version, and signing out
-// (which revokes the token and starts a fresh guest session on /mine).
+// setting (/mine/setting): account safety, language, dark mode, clearing
+// the cache (local data and the query cache; the session and settings
+// stay), about with the version, and signing out (which revokes the token
+// and starts a fresh guest session on /mine).
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
 import { useQueryClient } from '@tanstack/react-query'
@@ -14,6 +16,8 @@ import { useUserStore } from '@/stores/user'
 import { Cell, CellGroup } from '@/features/account/components/Cells'
 import { Glyph } from '@/features/account/components/MineIcons'
 import { signOut } from '@/features/account/session'
+import { clearLocalCache } from '@/features/account/cache'
+import { accountKeys } from '@/features/account/keys'
 import styles from './SettingPage.module.css'
 
 const LANGS: { lang: Lang; label: string; testid: string }[] = [
@@ -43,6 +47,24 @@ export default function SettingPage() {
     if (ok) await onLogout()
   }
 
+  // Clearing the cache asks first, then drops stored data and every cached
+  // query but keeps the session; the user info is fetched again at once so
+  // the Mine page never shows an empty user.
+  const confirmClear = async () => {
+    const { default: Dialog } = await import('antd-mobile/es/components/dialog')
+    const ok = await Dialog.confirm({
+      title: t('ways.setting.clearConfirm'),
+      content: t('ways.setting.clearHint'),
+      confirmText: t('ways.setting.clearCache'),
+      cancelText: t('common.cancel'),
+    })
+    if (!ok) return
+    await clearLocalCache()
+    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== accountKeys.all[0] || q.queryKey[1] !== 'info' })
+    void queryClient.invalidateQueries({ queryKey: accountKeys.all })
+    toast.success(t('ways.setting.cleared'))
+  }
+
   const onLogout = async () => {
     if (busy) return
     setBusy(true)
@@ -61,6 +83,9 @@ export default function SettingPage() {
     <div className={styles.page}>
       <NavBar title={t('route.setting.title')} back="/mine" />
       <main className={styles.body}>
+        <CellGroup>
+          <Cell icon={<Glyph name="shield" color="#34c759" />} title={t('ways.setting.safe')} to="/mine/accountsafe" testid="setting-accountsafe" />
+        </CellGroup>
         <CellGroup title={t('setting.general')}>
           <Cell
             icon={<Glyph name="globe" color="#007aff" />}
@@ -84,6 +109,7 @@ export default function SettingPage() {
             }
           />
           <Cell icon={<Glyph name="moon" color="#5e5ce6" />} title={t('setting.dark')} extra={<DarkSwitch />} />
+          <Cell icon={<Glyph name="trash" color="#ff3b30" />} title={t('ways.setting.clearCache')} onClick={() => void confirmClear()} testid="setting-clear-cache" />
         </CellGroup>
         <CellGroup title={t('setting.about')}>
           <Cell icon={<Glyph name="info" color="#8e8e93" />} title={t('setting.version')} value={<span data-testid="setting-version">{APP_VERSION}</span>} />

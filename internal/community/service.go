@@ -1,0 +1,170 @@
+// Package community holds what users do with each other in public: for
+// now follows (who follows whom, the follow and fans lists, the counts on
+// a user's page); posts, topics and comments arrive with the community
+// issue.
+//
+// Follows are registered users' only: a guest is one device's throwaway
+// account, and letting guests follow would let anyone mint fans by
+// clearing storage. Anyone (a guest too) may read lists and counts: they
+// are shown on public user pages.
+package community
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"prima/internal/messaging"
+	"prima/internal/platform/db"
+	"prima/internal/platform/ratelimit"
+	"prima/internal/platform/realtime"
+)
+
+// NoticeEvery is how often one follower's follows of one user notify them:
+// unfollowing and following again within it stays silent.
+const NoticeEvery = 24 * time.Hour
+
+// FollowRate bounds follow and unfollow calls per user (a toggling script
+// gains nothing, but each call is a write).
+var FollowRate = struct {
+	N   int
+	Per time.Duration
+}{60, time.Minute}
+
+var (
+	// ErrNoUser: the user to follow or look at does not exist (404).
+	ErrNoUser = errors.New("community: no such user")
+	// ErrSelf: a user cannot follow themselves (422).
+	ErrSelf = errors.New("community: cannot follow yourself")
+	// ErrGuest: guests cannot follow (403).
+	ErrGuest = errors.New("community: guests cannot follow")
+)
+
+// LikesReceived counts the likes other users gave to a user's videos (the
+// media pipeline implements it: videos whose media asset the user owns).
+type LikesReceived interface {
+	LikesReceived(ctx context.Context, uid int64) (int64, error)
+}
+
+// Service applies the follow rules.
+type Service struct {
+	db *db.DB
+	// Events carries the follow notice's notice.new; nil sends nothing.
+	Events realtime.Publisher
+	// Limiter bounds follow calls (FailOpen); nil applies no limit.
+	Limiter ratelimit.Limiter
+	// Likes fills Extension.likeCount; nil counts 0.
+	Likes LikesReceived
+	now   func() time.Time
+}
+
+// NewService is the community over d.
+func NewService(d *db.DB) *Service { return &Service{db: d, now: time.Now} }
+
+// SetClock replaces the clock (tests).
+func (s *Service) SetClock(now func() time.Time) { s.now = now }
+
+// FollowResult answers POST /api/app/mine/follow.
+type FollowResult struct {
+	FollowUID int64 `json:"followUID"`
+	IsFollow  bool  `json:"isFollow"`
+	FansCount int64 `json:"fansCount"`
+}
+
+// Follow makes follower follow (on) or stop following (!on) followee. It is
+// idempotent: following twice is one follow, unfollowing a user one does
+// not follow changes nothing. A new follow notices followee, at most once
+// per NoticeEvery per pair, in the same transaction.
+func (s *Service) Follow(ctx context.Context, follower, followee int64, on bool) (FollowResult, error) {
+	if follower == followee {
+		return FollowResult{}, ErrSelf
+	}
+	if s.Limiter != nil {
+		if err := ratelimit.Enforce(ctx, s.Limiter, "follow:uid:"+strconv.FormatInt(follower, 10), FollowRate.N, FollowRate.Per, ratelimit.FailOpen); err != nil {
+			return FollowResult{}, err
+		}
+	}
+	now := s.now()
+	out := FollowResult{FollowUID: followee, IsFollow: on}
+	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		me, err := userCard(ctx, tx, follower)
+		if err != nil {
+			return err
+		}
+		if me.guest {
+			return ErrGuest
+		}
+		if _, err := userCard(ctx, tx, followee); err != nil {
+			return err
+		}
+		if !on {
+			if err := deleteFollow(ctx, tx, follower, followee); err != nil {
+				return err
+			}
+		} else {
+			added, err := insertFollow(ctx, tx, follower, followee, now.Unix())
+			if err != nil {
+				return err
+			}
+			if added {
+				due, err := markNotice(ctx, tx, follower, followee, now.Unix(), int64(NoticeEvery/time.Second))
+				if err != nil {
+					return err
+				}
+				if due {
+					err = messaging.Notify(ctx, tx, s.Events, messaging.Notice{
+						UserID: followee, Category: messaging.CategoryInteraction, Kind: "follow",
+						ActorID: follower, Title: "关注了你", Ref: strconv.FormatInt(follower, 10),
+					}, now)
+					if err != nil {
+						return err
+					}
+				}
+			}
+		}
+		out.FansCount, err = countFans(ctx, tx, followee)
+		return err
+	})
+	if err != nil {
+		return FollowResult{}, err
+	}
+	return out, nil
+}
+
+// IsFollowing reports whether follower follows followee (account.Follows).
+func (s *Service) IsFollowing(ctx context.Context, follower, followee int64) (bool, error) {
+	m, err := following(ctx, s.db, follower, []int64{followee})
+	return m[followee], err
+}
+
+// Extension is a user's counts (GET /api/app/mine/getUserExtension).
+type Extension struct {
+	UID         int64 `json:"uid"`
+	FollowCount int64 `json:"followCount"` // users they follow
+	FansCount   int64 `json:"fansCount"`   // users following them
+	// LikeCount is the likes other users gave to videos made from the
+	// user's uploads (LikesReceived).
+	LikeCount int64 `json:"likeCount"`
+	// PostCount is 0 until community posts exist (the community issue).
+	PostCount int64 `json:"postCount"`
+}
+
+// Extension is user uid's counts.
+func (s *Service) Extension(ctx context.Context, uid int64) (Extension, error) {
+	if _, err := userCard(ctx, s.db, uid); err != nil {
+		return Extension{}, err
+	}
+	out := Extension{UID: uid}
+	var err error
+	if out.FollowCount, out.FansCount, err = counts(ctx, s.db, uid); err != nil {
+		return Extension{}, err
+	}
+	if s.Likes != nil {
+		if out.LikeCount, err = s.Likes.LikesReceived(ctx, uid); err != nil {
+			return Extension{}, fmt.Errorf("likes received: %w", err)
+		}
+	}
+	return out, nil
+}

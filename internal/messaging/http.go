@@ -1,0 +1,245 @@
+package messaging
+
+import (
+	"errors"
+	"net/http"
+
+	"prima/internal/platform/httpx"
+)
+
+// Handler serves the message centre's calls (docs/api.md, *Messages*).
+type Handler struct{ s *Service }
+
+// NewHandler returns the handlers of s.
+func NewHandler(s *Service) *Handler { return &Handler{s: s} }
+
+// toHTTP maps the service's errors to envelopes.
+func toHTTP(err error) error {
+	var le *LimitError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &le):
+		return &httpx.Error{Status: http.StatusTooManyRequests, Tip: "发送过于频繁，请稍后再试", Msg: err.Error(), Err: err}
+	case errors.Is(err, ErrGuest):
+		return httpx.Forbidden("注册账号后才能使用私信", err.Error())
+	case errors.Is(err, ErrPeerGuest):
+		return httpx.Forbidden("对方暂时无法接收私信", err.Error())
+	case errors.Is(err, ErrNoPeer):
+		return httpx.NotFound("用户不存在", err.Error())
+	case errors.Is(err, ErrSelf):
+		return httpx.Invalid("不能给自己发私信", err.Error())
+	case errors.Is(err, ErrBlockedBy):
+		return httpx.Forbidden("对方已将你屏蔽", err.Error())
+	case errors.Is(err, ErrBlocking):
+		return httpx.Forbidden("你已屏蔽对方，解除屏蔽后才能发送", err.Error())
+	case errors.Is(err, ErrEmpty):
+		return httpx.Invalid("消息不能为空", err.Error())
+	case errors.Is(err, ErrTooLong):
+		return &httpx.Error{Status: http.StatusRequestEntityTooLarge, Tip: "消息太长了，最多 1000 字", Msg: err.Error()}
+	case errors.Is(err, ErrKind):
+		return httpx.Invalid("不支持的消息类型", err.Error())
+	case errors.Is(err, ErrClientID):
+		return httpx.Invalid("消息编号无效", err.Error())
+	case errors.Is(err, ErrClientReuse):
+		return httpx.Conflict("消息编号已被使用", err.Error())
+	case errors.Is(err, ErrNoPicture):
+		return httpx.NotFound("图片不存在或尚未处理完成", err.Error())
+	case errors.Is(err, ErrReason):
+		return httpx.Invalid("请填写举报原因（最多 200 字）", err.Error())
+	case errors.Is(err, ErrCategory):
+		return httpx.Invalid("通知类别无效", err.Error())
+	}
+	return err
+}
+
+// pageParams reads pageNumber and pageSize (20 by default) as every list does.
+func pageParams(q *httpx.Query) (int, int) { return httpx.PageParams(q, 20) }
+
+// Notices is GET /api/app/mine/notices?category=system|interaction&pageNumber&pageSize.
+func (h *Handler) Notices(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	category := q.String("category")
+	num, size := pageParams(q)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	p, err := h.s.Notices(r.Context(), httpx.UserID(r.Context()), category, num, size)
+	if err != nil {
+		return toHTTP(err)
+	}
+	return httpx.OK(w, p)
+}
+
+// readNoticesInput is POST /api/app/mine/notices/read.
+type readNoticesInput struct {
+	Category string  `json:"category"`
+	IDs      []int64 `json:"ids"`
+}
+
+// maxReadIDs bounds the ids one read call names.
+const maxReadIDs = 100
+
+// ReadNotices is POST /api/app/mine/notices/read {category} or {ids}.
+func (h *Handler) ReadNotices(w http.ResponseWriter, r *http.Request) error {
+	var in readNoticesInput
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	if len(in.IDs) > maxReadIDs {
+		return httpx.Invalid("一次最多标记 100 条", "at most 100 ids")
+	}
+	for _, id := range in.IDs {
+		if id <= 0 {
+			return httpx.Invalid("通知编号无效", "ids must be positive")
+		}
+	}
+	n, err := h.s.ReadNotices(r.Context(), httpx.UserID(r.Context()), in.Category, in.IDs)
+	if err != nil {
+		return toHTTP(err)
+	}
+	return httpx.OK(w, map[string]int{"marked": n})
+}
+
+// Unread is GET /api/app/mine/unread.
+func (h *Handler) Unread(w http.ResponseWriter, r *http.Request) error {
+	u, err := h.s.Unread(r.Context(), httpx.UserID(r.Context()))
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, u)
+}
+
+// Conversations is GET /api/app/mine/conversations?pageNumber&pageSize.
+func (h *Handler) Conversations(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	num, size := pageParams(q)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	p, err := h.s.Conversations(r.Context(), httpx.UserID(r.Context()), num, size)
+	if err != nil {
+		return toHTTP(err)
+	}
+	return httpx.OK(w, p)
+}
+
+// List is GET /api/app/message/list?uid=&before=&pageSize.
+func (h *Handler) List(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	uid := q.Required("uid", 1, httpx.MaxID)
+	before := q.Int("before", 0, 0, httpx.MaxID)
+	size := q.Int("pageSize", 20, 1, MaxHistoryPage)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	hist, err := h.s.History(r.Context(), httpx.UserID(r.Context()), uid, before, int(size))
+	if err != nil {
+		return toHTTP(err)
+	}
+	return httpx.OK(w, hist)
+}
+
+// Send is POST /api/app/message/send.
+func (h *Handler) Send(w http.ResponseWriter, r *http.Request) error {
+	var in SendInput
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	if in.UID <= 0 {
+		return httpx.Invalid("请选择收信人", "uid must be positive")
+	}
+	m, err := h.s.Send(r.Context(), httpx.UserID(r.Context()), in)
+	if err != nil {
+		return toHTTP(err)
+	}
+	return httpx.OK(w, m)
+}
+
+// readInput is POST /api/app/message/read.
+type readInput struct {
+	UID  int64 `json:"uid"`
+	UpTo int64 `json:"upTo"`
+}
+
+// Read is POST /api/app/message/read {uid, upTo}.
+func (h *Handler) Read(w http.ResponseWriter, r *http.Request) error {
+	var in readInput
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	if in.UID <= 0 || in.UpTo < 0 {
+		return httpx.Invalid("参数无效", "uid must be positive and upTo not negative")
+	}
+	res, err := h.s.Read(r.Context(), httpx.UserID(r.Context()), in.UID, in.UpTo)
+	if err != nil {
+		return toHTTP(err)
+	}
+	return httpx.OK(w, res)
+}
+
+// blockInput is POST /api/app/message/block.
+type blockInput struct {
+	UID   int64 `json:"uid"`
+	Block *bool `json:"block"`
+}
+
+// Block is POST /api/app/message/block {uid, block}.
+func (h *Handler) Block(w http.ResponseWriter, r *http.Request) error {
+	var in blockInput
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	if in.UID <= 0 || in.Block == nil {
+		return httpx.Invalid("参数无效", "uid (positive) and block (true or false) are required")
+	}
+	if err := h.s.Block(r.Context(), httpx.UserID(r.Context()), in.UID, *in.Block); err != nil {
+		return toHTTP(err)
+	}
+	return httpx.OK(w, map[string]any{"uid": in.UID, "blocked": *in.Block})
+}
+
+// BlockedList is GET /api/app/message/blocked?pageNumber&pageSize.
+func (h *Handler) BlockedList(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	num, size := pageParams(q)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	p, err := h.s.BlockedList(r.Context(), httpx.UserID(r.Context()), num, size)
+	if err != nil {
+		return toHTTP(err)
+	}
+	return httpx.OK(w, p)
+}
+
+// Report is POST /api/app/message/report {uid, reason}.
+func (h *Handler) Report(w http.ResponseWriter, r *http.Request) error {
+	var in ReportInput
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	if in.UID <= 0 {
+		return httpx.Invalid("参数无效", "uid must be positive")
+	}
+	id, err := h.s.Report(r.Context(), httpx.UserID(r.Context()), in)
+	if err != nil {
+		return toHTTP(err)
+	}
+	return httpx.OK(w, map[string]int64{"id": id})
+}
+
+// AdminReports is GET /api/admin/message/reports?uid=&pageNumber&pageSize.
+func (h *Handler) AdminReports(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	uid := q.Int("uid", 0, 1, httpx.MaxID)
+	num, size := pageParams(q)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	p, err := h.s.Reports(r.Context(), uid, num, size)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, p)
+}

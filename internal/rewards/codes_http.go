@@ -1,0 +1,181 @@
+package rewards
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"prima/internal/catalog"
+	"prima/internal/platform/audit"
+	"prima/internal/platform/httpx"
+	"prima/internal/platform/ratelimit"
+	"prima/internal/wallet"
+)
+
+// CodesHandler serves the redemption-code calls (docs/api.md,
+// *Redemption codes*).
+type CodesHandler struct{ s *Codes }
+
+// NewCodesHandler wraps s.
+func NewCodesHandler(s *Codes) *CodesHandler { return &CodesHandler{s: s} }
+
+// codeErr maps the service's errors to envelopes.
+func codeErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrCodeInvalid):
+		return httpx.NotFound("兑换码无效", "no such code")
+	case errors.Is(err, ErrCodeExpired):
+		return &httpx.Error{Status: http.StatusGone, Tip: "兑换码已过期", Msg: "code expired"}
+	case errors.Is(err, ErrCodeUsedUp):
+		return httpx.Conflict("兑换码已被使用", "code used up")
+	case errors.Is(err, ErrCodeRedeemed):
+		return httpx.Conflict("你已兑换过该兑换码", "redeemed by this user before")
+	case errors.Is(err, ratelimit.ErrLimited):
+		return &httpx.Error{Status: http.StatusTooManyRequests, Tip: "尝试次数过多，请稍后再试", Msg: "too many failed codes", Err: err}
+	case errors.Is(err, ErrCodeLimiterDown):
+		return &httpx.Error{Status: http.StatusServiceUnavailable, Tip: "兑换暂不可用，请稍后再试", Msg: "code limiter unavailable", Err: err}
+	case errors.Is(err, ErrBatchNotFound):
+		return httpx.NotFound("批次不存在", "no such batch")
+	case errors.Is(err, ErrBatchDisabled):
+		return httpx.Conflict("批次已停用", "batch already disabled")
+	case errors.Is(err, ErrBadBatch):
+		return httpx.Invalid("批次参数无效", err.Error())
+	case errors.Is(err, wallet.ErrBadReward):
+		return httpx.Invalid("奖励设置无效", err.Error())
+	}
+	return err
+}
+
+type exchangeBody struct {
+	Code *string `json:"code"`
+}
+
+// Exchange is POST /api/app/code/exchange {code}: any signed-in user, a
+// guest too (a guest's account is as much theirs to keep as a registered
+// one, and the per-code-per-user row bounds what any account can take).
+func (h *CodesHandler) Exchange(w http.ResponseWriter, r *http.Request) error {
+	var b exchangeBody
+	if err := httpx.Decode(w, r, &b); err != nil {
+		return err
+	}
+	if b.Code == nil || *b.Code == "" {
+		return httpx.Invalid("请输入兑换码", "code is required")
+	}
+	red, err := h.s.Redeem(r.Context(), httpx.UserID(r.Context()), httpx.ClientIP(r), *b.Code)
+	if err != nil {
+		return codeErr(err)
+	}
+	return httpx.OK(w, red)
+}
+
+// Records is GET /api/app/code/records: the caller's redemptions.
+func (h *CodesHandler) Records(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	num, size := catalog.PageParams(q, 20)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	list, total, err := h.s.Records(r.Context(), httpx.UserID(r.Context()), num, size)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, catalog.Page[Redemption]{List: list, Total: total, PageNumber: num, PageSize: size, HasMore: num*size < total})
+}
+
+type batchBody struct {
+	Name   string `json:"name"`
+	Reward *struct {
+		Coins    int64 `json:"coins"`
+		VIPLevel int   `json:"vipLevel"`
+		VIPDays  int   `json:"vipDays"`
+		Coupons  int   `json:"coupons"`
+	} `json:"reward"`
+	Count       *int64 `json:"count"`
+	UsesPerCode *int64 `json:"usesPerCode"`
+	ExpiresAt   int64  `json:"expiresAt"`
+}
+
+// AdminCreateBatch is POST /api/admin/codes/batches: the batch and, this
+// once only, its plain codes.
+func (h *CodesHandler) AdminCreateBatch(w http.ResponseWriter, r *http.Request) error {
+	var b batchBody
+	if err := httpx.Decode(w, r, &b); err != nil {
+		return err
+	}
+	if b.Reward == nil {
+		return httpx.Invalid("缺少参数 reward", "reward is required")
+	}
+	if b.Count == nil || *b.Count < 1 || *b.Count > MaxBatchCodes {
+		return httpx.Invalid("参数 count 无效", "count must be 1-10000")
+	}
+	uses := int64(1)
+	if b.UsesPerCode != nil {
+		uses = *b.UsesPerCode
+	}
+	if uses < 1 || uses > MaxUsesPerCode {
+		return httpx.Invalid("参数 usesPerCode 无效", "usesPerCode must be 1-1000000")
+	}
+	batch, codes, err := h.s.CreateBatch(r.Context(), audit.ActorFrom(r), NewBatch{
+		Name:        b.Name,
+		Reward:      wallet.Reward{Coins: b.Reward.Coins, VIPLevel: b.Reward.VIPLevel, VIPDays: b.Reward.VIPDays, Coupons: b.Reward.Coupons},
+		Count:       int(*b.Count),
+		UsesPerCode: int(uses),
+		ExpiresAt:   b.ExpiresAt,
+	})
+	if err != nil {
+		return codeErr(err)
+	}
+	// Accept: text/csv answers the codes as a file to hand to a printer or
+	// a partner; the batch is made either way, and either answer is the
+	// only copy of its codes.
+	if strings.Contains(r.Header.Get("Accept"), "text/csv") {
+		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="codes-batch-%d.csv"`, batch.ID))
+		var b strings.Builder
+		b.WriteString("code\n")
+		for _, c := range codes {
+			b.WriteString(c + "\n")
+		}
+		_, err := w.Write([]byte(b.String()))
+		return err
+	}
+	return httpx.OK(w, map[string]any{"batch": batch, "codes": codes})
+}
+
+// AdminBatches is GET /api/admin/codes/batches.
+func (h *CodesHandler) AdminBatches(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	num, size := catalog.PageParams(q, 20)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	list, total, err := h.s.Batches(r.Context(), num, size)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, catalog.Page[Batch]{List: list, Total: total, PageNumber: num, PageSize: size, HasMore: num*size < total})
+}
+
+type idBody struct {
+	ID *int64 `json:"id"`
+}
+
+// AdminDisableBatch is POST /api/admin/codes/batches/disable {id}.
+func (h *CodesHandler) AdminDisableBatch(w http.ResponseWriter, r *http.Request) error {
+	var b idBody
+	if err := httpx.Decode(w, r, &b); err != nil {
+		return err
+	}
+	id, err := httpx.BodyID(b.ID)
+	if err != nil {
+		return err
+	}
+	if err := h.s.DisableBatch(r.Context(), audit.ActorFrom(r), id); err != nil {
+		return codeErr(err)
+	}
+	return httpx.OK(w, map[string]any{"id": id, "disabled": true})
+}

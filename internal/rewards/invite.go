@@ -1,0 +1,562 @@
+package rewards
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"prima/internal/catalog"
+	"prima/internal/messaging"
+	"prima/internal/platform/audit"
+	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
+	"prima/internal/platform/ratelimit"
+	"prima/internal/platform/realtime"
+	"prima/internal/wallet"
+)
+
+// Invitations: every user has a code; a new user binds an inviter once,
+// ever; the inviter earns coins when the invitee registers (an account
+// and password), because a guest costs nothing to mint and a registered
+// user at least asked for an account. Abuse limits: one rewarded invitee
+// per device, a daily cap of rewarded invitees per inviter, a rate limit
+// on bind attempts, a bind window after the invitee's account is made.
+
+// InvitePerson is how a user is shown on the invite pages.
+type InvitePerson struct {
+	UID      int64  `json:"uid"`
+	Name     string `json:"name"`
+	Portrait string `json:"portrait"`
+}
+
+// InvitePeople looks users up through the account rules (names,
+// portraits as the client shows them). Missing uids are left out.
+type InvitePeople interface {
+	InvitePeople(ctx context.Context, uids []int64) (map[int64]InvitePerson, error)
+}
+
+// Invites applies the invitation rules.
+type Invites struct {
+	db     *db.DB
+	wallet Granter
+	people InvitePeople
+	// Limiter throttles bind attempts (nil: no limit, for tests).
+	Limiter ratelimit.Limiter
+	// Events carries the inviter's notice to their open apps (nil: none).
+	Events realtime.Publisher
+	// PublicURL prefixes share links; empty leaves them relative and the
+	// client puts its own origin in front.
+	PublicURL string
+	now       func() time.Time
+}
+
+// NewInvites returns the invitation service over d, rewarding through w.
+func NewInvites(d *db.DB, w Granter, people InvitePeople) *Invites {
+	return &Invites{db: d, wallet: w, people: people, now: time.Now}
+}
+
+// BindRate bounds bind attempts per user: enough for typos, too few to
+// guess codes (31^6 of them).
+var BindRate = struct {
+	N   int
+	Per time.Duration
+}{10, 10 * time.Minute}
+
+// Errors of the invite calls; each changes nothing.
+var (
+	ErrUnknownCode = httpx.NotFound("邀请码不存在", "no user has this invite code")
+	ErrSelfInvite  = httpx.Invalid("不能填写自己的邀请码", "the code is the caller's own")
+	ErrBound       = httpx.Conflict("你已绑定过邀请人", "the caller already has an inviter")
+	ErrCycle       = httpx.Invalid("不能绑定你邀请的人", "the code's owner was invited by the caller, directly or not")
+	ErrWindow      = httpx.Forbidden("已超过绑定邀请人的期限", "the caller's account is older than the bind window")
+	ErrBadCode     = httpx.Invalid("邀请码格式不正确", "an invite code is 6 to 8 letters and digits")
+)
+
+// inviteCodeLen is an invite code's length: 31^6 codes, short enough to
+// read out. Its characters are CodeAlphabet's (codes.go).
+const inviteCodeLen = 6
+
+// NormalizeInviteCode upper-cases s and says whether it is a well-formed
+// invite code.
+func NormalizeInviteCode(s string) (string, bool) {
+	s = strings.ToUpper(strings.TrimSpace(s))
+	if len(s) < 6 || len(s) > 8 {
+		return "", false
+	}
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(CodeAlphabet, s[i]) < 0 {
+			return "", false
+		}
+	}
+	return s, true
+}
+
+// CodeFromText finds an invite code in clipboard text: "ic=CODE" on its
+// own or inside a link (?ic=, &ic=, #ic=), or the whole text being a code.
+func CodeFromText(text string) (string, bool) {
+	lower := strings.ToLower(text)
+	for from := 0; ; {
+		i := strings.Index(lower[from:], "ic=")
+		if i < 0 {
+			break
+		}
+		i += from
+		from = i + 3
+		if i > 0 && !strings.ContainsRune("?&# \t\n\r;,", rune(text[i-1])) {
+			continue
+		}
+		j := from
+		for j < len(text) && j-from < 9 && isAlnum(text[j]) {
+			j++
+		}
+		if c, ok := NormalizeInviteCode(text[from:j]); ok {
+			return c, true
+		}
+	}
+	return NormalizeInviteCode(text)
+}
+
+func isAlnum(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+// InviteConfig is the operator's settings.
+type InviteConfig struct {
+	RewardCoins int64  `json:"rewardCoins"` // per registered invitee; 0 turns rewards off
+	WindowDays  int    `json:"windowDays"`  // a user may bind within this many days of joining
+	DailyCap    int    `json:"dailyCap"`    // rewarded invitees per inviter per Shanghai day
+	Rules       string `json:"rules"`       // shown on the share page, one rule a line
+}
+
+// CheckInviteConfig validates an operator's settings.
+func CheckInviteConfig(c InviteConfig) error {
+	switch {
+	case c.RewardCoins < 0:
+		return httpx.Invalid("奖励金币不能为负", "rewardCoins < 0")
+	case c.RewardCoins > 0 && wallet.CheckReward(wallet.Reward{Coins: c.RewardCoins}) != nil:
+		return httpx.Invalid("奖励金币过大", "rewardCoins over the reward limit")
+	case c.WindowDays < 1 || c.WindowDays > 365:
+		return httpx.Invalid("绑定期限为 1 到 365 天", "windowDays outside 1..365")
+	case c.DailyCap < 1 || c.DailyCap > 10000:
+		return httpx.Invalid("每日上限为 1 到 10000", "dailyCap outside 1..10000")
+	case utf8.RuneCountInString(c.Rules) > 2000:
+		return httpx.Invalid("规则说明过长", "rules over 2000 characters")
+	}
+	return nil
+}
+
+// InviteInfo is POST /api/app/userinvite/info's answer.
+type InviteInfo struct {
+	Code            string        `json:"code"`
+	Link            string        `json:"link"`
+	InviteCount     int           `json:"inviteCount"`
+	RegisteredCount int           `json:"registeredCount"`
+	TodayCount      int           `json:"todayCount"`
+	WeekCount       int           `json:"weekCount"`
+	RewardedCoins   int64         `json:"rewardedCoins"`
+	RewardCoins     int64         `json:"rewardCoins"`
+	WindowDays      int           `json:"windowDays"`
+	Inviter         *InvitePerson `json:"inviter"`
+	CanBind         bool          `json:"canBind"`
+	Rules           []string      `json:"rules"`
+}
+
+// Invitee is one row of the invitee list.
+type Invitee struct {
+	UID         int64     `json:"uid"`
+	Name        string    `json:"name"`
+	Portrait    string    `json:"portrait"`
+	BoundAt     time.Time `json:"boundAt"`
+	Registered  bool      `json:"registered"`
+	RewardState string    `json:"rewardState"`
+	RewardCoins int64     `json:"rewardCoins"`
+}
+
+// Code is uid's invite code, made on first ask.
+func (s *Invites) Code(ctx context.Context, uid int64) (string, error) {
+	code, err := codeOf(ctx, s.db, uid)
+	if !errors.Is(err, db.ErrNotFound) {
+		return code, err
+	}
+	// A new code can collide with another user's (31^6 codes); the insert
+	// then does nothing and another code is tried.
+	for attempt := 0; attempt < 8; attempt++ {
+		c, err := randomCode(inviteCodeLen)
+		if err != nil {
+			return "", err
+		}
+		err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			if _, err := tx.Exec(ctx, `INSERT INTO invite_codes (user_id, code, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+				uid, c, s.now().Unix()); err != nil {
+				return err
+			}
+			code, err = codeOf(ctx, tx, uid)
+			return err
+		})
+		if !errors.Is(err, db.ErrNotFound) {
+			return code, err
+		}
+	}
+	return "", fmt.Errorf("invite code for %d: %w", uid, err)
+}
+
+// Info is the caller's invite page: code, link, counts, inviter, rules.
+func (s *Invites) Info(ctx context.Context, uid int64) (InviteInfo, error) {
+	code, err := s.Code(ctx, uid)
+	if err != nil {
+		return InviteInfo{}, err
+	}
+	cfg, err := loadConfig(ctx, s.db, false)
+	if err != nil {
+		return InviteInfo{}, err
+	}
+	now := s.now()
+	day := time.Unix(dayStart(now), 0).In(Shanghai)
+	week := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7)) // Monday
+	st, err := inviteStats(ctx, s.db, uid, day.Unix(), week.Unix())
+	if err != nil {
+		return InviteInfo{}, err
+	}
+	out := InviteInfo{
+		Code: code, Link: strings.TrimRight(s.PublicURL, "/") + "/?ic=" + code,
+		InviteCount: st.total, RegisteredCount: st.registered, TodayCount: st.today, WeekCount: st.week,
+		RewardedCoins: st.coins, RewardCoins: cfg.RewardCoins, WindowDays: cfg.WindowDays, Rules: []string{},
+	}
+	for _, l := range strings.Split(cfg.Rules, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out.Rules = append(out.Rules, l)
+		}
+	}
+	inviter, err := inviterOf(ctx, s.db, uid)
+	switch {
+	case err == nil:
+		people, err := s.people.InvitePeople(ctx, []int64{inviter})
+		if err != nil {
+			return InviteInfo{}, err
+		}
+		p, ok := people[inviter]
+		if !ok {
+			p = InvitePerson{UID: inviter}
+		}
+		out.Inviter = &p
+	case errors.Is(err, db.ErrNotFound):
+		created, _, err := userJoined(ctx, s.db, uid)
+		if err != nil {
+			return InviteInfo{}, err
+		}
+		out.CanBind = now.Unix()-created <= int64(cfg.WindowDays)*86400
+	default:
+		return InviteInfo{}, err
+	}
+	return out, nil
+}
+
+// Bind makes code's owner uid's inviter (POST /api/app/mine/inviteBind).
+func (s *Invites) Bind(ctx context.Context, uid int64, code string) (InvitePerson, error) {
+	c, ok := NormalizeInviteCode(code)
+	if !ok {
+		return InvitePerson{}, ErrBadCode
+	}
+	if s.Limiter != nil {
+		err := ratelimit.Enforce(ctx, s.Limiter, "invite:bind:"+strconv.FormatInt(uid, 10), BindRate.N, BindRate.Per, ratelimit.FailOpen)
+		var le *ratelimit.LimitedError
+		if errors.As(err, &le) {
+			return InvitePerson{}, &httpx.Error{Status: 429, Tip: "尝试过于频繁，请稍后再试", Msg: err.Error(), Err: err}
+		}
+		if err != nil {
+			return InvitePerson{}, err
+		}
+	}
+	var inviter int64
+	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		var err error
+		inviter, err = s.bind(ctx, tx, uid, c, "code")
+		return err
+	})
+	if err != nil {
+		return InvitePerson{}, err
+	}
+	people, err := s.people.InvitePeople(ctx, []int64{inviter})
+	if err != nil {
+		return InvitePerson{}, err
+	}
+	if p, ok := people[inviter]; ok {
+		return p, nil
+	}
+	return InvitePerson{UID: inviter}, nil
+}
+
+// GuestCreated binds a new guest to the inviter its clipboard text names
+// (cutInfos at first launch), inside the guest's creation. Text without a
+// code, or a code the rules refuse, leaves the guest unbound and the
+// login goes on: the clipboard is a hint, not a request.
+func (s *Invites) GuestCreated(ctx context.Context, tx *db.Tx, uid int64, cutInfos string) error {
+	code, ok := CodeFromText(cutInfos)
+	if !ok {
+		return nil
+	}
+	_, err := s.bind(ctx, tx, uid, code, "clipboard")
+	var he *httpx.Error
+	if errors.As(err, &he) {
+		return nil
+	}
+	return err
+}
+
+// Registered rewards uid's inviter, if any, now that uid has an account;
+// called inside the registration's transaction.
+func (s *Invites) Registered(ctx context.Context, tx *db.Tx, uid int64) error {
+	// Most registrations have no inviter: they skip the settings lock.
+	if _, err := inviterOf(ctx, tx, uid); errors.Is(err, db.ErrNotFound) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	cfg, err := loadConfig(ctx, tx, true)
+	if err != nil {
+		return err
+	}
+	return s.reward(ctx, tx, cfg, uid)
+}
+
+// bind checks the rules and writes the binding in tx; a registered
+// invitee's inviter is rewarded at once. Every check is a read, so a
+// refusal leaves a PostgreSQL transaction usable (GuestCreated goes on).
+func (s *Invites) bind(ctx context.Context, tx *db.Tx, uid int64, code, source string) (int64, error) {
+	// The settings row lock makes binds take turns on PostgreSQL (SQLite
+	// has one writer anyway): two users binding each other's codes at
+	// once cannot both pass the cycle check, and the daily cap counts
+	// rewards one at a time. Binds are rare, once per user ever.
+	cfg, err := loadConfig(ctx, tx, true)
+	if err != nil {
+		return 0, err
+	}
+	owner, err := codeOwner(ctx, tx, code)
+	if errors.Is(err, db.ErrNotFound) {
+		return 0, ErrUnknownCode
+	}
+	if err != nil {
+		return 0, err
+	}
+	if owner == uid {
+		return 0, ErrSelfInvite
+	}
+	if _, err := inviterOf(ctx, tx, uid); err == nil {
+		return 0, ErrBound
+	} else if !errors.Is(err, db.ErrNotFound) {
+		return 0, err
+	}
+	now := s.now()
+	created, _, err := userJoined(ctx, tx, uid)
+	if err != nil {
+		return 0, err
+	}
+	if now.Unix()-created > int64(cfg.WindowDays)*86400 {
+		return 0, ErrWindow
+	}
+	// Chains are acyclic by construction, so walking up from the owner
+	// ends; the bound only guards against a corrupted table.
+	for cur, i := owner, 0; i < 10000; i++ {
+		up, err := inviterOf(ctx, tx, cur)
+		if errors.Is(err, db.ErrNotFound) {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		if up == uid {
+			return 0, ErrCycle
+		}
+		cur = up
+	}
+	dev, err := firstDevice(ctx, tx, uid)
+	if err != nil {
+		return 0, err
+	}
+	res, err := tx.Exec(ctx, `INSERT INTO invite_bindings (invitee_id, inviter_id, dev_id, source, bound_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+		uid, owner, dev, source, now.Unix())
+	if err != nil {
+		return 0, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return 0, ErrBound
+	}
+	if _, registered, err := userJoined(ctx, tx, uid); err != nil {
+		return 0, err
+	} else if registered {
+		if err := s.reward(ctx, tx, cfg, uid); err != nil {
+			return 0, err
+		}
+	}
+	return owner, nil
+}
+
+// reward settles uid's pending binding: rewarded, or why not. The
+// conditional update makes it happen once per invitee whatever races.
+func (s *Invites) reward(ctx context.Context, tx *db.Tx, cfg InviteConfig, uid int64) error {
+	var inviter int64
+	var dev, state string
+	err := tx.QueryRow(ctx, `SELECT inviter_id, dev_id, reward_state FROM invite_bindings WHERE invitee_id = ?`, uid).Scan(&inviter, &dev, &state)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil || state != "pending" {
+		return err
+	}
+	now := s.now()
+	state = "rewarded"
+	if cfg.RewardCoins == 0 {
+		state = "off"
+	}
+	if state == "rewarded" {
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM invite_bindings WHERE inviter_id = ? AND reward_state = 'rewarded' AND rewarded_at >= ?`,
+			inviter, dayStart(now)).Scan(&n); err != nil {
+			return err
+		}
+		if n >= cfg.DailyCap {
+			state = "capped"
+		}
+	}
+	if state == "rewarded" && dev != "" {
+		res, err := tx.Exec(ctx, `INSERT INTO invite_reward_devices (dev_id, invitee_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, dev, uid, now.Unix())
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			state = "device"
+		}
+	}
+	coins := int64(0)
+	if state == "rewarded" {
+		coins = cfg.RewardCoins
+	}
+	res, err := tx.Exec(ctx, `UPDATE invite_bindings SET registered_at = ?, reward_state = ?, reward_coins = ?, rewarded_at = ? WHERE invitee_id = ? AND reward_state = 'pending'`,
+		now.Unix(), state, coins, now.Unix(), uid)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 || coins == 0 {
+		return nil
+	}
+	key := fmt.Sprintf("invite:%d:%d", inviter, uid)
+	if err := s.wallet.GrantReward(ctx, tx, inviter, "invite", key, "邀请好友注册奖励", wallet.Reward{Coins: coins}, now); err != nil {
+		return err
+	}
+	return messaging.Notify(ctx, tx, s.Events, messaging.Notice{
+		UserID: inviter, Category: messaging.CategorySystem, Kind: "invite",
+		Title: "邀请奖励到账", Body: fmt.Sprintf("你邀请的好友已注册，奖励 %d 金币已到账。", coins),
+		Ref: strconv.FormatInt(uid, 10),
+	}, now)
+}
+
+// Invitees is a page of uid's invitees, newest first.
+func (s *Invites) Invitees(ctx context.Context, uid int64, pageNumber, pageSize int) (catalog.Page[Invitee], error) {
+	page := catalog.Page[Invitee]{List: []Invitee{}, PageNumber: pageNumber, PageSize: pageSize}
+	list, total, err := inviteesOf(ctx, s.db, uid, pageNumber, pageSize)
+	if err != nil {
+		return page, err
+	}
+	uids := make([]int64, len(list))
+	for i, v := range list {
+		uids[i] = v.UID
+	}
+	people, err := s.people.InvitePeople(ctx, uids)
+	if err != nil {
+		return page, err
+	}
+	for i := range list {
+		if p, ok := people[list[i].UID]; ok {
+			list[i].Name, list[i].Portrait = MaskName(p.Name), p.Portrait
+		}
+	}
+	page.List, page.Total = list, total
+	page.HasMore = pageNumber*pageSize < total
+	return page, nil
+}
+
+// MaskName keeps an invitee's first and last characters: the inviter
+// recognises a friend without the list handing out account names.
+func MaskName(name string) string {
+	r := []rune(name)
+	switch {
+	case len(r) == 0:
+		return ""
+	case len(r) <= 2:
+		return string(r[:1]) + "*"
+	}
+	return string(r[0]) + "**" + string(r[len(r)-1])
+}
+
+// Config is the operator's settings.
+func (s *Invites) Config(ctx context.Context) (InviteConfig, error) {
+	return loadConfig(ctx, s.db, false)
+}
+
+// SetConfig replaces the settings, audited in the same transaction.
+func (s *Invites) SetConfig(ctx context.Context, actor audit.Actor, c InviteConfig) (InviteConfig, error) {
+	if err := CheckInviteConfig(c); err != nil {
+		return InviteConfig{}, err
+	}
+	now := s.now()
+	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		before, err := loadConfig(ctx, tx, true)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE invite_config SET reward_coins = ?, window_days = ?, daily_cap = ?, rules = ?, updated_at = ? WHERE id = 1`,
+			c.RewardCoins, c.WindowDays, c.DailyCap, c.Rules, now.Unix()); err != nil {
+			return err
+		}
+		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "invite.config", TargetType: "invite_config", TargetID: "1", Before: before, After: c}, now)
+	})
+	return c, err
+}
+
+// AdminInvites is what an operator sees of uid's invitations.
+type AdminInvites struct {
+	UID      int64                 `json:"uid"`
+	Code     string                `json:"code"`
+	Inviter  *int64                `json:"inviter"`
+	Invitees catalog.Page[Invitee] `json:"invitees"`
+}
+
+// Admin is uid's code (empty if never asked), inviter and invitees,
+// names unmasked.
+func (s *Invites) Admin(ctx context.Context, uid int64, pageNumber, pageSize int) (AdminInvites, error) {
+	out := AdminInvites{UID: uid}
+	code, err := codeOf(ctx, s.db, uid)
+	if err != nil && !errors.Is(err, db.ErrNotFound) {
+		return out, err
+	}
+	out.Code = code
+	if inv, err := inviterOf(ctx, s.db, uid); err == nil {
+		out.Inviter = &inv
+	} else if !errors.Is(err, db.ErrNotFound) {
+		return out, err
+	}
+	list, total, err := inviteesOf(ctx, s.db, uid, pageNumber, pageSize)
+	if err != nil {
+		return out, err
+	}
+	uids := make([]int64, len(list))
+	for i, v := range list {
+		uids[i] = v.UID
+	}
+	people, err := s.people.InvitePeople(ctx, uids)
+	if err != nil {
+		return out, err
+	}
+	for i := range list {
+		if p, ok := people[list[i].UID]; ok {
+			list[i].Name, list[i].Portrait = p.Name, p.Portrait
+		}
+	}
+	out.Invitees = catalog.Page[Invitee]{List: list, Total: total, PageNumber: pageNumber, PageSize: pageSize, HasMore: pageNumber*pageSize < total}
+	return out, nil
+}

@@ -1,0 +1,108 @@
+package rewards
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"prima/internal/platform/db"
+)
+
+func notFound(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return db.ErrNotFound
+	}
+	return err
+}
+
+func codeOf(ctx context.Context, q db.Querier, uid int64) (string, error) {
+	var code string
+	err := q.QueryRow(ctx, `SELECT code FROM invite_codes WHERE user_id = ?`, uid).Scan(&code)
+	return code, notFound(err)
+}
+
+func codeOwner(ctx context.Context, q db.Querier, code string) (int64, error) {
+	var uid int64
+	err := q.QueryRow(ctx, `SELECT user_id FROM invite_codes WHERE code = ?`, code).Scan(&uid)
+	return uid, notFound(err)
+}
+
+func inviterOf(ctx context.Context, q db.Querier, uid int64) (int64, error) {
+	var inviter int64
+	err := q.QueryRow(ctx, `SELECT inviter_id FROM invite_bindings WHERE invitee_id = ?`, uid).Scan(&inviter)
+	return inviter, notFound(err)
+}
+
+// userJoined reads when uid was created and whether it has an account
+// (a guest has none). The bind rules need both inside their transaction.
+func userJoined(ctx context.Context, q db.Querier, uid int64) (created int64, registered bool, err error) {
+	var account sql.NullString
+	err = q.QueryRow(ctx, `SELECT created_at, account FROM users WHERE id = ?`, uid).Scan(&created, &account)
+	return created, account.Valid, notFound(err)
+}
+
+// firstDevice is the device uid first appeared on (its guest login), else
+// the device of its first session, else "".
+func firstDevice(ctx context.Context, tx *db.Tx, uid int64) (string, error) {
+	var dev string
+	err := tx.QueryRow(ctx, `SELECT dev_id FROM devices WHERE user_id = ? ORDER BY created_at, dev_id LIMIT 1`, uid).Scan(&dev)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = tx.QueryRow(ctx, `SELECT dev_id FROM sessions WHERE user_id = ? AND dev_id <> '' ORDER BY created_at LIMIT 1`, uid).Scan(&dev)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return dev, err
+}
+
+func loadConfig(ctx context.Context, q db.Querier, lock bool) (InviteConfig, error) {
+	var c InviteConfig
+	query := `SELECT reward_coins, window_days, daily_cap, rules FROM invite_config WHERE id = 1`
+	if tx, ok := q.(*db.Tx); ok && lock {
+		query += tx.ForUpdate()
+	}
+	err := q.QueryRow(ctx, query).Scan(&c.RewardCoins, &c.WindowDays, &c.DailyCap, &c.Rules)
+	return c, err
+}
+
+type stats struct {
+	total, registered, today, week int
+	coins                          int64
+}
+
+func inviteStats(ctx context.Context, q db.Querier, uid, day, week int64) (stats, error) {
+	var s stats
+	err := q.QueryRow(ctx, `SELECT COUNT(*),
+		COALESCE(SUM(CASE WHEN registered_at > 0 THEN 1 ELSE 0 END), 0),
+		COALESCE(SUM(CASE WHEN bound_at >= ? THEN 1 ELSE 0 END), 0),
+		COALESCE(SUM(CASE WHEN bound_at >= ? THEN 1 ELSE 0 END), 0),
+		COALESCE(SUM(reward_coins), 0)
+		FROM invite_bindings WHERE inviter_id = ?`, day, week, uid).Scan(&s.total, &s.registered, &s.today, &s.week, &s.coins)
+	return s, err
+}
+
+func inviteesOf(ctx context.Context, q db.Querier, uid int64, pageNumber, pageSize int) ([]Invitee, int, error) {
+	var total int
+	if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM invite_bindings WHERE inviter_id = ?`, uid).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := q.Query(ctx, `SELECT invitee_id, bound_at, registered_at, reward_state, reward_coins FROM invite_bindings
+		WHERE inviter_id = ? ORDER BY bound_at DESC, invitee_id DESC LIMIT ? OFFSET ?`, uid, pageSize, (pageNumber-1)*pageSize)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	list := []Invitee{}
+	for rows.Next() {
+		var v Invitee
+		var bound, registered int64
+		if err := rows.Scan(&v.UID, &bound, &registered, &v.RewardState, &v.RewardCoins); err != nil {
+			return nil, 0, err
+		}
+		v.BoundAt = time.Unix(bound, 0).UTC()
+		v.Registered = registered > 0
+		list = append(list, v)
+	}
+	return list, total, rows.Err()
+}

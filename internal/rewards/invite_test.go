@@ -1,0 +1,394 @@
+package rewards
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"prima/internal/account"
+	"prima/internal/platform/audit"
+	"prima/internal/platform/db"
+	"prima/internal/platform/db/dbtest"
+	"prima/internal/platform/ratelimit"
+	"prima/internal/wallet"
+)
+
+type people struct{ d *db.DB }
+
+func (p people) InvitePeople(ctx context.Context, uids []int64) (map[int64]InvitePerson, error) {
+	out := map[int64]InvitePerson{}
+	for _, uid := range uids {
+		var name string
+		if err := p.d.QueryRow(ctx, `SELECT name FROM users WHERE id = ?`, uid).Scan(&name); err == nil {
+			out[uid] = InvitePerson{UID: uid, Name: name}
+		}
+	}
+	return out, nil
+}
+
+type inviteFixture struct {
+	d    *db.DB
+	acct *account.Service
+	inv  *Invites
+}
+
+func newInviteFixture(t *testing.T, d *db.DB) *inviteFixture {
+	acct := account.NewService(d, ratelimit.NewMemory())
+	acct.Limits.GuestPerIP = account.Rate{N: 10000, Per: time.Minute}
+	acct.Limits.RegisterPerIP = account.Rate{N: 10000, Per: time.Minute}
+	inv := NewInvites(d, wallet.NewService(d), people{d})
+	acct.Invites = inv
+	return &inviteFixture{d: d, acct: acct, inv: inv}
+}
+
+func dev(n int) string { return fmt.Sprintf("dev%013d1772366400000", n) }
+
+func (f *inviteFixture) guest(t *testing.T, n int, cut string) account.Login {
+	t.Helper()
+	l, err := f.acct.GuestLogin(context.Background(), account.GuestLoginInput{DevID: dev(n), SysType: "h5", CutInfos: cut, IP: "10.0.0.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func (f *inviteFixture) register(t *testing.T, l account.Login, name string) error {
+	t.Helper()
+	sess, err := f.acct.Authenticate(context.Background(), l.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.acct.Register(context.Background(), account.RegisterInput{Account: name, Password: "abc12345", IP: "10.0.0.2", Current: &sess})
+	return err
+}
+
+func (f *inviteFixture) code(t *testing.T, uid int64) string {
+	t.Helper()
+	c, err := f.inv.Code(context.Background(), uid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func (f *inviteFixture) coins(t *testing.T, uid int64) int64 {
+	t.Helper()
+	n, err := wallet.Balance(context.Background(), f.d, wallet.UserCoins(uid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func (f *inviteFixture) state(t *testing.T, invitee int64) string {
+	t.Helper()
+	var s string
+	if err := f.d.QueryRow(context.Background(), `SELECT reward_state FROM invite_bindings WHERE invitee_id = ?`, invitee).Scan(&s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestInviteBindRules(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		f := newInviteFixture(t, d)
+		a, b, c := f.guest(t, 1, ""), f.guest(t, 2, ""), f.guest(t, 3, "")
+		codeA, codeB := f.code(t, a.User.ID), f.code(t, b.User.ID)
+		if again := f.code(t, a.User.ID); again != codeA {
+			t.Fatalf("code changed: %s then %s", codeA, again)
+		}
+		if _, ok := NormalizeInviteCode(codeA); !ok {
+			t.Fatalf("code %q is not well formed", codeA)
+		}
+		// Lower case is the same code; the inviter comes back.
+		p, err := f.inv.Bind(ctx, b.User.ID, " "+toLower(codeA)+" ")
+		if err != nil || p.UID != a.User.ID {
+			t.Fatalf("bind: %+v %v", p, err)
+		}
+		cases := []struct {
+			name string
+			uid  int64
+			code string
+			want error
+		}{
+			{"twice", b.User.ID, codeA, ErrBound},
+			{"twice elsewhere", b.User.ID, f.code(t, c.User.ID), ErrBound},
+			{"cycle", a.User.ID, codeB, ErrCycle},
+			{"self", c.User.ID, f.code(t, c.User.ID), ErrSelfInvite},
+			{"unknown", c.User.ID, "ZZZZZZ", ErrUnknownCode},
+			{"malformed", c.User.ID, "AB0O1I", ErrBadCode},
+			{"too long", c.User.ID, "ABCDEFGHJ", ErrBadCode},
+			{"nul", c.User.ID, "ABC\x00EF", ErrBadCode},
+		}
+		for _, tc := range cases {
+			if _, err := f.inv.Bind(ctx, tc.uid, tc.code); !errors.Is(err, tc.want) {
+				t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+			}
+		}
+		// A longer cycle: C is invited by B (invited by A); A cannot bind C.
+		if _, err := f.inv.Bind(ctx, c.User.ID, codeB); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.inv.Bind(ctx, a.User.ID, f.code(t, c.User.ID)); !errors.Is(err, ErrCycle) {
+			t.Fatalf("A binding C (A->B->C): %v, want ErrCycle", err)
+		}
+		// The window: an account 8 days old cannot bind (default 7 days).
+		old := f.guest(t, 4, "")
+		if _, err := d.Exec(ctx, `UPDATE users SET created_at = ? WHERE id = ?`, time.Now().Add(-8*24*time.Hour).Unix(), old.User.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.inv.Bind(ctx, old.User.ID, codeA); !errors.Is(err, ErrWindow) {
+			t.Fatalf("old account: %v, want ErrWindow", err)
+		}
+		info, err := f.inv.Info(ctx, old.User.ID)
+		if err != nil || info.CanBind || info.Inviter != nil {
+			t.Fatalf("old account info: %+v %v", info, err)
+		}
+		var n int
+		if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM invite_bindings`).Scan(&n); err != nil || n != 2 {
+			t.Fatalf("%d bindings (%v), want 2: refusals changed something", n, err)
+		}
+		info, err = f.inv.Info(ctx, b.User.ID)
+		if err != nil || info.Inviter == nil || info.Inviter.UID != a.User.ID || info.CanBind || info.Code != codeB || info.Link != "/?ic="+codeB {
+			t.Fatalf("B's info: %+v %v", info, err)
+		}
+		info, err = f.inv.Info(ctx, a.User.ID)
+		if err != nil || info.InviteCount != 1 || info.TodayCount != 1 || info.RegisteredCount != 0 || !info.CanBind || info.RewardCoins != 50 {
+			t.Fatalf("A's info: %+v %v", info, err)
+		}
+		page, err := f.inv.Invitees(ctx, a.User.ID, 1, 20)
+		if err != nil || page.Total != 1 || len(page.List) != 1 || page.List[0].UID != b.User.ID || page.List[0].Registered || page.HasMore {
+			t.Fatalf("A's invitees: %+v %v", page, err)
+		}
+	})
+}
+
+func toLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+	return string(b)
+}
+
+func TestInviterIsRewardedOnceWhenTheInviteeRegisters(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		f := newInviteFixture(t, d)
+		a := f.guest(t, 1, "")
+		codeA := f.code(t, a.User.ID)
+		// B arrives with A's link on the clipboard: bound at creation.
+		b := f.guest(t, 2, "看看这个 https://prima.example/?ic="+codeA+"&x=1")
+		if f.state(t, b.User.ID) != "pending" || f.coins(t, a.User.ID) != 0 {
+			t.Fatal("a guest invitee paid its inviter before registering")
+		}
+		// Parallel registrations with B's one guest token: one upgrades B,
+		// the inviter is paid once.
+		var wg sync.WaitGroup
+		for i := 0; i < 4; i++ {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				_ = f.register(t, b, fmt.Sprintf("bee%d", i))
+			}(i)
+		}
+		wg.Wait()
+		if got := f.coins(t, a.User.ID); got != 50 {
+			t.Fatalf("inviter has %d coins, want 50", got)
+		}
+		if f.state(t, b.User.ID) != "rewarded" {
+			t.Fatalf("state %s", f.state(t, b.User.ID))
+		}
+		var notices int
+		if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM notices WHERE user_id = ? AND kind = 'invite'`, a.User.ID).Scan(&notices); err != nil || notices != 1 {
+			t.Fatalf("%d invite notices (%v), want 1", notices, err)
+		}
+		// The same phone starts over as a new guest (its user is
+		// registered now), binds A again through the clipboard and
+		// registers: the device already earned A a reward.
+		b2 := f.guest(t, 2, "ic="+codeA)
+		if b2.User.ID == b.User.ID {
+			t.Fatal("expected a new guest on the registered device")
+		}
+		if err := f.register(t, b2, "beetwo"); err != nil {
+			t.Fatal(err)
+		}
+		if f.state(t, b2.User.ID) != "device" || f.coins(t, a.User.ID) != 50 {
+			t.Fatalf("second invitee on one device: state %s, coins %d", f.state(t, b2.User.ID), f.coins(t, a.User.ID))
+		}
+		// A user who registered first and binds later pays at bind time.
+		c := f.guest(t, 3, "")
+		if err := f.register(t, c, "seaone"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.inv.Bind(ctx, c.User.ID, codeA); err != nil {
+			t.Fatal(err)
+		}
+		if f.state(t, c.User.ID) != "rewarded" || f.coins(t, a.User.ID) != 100 {
+			t.Fatalf("registered invitee: state %s, coins %d", f.state(t, c.User.ID), f.coins(t, a.User.ID))
+		}
+		info, err := f.inv.Info(ctx, a.User.ID)
+		if err != nil || info.InviteCount != 3 || info.RegisteredCount != 3 || info.RewardedCoins != 100 {
+			t.Fatalf("A's info: %+v %v", info, err)
+		}
+		if err := wallet.Check(ctx, d); err != nil {
+			t.Fatalf("ledger: %v", err)
+		}
+	})
+}
+
+func TestInviteDailyCapAndClipboardNoise(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		f := newInviteFixture(t, d)
+		a := f.guest(t, 1, "")
+		codeA := f.code(t, a.User.ID)
+		if _, err := f.inv.SetConfig(ctx, audit.Actor{UID: a.User.ID}, InviteConfig{RewardCoins: 30, WindowDays: 7, DailyCap: 1, Rules: "规则一\n\n规则二"}); err != nil {
+			t.Fatal(err)
+		}
+		for i, name := range []string{"capone", "captwo"} {
+			g := f.guest(t, 10+i, "ic="+codeA)
+			if err := f.register(t, g, name); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := f.coins(t, a.User.ID); got != 30 {
+			t.Fatalf("coins %d, want 30 (cap 1 a day)", got)
+		}
+		var capped int
+		if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM invite_bindings WHERE reward_state = 'capped'`).Scan(&capped); err != nil || capped != 1 {
+			t.Fatalf("%d capped (%v), want 1", capped, err)
+		}
+		info, err := f.inv.Info(ctx, a.User.ID)
+		if err != nil || len(info.Rules) != 2 || info.RewardCoins != 30 {
+			t.Fatalf("info: %+v %v", info, err)
+		}
+		// Clipboard text that names no code, or an unknown one, leaves
+		// the new guest unbound and the login goes on.
+		for i, cut := range []string{"hello", "ic=ZZZZZZ", "music=ABCDEF", "ic=" + codeA + "\x01"} {
+			g := f.guest(t, 20+i, cut)
+			_, err := inviterOf(ctx, d, g.User.ID)
+			if i == 3 {
+				if err != nil {
+					t.Errorf("%q: not bound: %v", cut, err)
+				}
+				continue
+			}
+			if !errors.Is(err, db.ErrNotFound) {
+				t.Errorf("%q bound the guest (%v)", cut, err)
+			}
+		}
+		// Operator settings: bad values refused, nothing changed.
+		for _, c := range []InviteConfig{{RewardCoins: -1, WindowDays: 7, DailyCap: 1}, {RewardCoins: 1 << 40, WindowDays: 7, DailyCap: 1},
+			{RewardCoins: 5, WindowDays: 0, DailyCap: 1}, {RewardCoins: 5, WindowDays: 7, DailyCap: 0}} {
+			if _, err := f.inv.SetConfig(ctx, audit.Actor{}, c); err == nil {
+				t.Errorf("%+v accepted", c)
+			}
+		}
+		var audits int
+		if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM audit_log WHERE action = 'invite.config'`).Scan(&audits); err != nil || audits != 1 {
+			t.Fatalf("%d audit rows (%v), want 1", audits, err)
+		}
+	})
+}
+
+func TestParallelBindsMakeOneBinding(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		f := newInviteFixture(t, d)
+		a, b := f.guest(t, 1, ""), f.guest(t, 2, "")
+		codes := []string{f.code(t, a.User.ID), f.code(t, f.guest(t, 3, "").User.ID)}
+		codeB := f.code(t, b.User.ID)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		ok := 0
+		for i := 0; i < 8; i++ {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				// B binds A or the other, while A binds B: at most one
+				// direction between A and B can win.
+				uid, code := b.User.ID, codes[i%2]
+				if i%4 == 3 {
+					uid, code = a.User.ID, codeB
+				}
+				if _, err := f.inv.Bind(ctx, uid, code); err == nil {
+					mu.Lock()
+					ok++
+					mu.Unlock()
+				}
+			}(i)
+		}
+		wg.Wait()
+		var bBound, aBound int
+		_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM invite_bindings WHERE invitee_id = ?`, b.User.ID).Scan(&bBound)
+		_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM invite_bindings WHERE invitee_id = ? `, a.User.ID).Scan(&aBound)
+		if bBound > 1 || aBound > 1 || ok != bBound+aBound || ok == 0 {
+			t.Fatalf("%d binds succeeded; B bound %d, A bound %d", ok, bBound, aBound)
+		}
+		var cycle int
+		_ = d.QueryRow(ctx, `SELECT COUNT(*) FROM invite_bindings x JOIN invite_bindings y ON x.inviter_id = y.invitee_id AND y.inviter_id = x.invitee_id`).Scan(&cycle)
+		if cycle != 0 {
+			t.Fatal("parallel binds made a cycle")
+		}
+	})
+}
+
+func TestBindAttemptsAreRateLimited(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		f := newInviteFixture(t, d)
+		f.inv.Limiter = ratelimit.NewMemory()
+		g := f.guest(t, 1, "")
+		var last error
+		for i := 0; i <= BindRate.N; i++ {
+			_, last = f.inv.Bind(context.Background(), g.User.ID, "ZZZZZZ")
+		}
+		if last == nil || last.Error() == ErrUnknownCode.Error() {
+			t.Fatalf("attempt %d: %v, want a 429", BindRate.N+1, last)
+		}
+	})
+}
+
+func TestCodeFromText(t *testing.T) {
+	for text, want := range map[string]string{
+		"ic=ABC234":                            "ABC234",
+		"https://x.example/?ic=abc234&a=1":     "ABC234",
+		"https://x.example/#/?ic=ABC234":       "ABC234",
+		"快来看 https://x.example/?a=1&ic=ABC234": "ABC234",
+		"  abc234 ":                            "ABC234",
+		"music=ABC234":                         "",
+		"ic=ABC":                               "",
+		"ic=ABCDEFGHJK":                        "",
+		"ic=ABC0O1":                            "",
+		"":                                     "",
+		"hello world":                          "",
+	} {
+		got, ok := CodeFromText(text)
+		if got != want || ok != (want != "") {
+			t.Errorf("%q: %q %v, want %q", text, got, ok, want)
+		}
+	}
+	for i := 0; i < 200; i++ {
+		if c, ok := NormalizeInviteCode(mustCode(t)); !ok || len(c) != inviteCodeLen {
+			t.Fatalf("generated %q", c)
+		}
+	}
+	if MaskName("alice") != "a**e" || MaskName("张三") != "张*" || MaskName("") != "" {
+		t.Error("MaskName")
+	}
+}
+
+func mustCode(t *testing.T) string {
+	t.Helper()
+	c, err := randomCode(inviteCodeLen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

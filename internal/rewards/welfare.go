@@ -1,0 +1,132 @@
+package rewards
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
+	"prima/internal/wallet"
+)
+
+// Welfare keeps points, check-in, tasks and points prizes.
+type Welfare struct {
+	db     *db.DB
+	Wallet Granter
+	// Now is the clock; tests fix it to cross Shanghai midnight.
+	Now func() time.Time
+	// Changed, when set, runs after a commit that changed uid's points
+	// (the app tells the user's open apps).
+	Changed func(uid int64)
+}
+
+// NewWelfare returns the welfare service on d, granting through g.
+func NewWelfare(d *db.DB, g Granter) *Welfare {
+	return &Welfare{db: d, Wallet: g, Now: time.Now}
+}
+
+// Errors of the welfare rules; the HTTP layer turns them into envelopes.
+var (
+	ErrShortPoints    = errors.New("rewards: not enough points")
+	ErrCheckedIn      = errors.New("rewards: checked in today already")
+	ErrNoTask         = errors.New("rewards: no such task")
+	ErrTaskNotDone    = errors.New("rewards: task not done yet")
+	ErrTaskClaimed    = errors.New("rewards: task claimed already")
+	ErrNoPrize        = errors.New("rewards: no such prize")
+	ErrOutOfStock     = errors.New("rewards: prize out of stock")
+	ErrPrizeLimit     = errors.New("rewards: prize limit per user reached")
+	ErrPointsReplayed = errors.New("rewards: points key used before")
+	ErrBadConfig      = errors.New("rewards: bad configuration")
+	ErrExchangeBusy   = errors.New("rewards: the same exchange is in progress")
+)
+
+// Shanghai is the zone of reward days (UTC+8, no daylight saving).
+var Shanghai = wallet.Shanghai
+
+// Day is t's Asia/Shanghai calendar date, YYYY-MM-DD.
+func Day(t time.Time) string { return t.In(Shanghai).Format("2006-01-02") }
+
+// dayStart is the unix second at which t's Shanghai day began.
+func dayStart(t time.Time) int64 {
+	s := t.In(Shanghai)
+	return time.Date(s.Year(), s.Month(), s.Day(), 0, 0, 0, 0, Shanghai).Unix()
+}
+
+// AddPoints moves uid's points by delta inside tx and writes the ledger
+// row. A debit is a conditional update, so parallel spends never take the
+// balance below zero (ErrShortPoints); key is unique across the ledger, so
+// a replay fails with ErrPointsReplayed and the caller's tx rolls back.
+// It returns the balance after.
+func (w *Welfare) AddPoints(ctx context.Context, tx *db.Tx, uid, delta int64, kind, key, ref string, now time.Time) (int64, error) {
+	if uid <= 0 || delta == 0 || kind == "" || key == "" {
+		return 0, fmt.Errorf("rewards: bad points move uid %d delta %d kind %q key %q", uid, delta, kind, key)
+	}
+	var bal int64
+	err := tx.QueryRow(ctx, `UPDATE users SET points = points + ? WHERE id = ? AND points + ? >= 0 RETURNING points`,
+		delta, uid, delta).Scan(&bal)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, ErrShortPoints
+	}
+	if err != nil {
+		return 0, err
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO point_entries (user_id, delta, balance_after, kind, key, ref, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, uid, delta, bal, kind, key, ref, now.Unix())
+	if db.IsUnique(err) {
+		return 0, ErrPointsReplayed
+	}
+	if err != nil {
+		return 0, err
+	}
+	if w.Changed != nil {
+		tx.AfterCommit(func() { w.Changed(uid) })
+	}
+	return bal, nil
+}
+
+// Points is uid's balance.
+func (w *Welfare) Points(ctx context.Context, uid int64) (int64, error) {
+	var p int64
+	err := w.db.QueryRow(ctx, `SELECT points FROM users WHERE id = ?`, uid).Scan(&p)
+	return p, db.NotFound(err)
+}
+
+// PointEntry is one row of the caller's points record.
+type PointEntry struct {
+	ID           int64  `json:"id"`
+	Delta        int64  `json:"delta"`
+	BalanceAfter int64  `json:"balanceAfter"`
+	Kind         string `json:"kind"`
+	Ref          string `json:"ref"`
+	CreatedAt    int64  `json:"createdAt"`
+}
+
+// PointRecords is a page of uid's points entries, newest first.
+type PointRecords = httpx.Page[PointEntry]
+
+// Records lists uid's points entries.
+func (w *Welfare) Records(ctx context.Context, uid int64, num, size int) (PointRecords, error) {
+	p := PointRecords{List: []PointEntry{}, PageNumber: num, PageSize: size}
+	if err := w.db.QueryRow(ctx, `SELECT COUNT(*) FROM point_entries WHERE user_id = ?`, uid).Scan(&p.Total); err != nil {
+		return p, err
+	}
+	list, err := db.All(ctx, w.db, func(s db.Scanner) (PointEntry, error) {
+		var e PointEntry
+		err := s.Scan(&e.ID, &e.Delta, &e.BalanceAfter, &e.Kind, &e.Ref, &e.CreatedAt)
+		return e, err
+	}, `SELECT id, delta, balance_after, kind, ref, created_at FROM point_entries WHERE user_id = ?
+		ORDER BY id DESC LIMIT ? OFFSET ?`, uid, size, (num-1)*size)
+	if err != nil {
+		return p, err
+	}
+	p.List = list
+	p.HasMore = num*size < p.Total
+	return p, nil
+}
+
+func (w *Welfare) tx(ctx context.Context, fn func(ctx context.Context, tx *db.Tx) error) error {
+	return w.db.Tx(ctx, fn)
+}

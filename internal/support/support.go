@@ -1,0 +1,106 @@
+// Package support holds what users send the operators and what the
+// operators answer: feedback with pictures (mine/suggest) and its replies,
+// and creator applications (mine/settled) with their review. Every answer
+// reaches the user as a system notice written through messaging.Notify in
+// the operator's transaction, next to its audit row.
+package support
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"prima/internal/platform/blob"
+	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
+	"prima/internal/platform/ratelimit"
+	"prima/internal/platform/realtime"
+)
+
+// URLTTL is how long the signed picture URLs handed out live.
+const URLTTL = 2 * time.Hour
+
+// Service holds the support rules.
+type Service struct {
+	db     *db.DB
+	signer *blob.Signer
+	// Events carries the notices' realtime hint (nil: none).
+	Events realtime.Publisher
+	// Limiter throttles submissions per user (nil: no limit, for tests).
+	Limiter ratelimit.Limiter
+	now     func() time.Time
+}
+
+// NewService builds the service over d, signing picture URLs with signer.
+func NewService(d *db.DB, signer *blob.Signer) *Service {
+	return &Service{db: d, signer: signer, now: time.Now}
+}
+
+// Rates of what a user may send. Submissions are cheap to make and each is
+// read by a person, so a burst is refused; the limiter failing lets them
+// through (nothing of value is at stake).
+var (
+	FeedbackRate = Rate{N: 5, Per: time.Hour}
+	SettledRate  = Rate{N: 5, Per: 24 * time.Hour}
+)
+
+// Rate is N calls per Per.
+type Rate struct {
+	N   int
+	Per time.Duration
+}
+
+func (s *Service) limit(ctx context.Context, what string, uid int64, r Rate) error {
+	if s.Limiter == nil {
+		return nil
+	}
+	err := ratelimit.Enforce(ctx, s.Limiter, fmt.Sprintf("support:%s:%d", what, uid), r.N, r.Per, ratelimit.FailOpen)
+	var le *ratelimit.LimitedError
+	if errors.As(err, &le) {
+		return &httpx.Error{Status: 429, Tip: "提交过于频繁，请稍后再试", Msg: err.Error(), Err: err}
+	}
+	return err
+}
+
+// checkText trims s and checks its length in characters (min..max) and,
+// unless multiline, that it is one line. field names it in the tip.
+func checkText(s, field string, min, max int, multiline bool) (string, error) {
+	s = strings.TrimSpace(s)
+	n := utf8.RuneCountInString(s)
+	switch {
+	case n == 0 && min > 0:
+		return "", httpx.Invalid("请填写"+field, field+" is required")
+	case n < min:
+		return "", httpx.Invalid(fmt.Sprintf("%s至少 %d 个字", field, min), fmt.Sprintf("%s is at least %d characters", field, min))
+	case n > max:
+		return "", httpx.Invalid(fmt.Sprintf("%s最多 %d 个字", field, max), fmt.Sprintf("%s is at most %d characters", field, max))
+	}
+	for _, c := range s {
+		if (!multiline && (c == '\n' || c == '\r' || c == '\t')) || (c != '\n' && c != '\r' && c != '\t' && unicode.IsControl(c)) {
+			return "", httpx.Invalid(field+"包含无效字符", field+" holds control characters")
+		}
+	}
+	return s, nil
+}
+
+// sign makes a signed URL of key ("" stays "").
+func (s *Service) sign(key string) (string, error) {
+	if key == "" {
+		return "", nil
+	}
+	return s.signer.URL(key, URLTTL)
+}
+
+// page is the list shape of every list.
+type page[T any] = httpx.Page[T]
+
+func newPage[T any](list []T, total, num, size int) page[T] {
+	if list == nil {
+		list = []T{}
+	}
+	return page[T]{List: list, Total: total, PageNumber: num, PageSize: size, HasMore: num*size < total}
+}

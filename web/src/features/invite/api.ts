@@ -1,0 +1,77 @@
+// Invitations (docs/api.md, *Invitations*): POST userinvite/info (the
+// caller's code, link, counts, inviter), POST mine/inviteBind {code},
+// POST userinvite/userlist {pageNumber, pageSize} (the invitees, paged).
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { api } from '@/lib/api'
+import type { Page } from '@/lib/wallet'
+
+export interface InvitePerson {
+  uid: number
+  name: string
+  portrait: string
+}
+
+export interface InviteInfo {
+  code: string
+  link: string
+  inviteCount: number
+  registeredCount: number
+  todayCount: number
+  weekCount: number
+  rewardedCoins: number
+  rewardCoins: number
+  windowDays: number
+  inviter: InvitePerson | null
+  canBind: boolean
+  rules: string[]
+}
+
+export type RewardState = 'pending' | 'rewarded' | 'device' | 'capped' | 'off'
+
+export interface Invitee {
+  uid: number
+  name: string
+  portrait: string
+  boundAt: string
+  registered: boolean
+  rewardState: RewardState
+  rewardCoins: number
+}
+
+export const INVITEE_PAGE_SIZE = 20
+
+// The token is in every key: another session's invitations never show.
+export const inviteKeys = {
+  all: ['invite'] as const,
+  info: (token: string | null) => ['invite', 'info', token] as const,
+  invitees: (token: string | null) => ['invite', 'invitees', token] as const,
+}
+
+export function getInviteInfo(): Promise<InviteInfo> {
+  return api.post<InviteInfo>('/api/app/userinvite/info', {}, { silent: true })
+}
+
+export function useInviteInfo(token: string | null) {
+  return useQuery(queryOptions({ queryKey: inviteKeys.info(token), queryFn: getInviteInfo, enabled: token != null }))
+}
+
+// Not silent: a refusal (unknown code, already bound) shows the server's tip.
+export function bindInviter(code: string): Promise<{ inviter: InvitePerson }> {
+  return api.post<{ inviter: InvitePerson }>('/api/app/mine/inviteBind', { code })
+}
+
+export function getInvitees(pageNumber: number): Promise<Page<Invitee>> {
+  return api.post<Page<Invitee>>('/api/app/userinvite/userlist', { pageNumber, pageSize: INVITEE_PAGE_SIZE }, { silent: true })
+}
+
+export function useInvitees(token: string | null) {
+  return useInfiniteQuery(
+    infiniteQueryOptions({
+      queryKey: inviteKeys.invitees(token),
+      queryFn: ({ pageParam }) => getInvitees(pageParam),
+      initialPageParam: 1,
+      getNextPageParam: (last: Page<Invitee>) => (last.hasMore ? last.pageNumber + 1 : undefined),
+      enabled: token != null,
+    }),
+  )
+}

@@ -1,0 +1,26 @@
+// GET /api/app/mine/uploads?kind=video: the videos I uploaded, for the
+// videos tab of /myhome (until user posting lands, my uploads are my works).
+import { useInfiniteQuery } from '@tanstack/react-query'
+import { api } from '@/lib/api'
+import { nextPage, type Paged } from '@/lib/video'
+import { profileKeys } from '@/features/profile/keys'
+
+export interface MyVideo {
+  id: number
+  kind: 'video'
+  state: 'processing' | 'ready' | 'failed'
+  thumb?: string
+  poster?: string
+  durationMs: number
+  createdAt: string
+}
+
+export function useMyVideos(token: string | null) {
+  return useInfiniteQuery({
+    queryKey: profileKeys.uploads(token),
+    queryFn: ({ pageParam }) => api.get<Paged<MyVideo>>('/api/app/mine/uploads', { kind: 'video', pageNumber: pageParam, pageSize: 18 }, { silent: true }),
+    initialPageParam: 1,
+    getNextPageParam: nextPage,
+    enabled: token != null,
+  })
+}

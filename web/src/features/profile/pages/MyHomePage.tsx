@@ -1,0 +1,52 @@
+// usercentermy (/myhome): my own page as others see it (portrait, name, uid,
+// bio, counts) with the way to edit it, and my works below.
+import { Link } from 'react-router'
+import { t } from '@/i18n'
+import { NavBar } from '@/components/NavBar'
+import { PullRefresh } from '@/components/PullRefresh'
+import { StateView } from '@/components/StateView'
+import { useUserStore } from '@/stores/user'
+import { useExtension, useMyInfo } from '@/features/profile/api/profile'
+import { HeaderSkeleton, ProfileHeader } from '@/features/profile/components/Header'
+import { Works } from '@/features/profile/components/Works'
+import styles from '@/features/profile/components/ui.module.css'
+
+export default function MyHomePage() {
+  const token = useUserStore((s) => s.token)
+  const stored = useUserStore((s) => s.user)
+  const me = useMyInfo(token)
+  const ext = useExtension(null, token)
+  const user = me.data ?? stored
+
+  let body
+  if (token == null) body = <StateView kind="empty" title={t('people.signIn')} />
+  else if (user == null && me.isPending) body = <HeaderSkeleton />
+  else if (user == null) body = <StateView kind="error" error={me.error} onRetry={() => void me.refetch()} />
+  else
+    body = (
+      <>
+        <ProfileHeader
+          person={{ ...user, gender: me.data?.gender, bio: me.data?.bio }}
+          ext={ext.data}
+          mine
+          actions={
+            <Link to="/mine/profile" className={`${styles.btn} prima-hit`} data-testid="people-edit">
+              {t('people.edit')}
+            </Link>
+          }
+        />
+        <Works mine />
+      </>
+    )
+
+  return (
+    <div className={styles.page} data-testid="myhome">
+      <NavBar title={t('route.usercentermy.title')} back="/mine" />
+      <main>
+        <PullRefresh onRefresh={() => Promise.all([me.refetch(), ext.refetch()])}>
+          <div style={{ minHeight: '60vh' }}>{body}</div>
+        </PullRefresh>
+      </main>
+    </div>
+  )
+}
