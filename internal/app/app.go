@@ -226,6 +226,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Community.Events = events
 	a.Community.Limiter = limiter
 	a.Community.Likes = a.Uploads
+	a.Community.Media = a.Uploads
 	acct.Follows = a.Community
 	acct.Portraits = portraits{a.Uploads}
 	// Support: feedback and creator applications; their answers are notices.

@@ -1,7 +1,9 @@
-// Package community holds what users do with each other in public: for
-// now follows (who follows whom, the follow and fans lists, the counts on
-// a user's page); posts, topics and comments arrive with the community
-// issue.
+// Package community holds what users do with each other in public:
+// follows (who follows whom, the follow and fans lists, the counts on a
+// user's page), topics, posts (picture, video and article), likes,
+// comments in two levels, reports, and the operator's moderation (review,
+// pin, feature, remove, mute). post.go is the post as every call hands it
+// out and the one visibility rule.
 //
 // Follows are registered users' only: a guest is one device's throwaway
 // account, and letting guests follow would let anyone mint fans by
@@ -16,6 +18,7 @@ import (
 	"strconv"
 	"time"
 
+	"prima/internal/media"
 	"prima/internal/messaging"
 	"prima/internal/platform/db"
 	"prima/internal/platform/ratelimit"
@@ -57,6 +60,8 @@ type Service struct {
 	Limiter ratelimit.Limiter
 	// Likes fills Extension.likeCount; nil counts 0.
 	Likes LikesReceived
+	// Media signs posts' pictures and videos; nil shows posts without them.
+	Media *media.Service
 	now   func() time.Time
 }
 
