@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
@@ -94,6 +95,35 @@ func TestPostCards(t *testing.T) {
 			if p.Liked != tc.liked || (p.State != "") != tc.showState {
 				t.Fatalf("viewer %d: liked %v state %q", tc.viewer, p.Liked, p.State)
 			}
+		}
+	})
+}
+
+// A mute holds until its instant; the settings row exists from the start
+// with review off.
+func TestMutesAndSettings(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		s, c := newTest(t, d)
+		u := user(t, d, "u", true)
+		if err := checkMuted(ctx, d, u, c.now()); err != nil {
+			t.Fatalf("unmuted user: %v", err)
+		}
+		until := c.now().Add(time.Hour).Unix()
+		if _, err := d.Exec(ctx, `INSERT INTO community_mutes (user_id, muted_until, created_at) VALUES (?, ?, 1)`, u, until); err != nil {
+			t.Fatal(err)
+		}
+		var m *MutedError
+		if err := checkMuted(ctx, d, u, c.now()); !errors.As(err, &m) || m.Until.Unix() != until {
+			t.Fatalf("muted user: %v", err)
+		}
+		c.add(time.Hour)
+		if err := checkMuted(ctx, d, u, c.now()); err != nil {
+			t.Fatalf("at the mute's end: %v", err)
+		}
+		st, err := loadSettings(ctx, s.db)
+		if err != nil || st.Review || st.Rules != "" {
+			t.Fatalf("settings %+v, %v", st, err)
 		}
 	})
 }
