@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"prima/internal/platform/days"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"prima/internal/platform/audit"
@@ -250,12 +250,6 @@ func (s *Service) CustomerService(ctx context.Context) (SourceEntry, error) {
 	return SourceEntry{}, ErrNoCustomerService
 }
 
-// shanghai is the zone of the days clicks are counted by (UTC+8, no DST).
-var shanghai = time.FixedZone("Asia/Shanghai", 8*3600)
-
-// Day is t's Asia/Shanghai date, YYYY-MM-DD.
-func Day(t time.Time) string { return t.In(shanghai).Format(time.DateOnly) }
-
 // AppClick counts one click on APPS entry id today; another key's entry or
 // an unknown id is db.ErrNotFound.
 func (s *Service) AppClick(ctx context.Context, id int64) error {
@@ -266,7 +260,7 @@ func (s *Service) AppClick(ctx context.Context, id int64) error {
 			return db.ErrNotFound
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO app_clicks (entry_id, day, clicks) VALUES (?, ?, 1)
-			ON CONFLICT (entry_id, day) DO UPDATE SET clicks = app_clicks.clicks + 1`, id, Day(s.now()))
+			ON CONFLICT (entry_id, day) DO UPDATE SET clicks = app_clicks.clicks + 1`, id, days.Of(s.now()))
 		return err
 	})
 }
@@ -283,10 +277,10 @@ type AppClicks struct {
 // MaxClickDays bounds the days GET /api/admin/apps/clicks reaches back.
 const MaxClickDays = 366
 
-// AdminAppClicks lists the clicks of the last days days (today included),
+// AdminAppClicks lists the clicks of the last n days (today included),
 // newest day first, most clicked first within a day.
-func (s *Service) AdminAppClicks(ctx context.Context, days int) ([]AppClicks, error) {
-	from := Day(s.now().AddDate(0, 0, -(days - 1)))
+func (s *Service) AdminAppClicks(ctx context.Context, n int) ([]AppClicks, error) {
+	from := days.Of(s.now().AddDate(0, 0, -(n - 1)))
 	return db.All(ctx, s.db, func(r db.Scanner) (AppClicks, error) {
 		var c AppClicks
 		err := r.Scan(&c.ID, &c.Title, &c.Day, &c.Clicks)
@@ -365,13 +359,13 @@ func (h *Handler) AppClick(w http.ResponseWriter, r *http.Request) error {
 // AdminAppClicks answers GET /api/admin/apps/clicks?days= (1..366, default 7).
 func (h *Handler) AdminAppClicks(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
-	days := q.Int("days", 7, 1, MaxClickDays)
+	n := q.Int("days", 7, 1, MaxClickDays)
 	if err := q.Err(); err != nil {
 		return err
 	}
-	out, err := h.s.AdminAppClicks(r.Context(), int(days))
+	out, err := h.s.AdminAppClicks(r.Context(), int(n))
 	if err != nil {
 		return err
 	}
-	return httpx.OK(w, map[string]any{"days": days, "since": Day(h.s.now().AddDate(0, 0, -int(days-1))), "list": out})
+	return httpx.OK(w, map[string]any{"days": n, "since": days.Of(h.s.now().AddDate(0, 0, -int(n-1))), "list": out})
 }

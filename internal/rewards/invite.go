@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"prima/internal/platform/days"
 	"strconv"
 	"strings"
 	"time"
@@ -216,7 +217,7 @@ func (s *Invites) Info(ctx context.Context, uid int64) (InviteInfo, error) {
 		return InviteInfo{}, err
 	}
 	now := s.now()
-	day := time.Unix(dayStart(now), 0).In(Shanghai)
+	day := days.Start(now)
 	week := day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7)) // Monday
 	st, err := inviteStats(ctx, s.db, uid, day.Unix(), week.Unix())
 	if err != nil {
@@ -416,7 +417,7 @@ func (s *Invites) reward(ctx context.Context, tx *db.Tx, cfg InviteConfig, uid i
 	if state == "rewarded" {
 		var n int
 		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM invite_bindings WHERE inviter_id = ? AND reward_state = 'rewarded' AND rewarded_at >= ?`,
-			inviter, dayStart(now)).Scan(&n); err != nil {
+			inviter, days.Start(now).Unix()).Scan(&n); err != nil {
 			return err
 		}
 		if n >= cfg.DailyCap {

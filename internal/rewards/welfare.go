@@ -9,7 +9,6 @@ import (
 
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
-	"prima/internal/wallet"
 )
 
 // Welfare keeps points, check-in, tasks and points prizes.
@@ -42,18 +41,6 @@ var (
 	ErrBadConfig      = errors.New("rewards: bad configuration")
 	ErrExchangeBusy   = errors.New("rewards: the same exchange is in progress")
 )
-
-// Shanghai is the zone of reward days (UTC+8, no daylight saving).
-var Shanghai = wallet.Shanghai
-
-// Day is t's Asia/Shanghai calendar date, YYYY-MM-DD.
-func Day(t time.Time) string { return t.In(Shanghai).Format("2006-01-02") }
-
-// dayStart is the unix second at which t's Shanghai day began.
-func dayStart(t time.Time) int64 {
-	s := t.In(Shanghai)
-	return time.Date(s.Year(), s.Month(), s.Day(), 0, 0, 0, 0, Shanghai).Unix()
-}
 
 // AddPoints moves uid's points by delta inside tx and writes the ledger
 // row. A debit is a conditional update, so parallel spends never take the

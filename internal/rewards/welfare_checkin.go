@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"prima/internal/platform/days"
 	"strconv"
 
 	"prima/internal/platform/db"
@@ -87,14 +88,14 @@ func (w *Welfare) Checkin(ctx context.Context, uid int64) (CheckinState, error) 
 	if err != nil {
 		return st, err
 	}
-	today, err := streakOn(ctx, w.db, uid, Day(now))
+	today, err := streakOn(ctx, w.db, uid, days.Of(now))
 	if err != nil {
 		return st, err
 	}
 	st.CheckedToday = today > 0
 	st.Streak = today
 	if !st.CheckedToday {
-		if st.Streak, err = streakOn(ctx, w.db, uid, Day(now.AddDate(0, 0, -1))); err != nil {
+		if st.Streak, err = streakOn(ctx, w.db, uid, days.Of(now.AddDate(0, 0, -1))); err != nil {
 			return st, err
 		}
 	}
@@ -123,10 +124,10 @@ type CheckinResult struct {
 // check-in or restarts at 1, and the cycle day's reward is granted.
 func (w *Welfare) CheckIn(ctx context.Context, uid int64) (CheckinResult, error) {
 	now := w.Now()
-	day := Day(now)
+	day := days.Of(now)
 	var res CheckinResult
 	err := w.tx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		prev, err := streakOn(ctx, tx, uid, Day(now.AddDate(0, 0, -1)))
+		prev, err := streakOn(ctx, tx, uid, days.Of(now.AddDate(0, 0, -1)))
 		if err != nil {
 			return err
 		}

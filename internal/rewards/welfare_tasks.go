@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"prima/internal/platform/days"
 	"strconv"
 	"strings"
 	"time"
@@ -84,7 +85,7 @@ func TaskState(progress, target int64, claimed bool) string {
 // period is the claim period of a task kind at now.
 func period(kind string, now time.Time) string {
 	if kind == KindDaily {
-		return Day(now)
+		return days.Of(now)
 	}
 	return "once"
 }
@@ -107,7 +108,7 @@ func progress(ctx context.Context, q db.Querier, uid int64, d TaskDef, now time.
 	}
 	var since int64
 	if d.Kind == KindDaily && m.daily {
-		since = dayStart(now)
+		since = days.Start(now).Unix()
 	}
 	var n int64
 	err := q.QueryRow(ctx, m.query, uid, since).Scan(&n)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"prima/internal/platform/days"
 	"sync"
 	"testing"
 	"time"
@@ -14,7 +15,7 @@ import (
 )
 
 // noon is 2026-11-23 12:00 Shanghai.
-var noon = time.Date(2026, 11, 23, 12, 0, 0, 0, Shanghai)
+var noon = time.Date(2026, 11, 23, 12, 0, 0, 0, days.Zone)
 
 type clock struct {
 	mu sync.Mutex
@@ -115,7 +116,7 @@ func TestCheckinOncePerShanghaiDayStreakAndReset(t *testing.T) {
 		w, c := newWelfare(d)
 		uid := newUser(t, d)
 		// 23:59 and 00:01 Shanghai time are two days, though the same UTC day.
-		c.set(time.Date(2026, 11, 23, 23, 59, 0, 0, Shanghai))
+		c.set(time.Date(2026, 11, 23, 23, 59, 0, 0, days.Zone))
 		r, err := w.CheckIn(ctx, uid)
 		if err != nil || r.Streak != 1 || r.Reward.Points != 5 {
 			t.Fatalf("first: %+v %v", r, err)
@@ -126,7 +127,7 @@ func TestCheckinOncePerShanghaiDayStreakAndReset(t *testing.T) {
 		if p := points(t, w, uid); p != 5 {
 			t.Fatalf("points after a refused tap %d, want 5", p)
 		}
-		c.set(time.Date(2026, 11, 24, 0, 1, 0, 0, Shanghai))
+		c.set(time.Date(2026, 11, 24, 0, 1, 0, 0, days.Zone))
 		st, err := w.Checkin(ctx, uid)
 		if err != nil || st.CheckedToday || st.Streak != 1 || !st.Days[0].Done || st.Days[1].Done || st.TodayReward.Points != 5 {
 			t.Fatalf("state next day: %+v %v", st, err)
@@ -136,7 +137,7 @@ func TestCheckinOncePerShanghaiDayStreakAndReset(t *testing.T) {
 		}
 		// Days 3..7: the 7th gives 30 points and 10 coins.
 		for i := 3; i <= 7; i++ {
-			c.set(time.Date(2026, 11, 22+i, 9, 0, 0, 0, Shanghai))
+			c.set(time.Date(2026, 11, 22+i, 9, 0, 0, 0, days.Zone))
 			if r, err = w.CheckIn(ctx, uid); err != nil || r.Day != i {
 				t.Fatalf("day %d: %+v %v", i, r, err)
 			}
@@ -149,12 +150,12 @@ func TestCheckinOncePerShanghaiDayStreakAndReset(t *testing.T) {
 			t.Fatalf("coins %d %v", coins, err)
 		}
 		// Day 8 starts the cycle again at day 1, streak 8.
-		c.set(time.Date(2026, 11, 30, 9, 0, 0, 0, Shanghai))
+		c.set(time.Date(2026, 11, 30, 9, 0, 0, 0, days.Zone))
 		if r, err = w.CheckIn(ctx, uid); err != nil || r.Day != 1 || r.Streak != 8 {
 			t.Fatalf("day 8: %+v %v", r, err)
 		}
 		// A missed day restarts the streak.
-		c.set(time.Date(2026, 12, 2, 9, 0, 0, 0, Shanghai))
+		c.set(time.Date(2026, 12, 2, 9, 0, 0, 0, days.Zone))
 		st, _ = w.Checkin(ctx, uid)
 		if st.Streak != 0 || st.Days[0].Done {
 			t.Fatalf("after a gap: %+v", st)

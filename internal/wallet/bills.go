@@ -3,6 +3,7 @@ package wallet
 import (
 	"context"
 	"net/http"
+	"prima/internal/platform/days"
 	"strings"
 	"time"
 
@@ -10,11 +11,6 @@ import (
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 )
-
-// Shanghai is the time zone of months and days in bills and limits
-// (Asia/Shanghai: UTC+8, no daylight saving since 1991). A fixed zone, so
-// a server without tzdata reads the same months.
-var Shanghai = time.FixedZone("Asia/Shanghai", 8*3600)
 
 // Bill titles per movement kind (zh-CN), as the bill shows them.
 var billTitles = map[string]string{
@@ -64,7 +60,7 @@ type BillQuery struct {
 
 // monthRange is the [from, to) Unix range of month YYYY-MM in Shanghai.
 func monthRange(m string) (int64, int64, bool) {
-	t, err := time.ParseInLocation("2006-01", m, Shanghai)
+	t, err := time.ParseInLocation("2006-01", m, days.Zone)
 	if err != nil || t.Year() < 2000 || t.Year() > 9999 {
 		return 0, 0, false
 	}

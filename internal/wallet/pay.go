@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"prima/internal/platform/days"
 	"strings"
 	"time"
 
@@ -318,7 +319,7 @@ func newOrderNo(prefix string, now time.Time) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%s%s%010d", prefix, now.In(shanghai).Format("20060102150405"), n.Int64()), nil
+	return fmt.Sprintf("%s%s%010d", prefix, now.In(days.Zone).Format("20060102150405"), n.Int64()), nil
 }
 
 // OrderFilter narrows an order list.

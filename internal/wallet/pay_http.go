@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"prima/internal/platform/days"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -235,7 +236,7 @@ func (h *Handler) SandboxPage(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case o.Status == OrderPending && h.s.now().Before(o.ExpiresAt):
 		v.Payable = true
-		v.Expires = o.ExpiresAt.In(shanghai).Format("15:04:05")
+		v.Expires = o.ExpiresAt.In(days.Zone).Format("15:04:05")
 	case o.Status == OrderPending, o.Status == OrderExpired:
 		v.Message = "订单已过期"
 	case o.Status == OrderPaid:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"prima/internal/platform/days"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -378,8 +379,8 @@ func TestBillsFilters(t *testing.T) {
 		other := newUserAt(t, d, "other", now.Add(-480*time.Hour))
 		// 2026-02-28 23:30 and 2026-03-01 00:30 Shanghai: February and March
 		// there, both still February in UTC.
-		feb := time.Date(2026, 2, 28, 23, 30, 0, 0, Shanghai)
-		mar := time.Date(2026, 3, 1, 0, 30, 0, 0, Shanghai)
+		feb := time.Date(2026, 2, 28, 23, 30, 0, 0, days.Zone)
+		mar := time.Date(2026, 3, 1, 0, 30, 0, 0, days.Zone)
 		post := func(kind, key string, uid, coins int64, at time.Time) {
 			if err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 				_, err := s.Ledger.Post(ctx, tx, Transfer{Kind: kind, Key: key, UserID: uid, Ref: key, Legs: []Leg{

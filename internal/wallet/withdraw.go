@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"prima/internal/platform/days"
 	"strings"
 	"time"
 	"unicode"
@@ -33,10 +34,6 @@ const (
 	StatusPaid     = "paid"
 	StatusRejected = "rejected"
 )
-
-// shanghai is Asia/Shanghai: UTC+8 all year (no daylight saving since
-// 1991), fixed so the binary needs no time zone database.
-var shanghai = time.FixedZone("Asia/Shanghai", 8*3600)
 
 // Withdrawal is one withdrawal as its user sees it.
 type Withdrawal struct {
@@ -234,7 +231,7 @@ func (s *Service) withdraw(ctx context.Context, tx *db.Tx, uid, amount, accountI
 	if err != nil {
 		return Withdrawal{}, err
 	}
-	day := now.In(shanghai).Format(time.DateOnly)
+	day := days.Of(now)
 	var count, sum int64
 	if err := tx.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(amount), 0) FROM withdrawals
 		WHERE user_id = ? AND day = ? AND status <> 'rejected'`, uid, day).Scan(&count, &sum); err != nil {
