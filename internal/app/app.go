@@ -243,9 +243,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	// change tells the user's apps like a wallet change (points show in
 	// the user info).
 	a.Welfare = rewards.NewWelfare(d, a.Wallet)
-	a.Welfare.Changed = func(uid int64) {
-		realtime.Notify(context.Background(), events, realtime.UserTopic(uid), "wallet.changed", map[string]string{"reason": "points"})
-	}
+	a.Welfare.Events = events
 	// Redemption codes grant through the wallet; their hashes are keyed by
 	// the install secret, their failed tries counted by the shared limiter.
 	a.Codes = rewards.NewCodes(d, a.Wallet, limiter, cfg.Secret)

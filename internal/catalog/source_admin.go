@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"prima/internal/platform/days"
 	"strings"
 	"unicode/utf8"
 
 	"prima/internal/platform/audit"
+	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 )

@@ -9,6 +9,8 @@ import (
 
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
+	"prima/internal/platform/realtime"
+	"prima/internal/wallet"
 )
 
 // Welfare keeps points, check-in, tasks and points prizes.
@@ -17,9 +19,10 @@ type Welfare struct {
 	Wallet Granter
 	// Now is the clock; tests fix it to cross Shanghai midnight.
 	Now func() time.Time
-	// Changed, when set, runs after a commit that changed uid's points
-	// (the app tells the user's open apps).
-	Changed func(uid int64)
+	// Events tells the user's open apps that their points changed, as
+	// wallet.changed (once per transaction with the wallet's own); nil
+	// sends nothing.
+	Events realtime.Publisher
 }
 
 // NewWelfare returns the welfare service on d, granting through g.
@@ -68,9 +71,7 @@ func (w *Welfare) AddPoints(ctx context.Context, tx *db.Tx, uid, delta int64, ki
 	if err != nil {
 		return 0, err
 	}
-	if w.Changed != nil {
-		tx.AfterCommit(func() { w.Changed(uid) })
-	}
+	wallet.ChangedOnce(tx, w.Events, uid, "points")
 	return bal, nil
 }
 

@@ -5,9 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"prima/internal/platform/days"
 	"strconv"
 
+	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/wallet"
 )

@@ -5,12 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"prima/internal/platform/days"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/wallet"
 )

@@ -4,13 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"prima/internal/platform/days"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
+	"prima/internal/platform/realtime"
 	"prima/internal/wallet"
 )
 
@@ -515,4 +517,43 @@ func TestExchangeRaceNeverOverspends(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// events records what was published, topic and event name.
+type events struct {
+	mu  sync.Mutex
+	got []string
+}
+
+func (e *events) Publish(_ context.Context, topic string, ev realtime.Event) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.got = append(e.got, topic+" "+ev.Type)
+	return nil
+}
+
+// A check-in that grants points and coins moves both in one transaction:
+// the user's apps hear wallet.changed once, after the commit.
+func TestCheckinTellsTheAppsOnce(t *testing.T) {
+	d := dbtest.Open(t, db.SQLite)
+	ctx := context.Background()
+	w, _ := newWelfare(d)
+	pub := &events{}
+	w.Events = pub
+	w.Wallet.(*wallet.Service).Events = pub
+	var cycle [CycleDays]DayReward
+	for i := range cycle {
+		cycle[i] = DayReward{Points: 5, Coins: 2}
+	}
+	if err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error { return w.SetCycle(ctx, tx, cycle) }); err != nil {
+		t.Fatal(err)
+	}
+	uid := newUser(t, d)
+	if _, err := w.CheckIn(ctx, uid); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{realtime.UserTopic(uid) + " wallet.changed"}
+	if !slices.Equal(pub.got, want) {
+		t.Fatalf("published %q, want %q", pub.got, want)
+	}
 }

@@ -120,7 +120,7 @@ func (s *Service) Adjust(ctx context.Context, actor audit.Actor, a Adjustment, k
 			return Adjusted{TxnID: p.TxnID, Balance: after}, nil
 		})
 		if err == nil && !replay {
-			tx.AfterCommit(func() { s.notify(a.UID, "adjust") })
+			s.notify(tx, a.UID, "adjust")
 		}
 		return err
 	})

@@ -3,11 +3,11 @@ package wallet
 import (
 	"context"
 	"net/http"
-	"prima/internal/platform/days"
 	"strings"
 	"time"
 
 	"prima/internal/catalog"
+	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 )

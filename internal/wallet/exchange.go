@@ -79,7 +79,7 @@ func (s *Service) Exchange(ctx context.Context, uid, amount int64, key string) (
 			return Exchanged{TxnID: p.TxnID, Amount: amount, Taken: taken, Coins: coins}, nil
 		})
 		if err == nil && !replay {
-			tx.AfterCommit(func() { s.notify(uid, "exchange") })
+			s.notify(tx, uid, "exchange")
 		}
 		return err
 	})

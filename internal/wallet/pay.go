@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
-	"prima/internal/platform/days"
 	"strings"
 	"time"
 
 	"prima/internal/catalog"
 	"prima/internal/membership"
+	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/platform/jobs"
 	"prima/internal/platform/ratelimit"
@@ -530,7 +530,7 @@ func (s *Service) fulfil(ctx context.Context, tx *db.Tx, o Order, from []string,
 		}
 	}
 	uid := o.UserID
-	tx.AfterCommit(func() { s.notify(uid, "topup") })
+	s.notify(tx, uid, "topup")
 	t := now.UTC().Truncate(time.Second)
 	o.Status, o.TradeNo, o.PaidAt, o.PayURL = OrderPaid, tradeNo, &t, ""
 	return o, nil
@@ -691,7 +691,7 @@ func (s *Service) Refund(ctx context.Context, no, reason string, operator int64,
 		o = before
 		o.Status, o.PayURL = OrderRefunded, ""
 		uid := o.UserID
-		tx.AfterCommit(func() { s.notify(uid, "refund") })
+		s.notify(tx, uid, "refund")
 		return audit(ctx, tx, before, o)
 	})
 	return o, replay, err

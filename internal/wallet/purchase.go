@@ -104,7 +104,7 @@ func (s *Service) buy(ctx context.Context, it item, uid, id int64, useCoupon boo
 		if err != nil {
 			return err
 		}
-		tx.AfterCommit(func() { s.notify(uid, it.kind) })
+		s.notify(tx, uid, it.kind)
 		return nil
 	})
 	return out, HTTPError(err)

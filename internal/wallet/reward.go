@@ -90,6 +90,6 @@ func (s *Service) GrantReward(ctx context.Context, tx *db.Tx, uid int64, kind, k
 			return err
 		}
 	}
-	tx.AfterCommit(func() { s.notify(uid, kind) })
+	s.notify(tx, uid, kind)
 	return nil
 }

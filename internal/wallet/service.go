@@ -3,6 +3,7 @@ package wallet
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"time"
 
 	"prima/internal/platform/db"
@@ -144,8 +145,18 @@ func (s *Service) FeePercent(ctx context.Context, q db.Querier, uid int64) (int6
 	return disc.Int64, nil
 }
 
-// notify tells uid's open apps that their wallet changed; call it after
-// commit (tx.AfterCommit).
-func (s *Service) notify(uid int64, why string) {
-	realtime.Notify(context.Background(), s.Events, realtime.UserTopic(uid), "wallet.changed", map[string]string{"reason": why})
+// notify tells uid's open apps, once tx commits, that their wallet changed:
+// once per transaction and user, whatever else in tx (points too, through
+// ChangedOnce) reports the same change.
+func (s *Service) notify(tx *db.Tx, uid int64, why string) {
+	ChangedOnce(tx, s.Events, uid, why)
+}
+
+// ChangedOnce publishes wallet.changed to uid after tx commits, once per
+// transaction and user; points move under the same event, since they show
+// beside the coins.
+func ChangedOnce(tx *db.Tx, pub realtime.Publisher, uid int64, why string) {
+	tx.AfterCommitOnce("wallet.changed:"+strconv.FormatInt(uid, 10), func() {
+		realtime.Notify(context.Background(), pub, realtime.UserTopic(uid), "wallet.changed", map[string]string{"reason": why})
+	})
 }

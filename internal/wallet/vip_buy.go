@@ -161,7 +161,7 @@ func (s *Service) BuyVIP(ctx context.Context, uid, productID int64, key string) 
 			return BoughtVIP{TxnID: posted.TxnID, ProductID: p.ID, Level: p.Level, Days: p.Days, Coins: p.Coins}, nil
 		})
 		if err == nil && !replay {
-			tx.AfterCommit(func() { s.notify(uid, "buy_vip") })
+			s.notify(tx, uid, "buy_vip")
 		}
 		return err
 	})

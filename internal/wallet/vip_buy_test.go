@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"prima/internal/platform/days"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"prima/internal/membership"
 	"prima/internal/platform/audit"
+	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
 )

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"prima/internal/platform/days"
 	"strings"
 	"time"
 	"unicode"
@@ -14,6 +13,7 @@ import (
 	"prima/internal/catalog"
 	"prima/internal/messaging"
 	"prima/internal/platform/audit"
+	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
@@ -209,7 +209,7 @@ func (s *Service) Withdraw(ctx context.Context, uid int64, ip, key string, in Wi
 			return s.withdraw(ctx, tx, uid, amount, accountID, now)
 		})
 		if err == nil && !replay {
-			tx.AfterCommit(func() { s.withdrawChanged(uid, out.OrderNo, out.Status) })
+			s.withdrawChanged(tx, uid, out.OrderNo, out.Status)
 		}
 		return err
 	})
@@ -421,7 +421,7 @@ func (s *Service) Decide(ctx context.Context, actor audit.Actor, orderNo string,
 			return err
 		}
 		uid, no := w.UserID, w.OrderNo
-		tx.AfterCommit(func() { s.withdrawChanged(uid, no, status) })
+		s.withdrawChanged(tx, uid, no, status)
 		return nil
 	})
 	if err != nil {
@@ -439,10 +439,12 @@ func tail(n string) string {
 	return n[len(n)-4:]
 }
 
-// withdrawChanged tells uid's open apps: withdraw.changed {orderNo,
-// status}, and wallet.changed since income or frozen income moved.
-func (s *Service) withdrawChanged(uid int64, orderNo, status string) {
-	realtime.Notify(context.Background(), s.Events, realtime.UserTopic(uid), "withdraw.changed",
-		map[string]string{"orderNo": orderNo, "status": status})
-	s.notify(uid, "withdraw")
+// withdrawChanged tells uid's open apps once tx commits: withdraw.changed
+// {orderNo, status}, and wallet.changed since income or frozen income moved.
+func (s *Service) withdrawChanged(tx *db.Tx, uid int64, orderNo, status string) {
+	tx.AfterCommit(func() {
+		realtime.Notify(context.Background(), s.Events, realtime.UserTopic(uid), "withdraw.changed",
+			map[string]string{"orderNo": orderNo, "status": status})
+	})
+	s.notify(tx, uid, "withdraw")
 }

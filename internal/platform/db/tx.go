@@ -41,6 +41,7 @@ type Tx struct {
 	tx    *sql.Tx
 	db    *DB
 	hooks []func()
+	once  map[string]bool // keys of AfterCommitOnce hooks already registered
 	done  atomic.Bool
 }
 
@@ -121,6 +122,21 @@ func (d *DB) outsideTx(ctx context.Context) {
 // is re-run after a conflict. Use it for anything the database cannot take
 // back: waking job workers, publishing realtime events, invalidating caches.
 func (t *Tx) AfterCommit(fn func()) { t.hooks = append(t.hooks, fn) }
+
+// AfterCommitOnce is AfterCommit for a hook that should run once however
+// many parts of one transaction register it: the first registration under
+// key runs, later ones are dropped. A check-in that grants points and coins
+// tells the user's apps once that their wallet changed, not twice.
+func (t *Tx) AfterCommitOnce(key string, fn func()) {
+	if t.once[key] {
+		return
+	}
+	if t.once == nil {
+		t.once = map[string]bool{}
+	}
+	t.once[key] = true
+	t.AfterCommit(fn)
+}
 
 // ForUpdate is the row-lock suffix for a SELECT inside a transaction:
 // " FOR UPDATE" on PostgreSQL. On SQLite it is empty because every write
