@@ -1,7 +1,7 @@
 // The e2e harness: the real bin/prima on a temporary data dir (seeded, SQLite
 // by default), and Debian's Chromium driven by playwright-core as an iPhone.
 import { spawn, execFileSync } from 'node:child_process'
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, rmSync, statSync, existsSync, cpSync, renameSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -30,6 +30,29 @@ export function freePort() {
   })
 }
 
+// seed fills data with the demo catalogue. A seed takes seconds and every
+// test file starts a server or two, so the first seed of a binary (by path,
+// size and modification time) is kept as a template under the temp dir and
+// later servers start from a copy of it. Only the default SQLite store in
+// the data dir is templated: a database URL, a secret or a public URL (the
+// seed writes links with it) makes each server seed its own.
+function seed(bin, env, data) {
+  const own = ['PRIMA_DATABASE_URL', 'PRIMA_SECRET', 'PRIMA_PUBLIC_URL'].some((k) => env[k])
+  const st = statSync(bin)
+  const template = join(tmpdir(), `prima-e2e-seed-${st.size}-${Math.floor(st.mtimeMs)}`)
+  if (!own && existsSync(template)) {
+    cpSync(template, data, { recursive: true })
+    return
+  }
+  execFileSync(bin, ['seed'], { env, stdio: ['ignore', 'ignore', 'inherit'] })
+  if (own) return
+  // Copy, then rename into place: a concurrent file sees the whole template
+  // or none (a lost race leaves the other's in place).
+  const tmp = mkdtempSync(template + '-')
+  cpSync(data, tmp, { recursive: true })
+  try { renameSync(tmp, template) } catch { rmSync(tmp, { recursive: true, force: true }) }
+}
+
 // startServer seeds a fresh data dir and serves it with bin (bin/prima by
 // default); stop() kills the server and removes the data. setup(run) runs
 // between seeding and serving: run(args, input) calls bin with the same
@@ -38,7 +61,7 @@ export async function startServer(env = {}, { bin = defaultBin, setup } = {}) {
   const data = mkdtempSync(join(tmpdir(), 'prima-e2e-'))
   const port = await freePort()
   const e = { ...process.env, PRIMA_DATA_DIR: data, PRIMA_LISTEN: `127.0.0.1:${port}`, PRIMA_LOG_LEVEL: 'warn', ...env }
-  execFileSync(bin, ['seed'], { env: e, stdio: ['ignore', 'ignore', 'inherit'] })
+  seed(bin, e, data)
   if (setup) await setup((args, input) => execFileSync(bin, args, { env: e, input, stdio: ['pipe', 'ignore', 'inherit'] }))
   const proc = spawn(bin, ['serve'], { env: e, stdio: ['ignore', 'inherit', 'inherit'] })
   const base = `http://127.0.0.1:${port}`
