@@ -1,7 +1,7 @@
 // The e2e harness: the real bin/prima on a temporary data dir (seeded, SQLite
 // by default), and Debian's Chromium driven by playwright-core as an iPhone.
 import { spawn, execFileSync } from 'node:child_process'
-import { mkdtempSync, mkdirSync, rmSync, statSync, existsSync, cpSync, renameSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, rmSync, statSync, existsSync, cpSync, renameSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -51,6 +51,11 @@ function seed(bin, env, data) {
   const tmp = mkdtempSync(template + '-')
   cpSync(data, tmp, { recursive: true })
   try { renameSync(tmp, template) } catch { rmSync(tmp, { recursive: true, force: true }) }
+  // Templates of binaries rebuilt since are left behind; clear those a day old.
+  for (const name of readdirSync(tmpdir())) {
+    const dir = join(tmpdir(), name)
+    if (name.startsWith('prima-e2e-seed-') && dir !== template && Date.now() - statSync(dir).mtimeMs > 86400e3) rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 // startServer seeds a fresh data dir and serves it with bin (bin/prima by
