@@ -17,6 +17,7 @@ import { useRevokeSessions, useSessions, type SignedInDevice } from '@/features/
 import { Cell, CellGroup } from '@/features/account/components/Cells'
 import { Field } from '@/features/account/components/Field'
 import { RegisterGate } from '@/features/account/components/GuestGate'
+import { NewPasswordFields } from '@/features/account/components/WaysFields'
 import { Glyph } from '@/features/account/components/MineIcons'
 import { checkConfirm, checkPassword } from '@/features/account/validation'
 import cells from '@/features/account/components/Cells.module.css'
@@ -124,27 +125,15 @@ function PasswordForm({ uid, onDone }: { uid: number; onDone: () => void }) {
           maxLength={32}
           testid="pwd-old"
         />
-        <Field
+        <NewPasswordFields
           label={t('ways.pwd.new')}
-          placeholder={t('ways.forget.pwdPh')}
-          type="password"
-          value={pwd}
-          onChange={setPwd}
-          error={msg('pwd')}
-          autoComplete="new-password"
-          maxLength={32}
-          testid="pwd-new"
-        />
-        <Field
-          label={t('ways.forget.confirm')}
-          placeholder={t('ways.forget.confirmPh')}
-          type="password"
-          value={again}
-          onChange={setAgain}
-          error={msg('again')}
-          autoComplete="new-password"
-          maxLength={32}
-          testid="pwd-again"
+          pwd={pwd}
+          onPwd={setPwd}
+          again={again}
+          onAgain={setAgain}
+          pwdError={msg('pwd')}
+          againError={msg('again')}
+          testids={['pwd-new', 'pwd-again']}
         />
       </div>
       {serverError && (

@@ -11,10 +11,10 @@ import { NavBar } from '@/components/NavBar'
 import { Spinner } from '@/components/Spinner'
 import { useUserStore } from '@/stores/user'
 import { useBindPhone } from '@/features/account/api/bind-phone'
-import { CodeButton } from '@/features/account/components/CodeButton'
 import { Field } from '@/features/account/components/Field'
+import { CodeField, MobileField } from '@/features/account/components/WaysFields'
 import { RegisterGate } from '@/features/account/components/GuestGate'
-import { checkCode, checkMobile, codeInput, normalizeMobile } from '@/features/account/phone'
+import { checkCode, checkMobile, normalizeMobile } from '@/features/account/phone'
 import type { MessageKey } from '@/i18n'
 import styles from '@/features/account/components/AuthForm.module.css'
 
@@ -64,36 +64,16 @@ export default function BindPhonePage() {
             <h2 className={styles.heading}>{t('ways.bind.heading')}</h2>
             <p className={styles.sub}>{user?.mobile ? t('ways.bind.current', { m: user.mobile }) : t('ways.bind.sub')}</p>
             <div className={styles.group}>
-              <Field
-                label={t('ways.mobile')}
-                placeholder={t('ways.mobilePh')}
-                value={mobile}
-                onChange={setMobile}
-                error={errs.mobile ? t(errs.mobile) : null}
-                type="tel"
-                inputMode="tel"
-                autoComplete="tel-national"
-                maxLength={20}
-                testid="bind-mobile"
-              />
-              <Field
-                label={t('ways.code')}
-                placeholder={t('ways.codePh')}
+              <MobileField value={mobile} onChange={setMobile} error={errs.mobile ? t(errs.mobile) : null} testid="bind-mobile" />
+              <CodeField
+                mobile={mobile}
+                purpose="bind"
                 value={code}
-                onChange={(v) => setCode(codeInput(v))}
+                onChange={setCode}
                 error={errs.code ? t(errs.code) : null}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                testid="bind-code"
-                after={
-                  <CodeButton
-                    mobile={mobile}
-                    purpose="bind"
-                    onMobileError={(k) => setErrs((p) => ({ ...p, mobile: k }))}
-                    onError={setServerError}
-                    testid="bind-send"
-                  />
-                }
+                prefix="bind"
+                onMobileError={(k) => setErrs((p) => ({ ...p, mobile: k }))}
+                onServerError={setServerError}
               />
               <Field
                 label={t('ways.bind.pwd')}

@@ -9,9 +9,8 @@ import { toast } from '@/lib/toast'
 import { NavBar } from '@/components/NavBar'
 import { Spinner } from '@/components/Spinner'
 import { useResetPassword } from '@/features/account/api/forget'
-import { CodeButton } from '@/features/account/components/CodeButton'
-import { Field } from '@/features/account/components/Field'
-import { checkCode, checkMobile, codeInput, normalizeMobile } from '@/features/account/phone'
+import { CodeField, MobileField, NewPasswordFields } from '@/features/account/components/WaysFields'
+import { checkCode, checkMobile, normalizeMobile } from '@/features/account/phone'
 import { checkConfirm, checkPassword } from '@/features/account/validation'
 import styles from '@/features/account/components/AuthForm.module.css'
 import ways from '@/features/account/components/Ways.module.css'
@@ -56,58 +55,26 @@ export default function ForgetPage() {
           <h2 className={styles.heading}>{t('ways.forget.heading')}</h2>
           <p className={styles.sub}>{t('ways.forget.sub')}</p>
           <div className={styles.group}>
-            <Field
-              label={t('ways.mobile')}
-              placeholder={t('ways.mobilePh')}
-              value={mobile}
-              onChange={setMobile}
-              error={msg('mobile')}
-              type="tel"
-              inputMode="tel"
-              autoComplete="tel-national"
-              maxLength={20}
-              testid="forget-mobile"
-            />
-            <Field
-              label={t('ways.code')}
-              placeholder={t('ways.codePh')}
+            <MobileField value={mobile} onChange={setMobile} error={msg('mobile')} testid="forget-mobile" />
+            <CodeField
+              mobile={mobile}
+              purpose="forget"
               value={code}
-              onChange={(v) => setCode(codeInput(v))}
+              onChange={setCode}
               error={msg('code')}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              testid="forget-code"
-              after={
-                <CodeButton
-                  mobile={mobile}
-                  purpose="forget"
-                  onMobileError={(k) => setErrs((p) => ({ ...p, mobile: k }))}
-                  onError={setServerError}
-                  testid="forget-send"
-                />
-              }
+              prefix="forget"
+              onMobileError={(k) => setErrs((p) => ({ ...p, mobile: k }))}
+              onServerError={setServerError}
             />
-            <Field
+            <NewPasswordFields
               label={t('ways.forget.pwd')}
-              placeholder={t('ways.forget.pwdPh')}
-              type="password"
-              value={pwd}
-              onChange={setPwd}
-              error={msg('pwd')}
-              autoComplete="new-password"
-              maxLength={32}
-              testid="forget-pwd"
-            />
-            <Field
-              label={t('ways.forget.confirm')}
-              placeholder={t('ways.forget.confirmPh')}
-              type="password"
-              value={confirm}
-              onChange={setConfirm}
-              error={msg('confirm')}
-              autoComplete="new-password"
-              maxLength={32}
-              testid="forget-confirm"
+              pwd={pwd}
+              onPwd={setPwd}
+              again={confirm}
+              onAgain={setConfirm}
+              pwdError={msg('pwd')}
+              againError={msg('confirm')}
+              testids={['forget-pwd', 'forget-confirm']}
             />
           </div>
           {serverError && (
