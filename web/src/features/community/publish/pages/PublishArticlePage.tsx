@@ -85,11 +85,23 @@ export default function PublishArticlePage() {
     const sel = window.getSelection()
     if (sel && sel.rangeCount > 0 && editor.current?.contains(sel.anchorNode)) range.current = sel.getRangeAt(0).cloneRange()
   }
+  // The caret is followed as it moves (typing with an IME or a paste moves
+  // it without key events), so a picture goes where it was.
+  useEffect(() => {
+    const follow = () => {
+      const sel = window.getSelection()
+      if (sel && sel.rangeCount > 0 && editor.current?.contains(sel.anchorNode)) range.current = sel.getRangeAt(0).cloneRange()
+    }
+    document.addEventListener('selectionchange', follow)
+    return () => document.removeEventListener('selectionchange', follow)
+  }, [])
   const restore = () => {
     const el = editor.current
     if (!el) return
-    el.focus()
     const sel = window.getSelection()
+    // Still in the editor (the tool buttons keep the focus): nothing to do.
+    if (document.activeElement === el && sel && sel.rangeCount > 0 && el.contains(sel.anchorNode)) return
+    el.focus()
     if (sel && range.current) {
       sel.removeAllRanges()
       sel.addRange(range.current)
