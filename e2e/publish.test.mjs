@@ -72,6 +72,7 @@ test('a registered user opens the rules from Mine and sees the three kinds', asy
   await page.waitForURL(/\/community\/publish\/rule$/)
   await $('publish-kind-picture').waitFor()
   assert.match(await $('publish-rules').innerText(), /原创/, 'the default rules when the operator wrote none')
+  await page.locator('.adm-toast-mask').waitFor({ state: 'detached', timeout: 5000 }).catch(() => {})
   await shot(page, 'publish-01-rules')
 })
 
@@ -111,7 +112,7 @@ test('two pictures upload, are reordered, and the draft survives a reload', asyn
   assert.match(await $('publish-draft').innerText(), /已恢复/)
   // The topic list is the feeds' call: whatever it answers, the picker opens and closes.
   await $('publish-topic').click()
-  await $('publish-topic-sheet').waitFor()
+  await page.locator('[data-testid=publish-topic-sheet] :is([data-testid=publish-choice], [data-testid=state-error], [data-testid=state-offline])').first().waitFor({ timeout: 10000 })
   await shot(page, 'publish-04-topics')
   await page.keyboard.press('Escape')
   await $('publish-topic-sheet').waitFor({ state: 'detached' })

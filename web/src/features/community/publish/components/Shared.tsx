@@ -28,11 +28,11 @@ export function useAuthor(): { uid: number; state: 'ok' | 'visitor' | 'guest' } 
 }
 
 // Gate shows the sign-in or register prompt instead of a form.
-export function Gate({ state }: { state: 'visitor' | 'guest' }) {
+export function Gate({ state, compact }: { state: 'visitor' | 'guest'; compact?: boolean }) {
   if (state === 'visitor') {
     return (
       <>
-        <StateView kind="empty" title={t('pub.signIn')} />
+        <StateView kind="empty" compact={compact} title={t('pub.signIn')} />
         <Link to="/mine/login" className={styles.primary} data-testid="publish-login">
           {t('pub.login')}
         </Link>
@@ -41,7 +41,7 @@ export function Gate({ state }: { state: 'visitor' | 'guest' }) {
   }
   return (
     <div data-testid="publish-guest">
-      <StateView kind="empty" title={t('pub.guestTitle')} message={t('pub.guestHint')} />
+      <StateView kind="empty" compact={compact} title={t('pub.guestTitle')} message={t('pub.guestHint')} />
       <Link to="/mine/register" className={styles.primary}>
         {t('pub.guestAction')}
       </Link>

@@ -167,7 +167,7 @@ export default function PublishArticlePage() {
     {
       key: 'link',
       label: 'pub.tool.link',
-      glyph: '🔗',
+      glyph: t('pub.tool.link'),
       run: () => {
         const url = safeLink(window.prompt(t('pub.linkPrompt'), 'https://') ?? '')
         if (url) exec('createLink', url)
@@ -232,7 +232,7 @@ export default function PublishArticlePage() {
           }}
           data-testid="publish-tool-picture"
         >
-          {uploading != null ? t('pub.uploading', { p: uploading }) : '🖼'}
+          {uploading != null ? t('pub.uploading', { p: uploading }) : t('pub.tool.picture')}
         </button>
       </div>
       <div

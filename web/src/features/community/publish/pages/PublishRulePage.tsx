@@ -48,7 +48,7 @@ export default function PublishRulePage() {
             ))}
           </div>
         ) : (
-          <Gate state={me.state} />
+          <Gate state={me.state} compact />
         )}
       </main>
     </div>
