@@ -106,7 +106,7 @@ func publishText(field, s string, multiline bool) (string, error) {
 				continue
 			}
 		}
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0xfffe || r == 0xffff || r == 0xfffd {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0xfffe || r == 0xffff {
 			return "", publishBad(field+" 含有不允许的字符", field+" holds a control or invalid character")
 		}
 	}
