@@ -113,7 +113,7 @@ function RestoredVideo({ id, onChange }: { id: number; onChange: () => void }) {
       </div>
       <div style={{ flex: 1, minWidth: 0 }}>
         <p className={styles.hint} style={{ marginTop: 0 }}>
-          {q.isPending ? <Spinner size={14} /> : a?.state === 'processing' ? t('pub.videoProcessing') : a?.state === 'failed' ? a.error || t('pub.uploadFailed') : '✓'}
+          {q.isPending ? <Spinner size={14} /> : a?.state === 'processing' ? t('pub.videoProcessing') : a?.state === 'failed' ? a.error || t('pub.uploadFailed') : t('upload.state.ready')}
         </p>
         <button type="button" className={styles.linkBtn} onClick={onChange} data-testid="publish-video-change">
           {t('upload.another')}
