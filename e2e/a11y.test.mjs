@@ -167,6 +167,17 @@ for (const colorScheme of ['light', 'dark']) {
       await $(page, 'mine-profile-card').waitFor()
       await check('mine (signed in)', page)
 
+      // Publishing (features/community/publish), as the registered user.
+      await page.goto(server.base + '/community/publish/rule')
+      await $(page, 'publish-kind-picture').waitFor()
+      await check('publishrule', page)
+      await page.goto(server.base + '/community/publishpicture')
+      await $(page, 'publish-add-picture').waitFor()
+      await check('publishpicture', page)
+      await page.goto(server.base + '/community/publisharticle')
+      await $(page, 'publish-editor').waitFor()
+      await check('publisharticle', page)
+
       await page.goto(server.base + '/mine/setting')
       await $(page, 'logout').waitFor()
       await check('setting', page)

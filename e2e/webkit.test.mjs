@@ -111,6 +111,11 @@ const builtMarkers = {
   mineforget: { css: css('forget-form') },
   // The account certificate: the guest's own certificate picture.
   accountcode: { css: css('cert-picture') },
+  // Publishing (features/community/publish): the rules show to anyone; the
+  // sweep's guest is asked to register on the picture and article forms.
+  publishrule: { css: css('publish-rules') },
+  publishpicture: { css: `${css('publish-picture-page')} ${css('publish-guest')}` },
+  publisharticle: { css: `${css('publish-article-page')} ${css('publish-guest')}` },
 }
 
 // The app's root has rendered: the boot mark is gone and there is content.
