@@ -77,6 +77,10 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/community/topic", ppl.Topic)
 	h("POST /api/app/community/topic/follow", acct.RequireUser(ppl.FollowTopic))
 	h("GET /api/app/community/topic/followed", acct.RequireUser(ppl.FollowedTopics))
+	// Publishing (docs/api.md, *Community → Publishing*): the rules are
+	// public; a post needs a registered user (guests 403 in the call).
+	h("GET /api/app/community/rules", ppl.PublishRules)
+	h("POST /api/app/community/post", acct.RequireUser(ppl.CreatePost))
 	// Ways in (docs/api.md, *Phone, password and devices*): SMS codes,
 	// binding a phone, a forgotten password, changing the password, the
 	// devices signed in. The test-only code reader exists in test mode only.
