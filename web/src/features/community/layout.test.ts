@@ -10,7 +10,9 @@ const post = (id: number, over: Partial<Post> = {}): Post => ({
 const pic = (width: number, height: number) => ({ id: 1, url: 'u', thumb: 't', width, height, placeholder: '' })
 
 describe('community layout', () => {
-  it('reads COMMUNITYLAYOUT: weight 2 (or title 2) is the waterfall, anything else one column', () => {
+  it('reads COMMUNITYLAYOUT: a title 双列/2 (else weight 2) is the waterfall, anything else one column', () => {
+    expect(communityColumns([{ title: '双列', url: '', weight: 1 }])).toBe(2) // the seed's entry
+    expect(communityColumns([{ title: '单列', url: '', weight: 2 }])).toBe(1)
     expect(communityColumns(undefined)).toBe(1)
     expect(communityColumns([])).toBe(1)
     expect(communityColumns([{ title: '1', url: '', weight: 1 }])).toBe(1)

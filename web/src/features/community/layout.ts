@@ -5,14 +5,17 @@ import type { Post } from './types'
 
 export type Columns = 1 | 2
 
-// communityColumns reads COMMUNITYLAYOUT: its first entry's weight (or a
-// title of "2") asks for the two-column waterfall; anything else, or
-// nothing, is one column.
+// communityColumns reads COMMUNITYLAYOUT's first entry. Its title names
+// the layout when it can ("双列" or "2": the two-column waterfall; "单列" or
+// "1": one column, as the seed and operators write it); otherwise weight 2
+// asks for two columns. Anything else, or nothing, is one column.
 export function communityColumns(entries: SourceEntry[] | undefined | null): Columns {
   const e = Array.isArray(entries) ? entries[0] : undefined
   if (!e) return 1
-  if (Number(e.weight) === 2 || String(e.title).trim() === '2') return 2
-  return 1
+  const title = String(e.title ?? '').trim()
+  if (title === '2' || title.includes('双')) return 2
+  if (title === '1' || title.includes('单')) return 1
+  return Number(e.weight) === 2 ? 2 : 1
 }
 
 // The community tab's choice is one number in the app store: a feed (a

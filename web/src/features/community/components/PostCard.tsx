@@ -139,9 +139,10 @@ export const PostCard = memo(function PostCard({ post, layout = 'full', eager, h
               <Badges post={post} />
             </div>
           )}
-          <Link to={to} className={`${styles.tileText} ${r == null ? styles.tileTextLong : ''}`} data-testid="post-link">
+          <Link to={to} className={`${styles.tileText} ${r == null && !post.title ? styles.tileTextLong : ''}`} data-testid="post-link">
             {text}
           </Link>
+          {r == null && post.title && post.summary && <p className={styles.tileSummary}>{post.summary}</p>}
           <StateBadge post={post} />
           <div className={styles.tileFoot}>
             <Link to={`/usercenter/${post.author.uid}`} className={styles.tileAuthor}>

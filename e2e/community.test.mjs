@@ -1,0 +1,215 @@
+// The community tab, topic pages, my topics and a user's posts, on an iPhone
+// against the real server. An author posts through the API (pictures
+// uploaded, one article) into two of the community's sub-modules and two
+// topics (topics are written into the database: the operator's topic calls
+// belong to moderation); a reader registers, browses 推荐 / 最新 / a
+// sub-module, opens a hot topic, follows it, finds it in 我的话题 and
+// unfollows it there, follows the author and sees the 关注 feed; the
+// operator's COMMUNITYLAYOUT switches the list between one column and the
+// two-column waterfall. Light, dark and offline screenshots.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startServer, launchPhone, shot } from './harness.mjs'
+import { call, OPERATOR, operatorSetup } from './media.mjs'
+
+const stamp = Date.now().toString(36).slice(-5)
+const PASSWORD = 'secret12'
+let server, P, op, author, topics, modules
+const posts = {}
+const failed = []
+
+const $ = (id) => P.page.locator(`[data-testid=${id}]`)
+
+async function both(name) {
+  for (const scheme of ['light', 'dark']) {
+    await P.page.emulateMedia({ colorScheme: scheme })
+    await shot(P.page, `community-${name}-${scheme}`)
+  }
+  await P.page.emulateMedia({ colorScheme: 'light' })
+}
+
+function sql(statement) {
+  return execFileSync('sqlite3', ['-cmd', '.timeout 5000', join(server.env.PRIMA_DATA_DIR, 'prima.db'), statement]).toString().trim()
+}
+
+async function upload(token, colour) {
+  const dir = mkdtempSync(join(tmpdir(), 'prima-pic-'))
+  try {
+    const out = join(dir, 'p.png')
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `color=c=${colour}:s=480x360`, '-frames:v', '1', out])
+    const form = new FormData()
+    form.append('file', new Blob([readFileSync(out)], { type: 'image/png' }), 'p.png')
+    const { id } = await call(server.base, 'POST', '/api/app/vid/uploadStatic', { token, form })
+    const deadline = Date.now() + 30_000
+    for (;;) {
+      const a = await call(server.base, 'GET', `/api/app/vid/uploadStatic?id=${id}`, { token })
+      if (a.state === 'ready') return id
+      if (a.state === 'failed' || Date.now() > deadline) throw new Error(`picture ${id}: ${a.state}`)
+      await new Promise((r) => setTimeout(r, 200))
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+async function setLayout(title) {
+  await call(server.base, 'POST', '/api/admin/source', { token: op.token, body: { key: 'COMMUNITYLAYOUT', entries: [{ title, url: '', weight: 1 }] } })
+}
+
+before(async () => {
+  server = await startServer({}, { setup: operatorSetup })
+  op = await call(server.base, 'POST', '/api/app/mine/login/h5', { body: { account: OPERATOR.account, passWord: OPERATOR.password, sysType: 'ios' } })
+  author = await call(server.base, 'POST', '/api/app/mine/register', { body: { account: 'ca_' + stamp, passWord: PASSWORD } })
+  sql(`INSERT INTO topics (name, description, sort, status, created_at) VALUES
+    ('猫咪日常', '晒晒你家的主子，记录猫咪的每一天。', 1, 1, 1), ('城市旅行', '走过的街道与风景', 2, 1, 2), ('下线话题', '', 3, 0, 3)`)
+  topics = Object.fromEntries(sql(`SELECT name || '=' || id FROM topics`).split('\n').map((l) => l.split('=')).map(([k, v]) => [k, Number(v)]))
+  const mods = await call(server.base, 'GET', '/api/app/modules/list?moduleType=1')
+  modules = mods[0].subModules
+  const pics = []
+  for (const c of ['orange', 'teal', 'purple', 'pink']) pics.push(await upload(author.token, c))
+  const post = (body) => call(server.base, 'POST', '/api/app/community/post', { token: author.token, body: { clientID: `${stamp}-${Math.random()}`, ...body } })
+  posts.cats = (await post({ kind: 'picture', text: '我家的猫今天又霸占了键盘 🐱', pictures: pics.slice(0, 3), topicID: topics['猫咪日常'], moduleID: modules[0].id })).id
+  posts.trip = (await post({ kind: 'article', title: '周末去海边', html: '<p>一个人的旅行，<b>海风</b>很舒服。</p>', topicID: topics['城市旅行'], moduleID: modules[4].id })).id
+  posts.one = (await post({ kind: 'picture', text: '早起打卡，今天的晚霞', pictures: [pics[3]] })).id
+  // A like and a comment count make the cat post the hottest.
+  sql(`UPDATE posts SET like_count = 12, comment_count = 3 WHERE id = ${posts.cats}`)
+  await setLayout('单列')
+
+  P = await launchPhone()
+  P.page.on('response', (r) => { if (r.status() >= 500) failed.push(`${r.status()} ${new URL(r.url()).pathname}`) })
+  await P.page.goto(server.base + '/')
+  await P.page.waitForURL(/\/home/, { timeout: 15000 })
+  await P.page.goto(server.base + '/mine/register')
+  await $('register-account').fill('cr_' + stamp)
+  await $('register-password').fill(PASSWORD)
+  await $('register-confirm').fill(PASSWORD)
+  await $('register-submit').click()
+  await P.page.waitForURL(/\/mine$/, { timeout: 15000 })
+})
+
+after(async () => {
+  await P?.browser.close()
+  await server?.stop()
+})
+
+const cardIds = async () => (await $('post-card').evaluateAll((els) => els.map((e) => Number(e.dataset.postId))))
+
+test('the community tab lists the posts in one column, with hot topics', async () => {
+  await P.page.goto(server.base + '/community')
+  await $('post-card').first().waitFor({ timeout: 15000 })
+  assert.equal(await $('post-list').getAttribute('data-columns'), '1')
+  assert.equal(await P.page.locator('.community-one-column').count(), 1)
+  // 推荐: none featured, so the last 30 days by hot: the cat post leads.
+  assert.equal(await $('community-feed').nth(1).getAttribute('aria-selected'), 'true')
+  assert.deepEqual(await cardIds(), [posts.cats, posts.one, posts.trip])
+  const cat = P.page.locator(`[data-testid=post-card][data-post-id="${posts.cats}"]`)
+  assert.equal(await cat.locator('[data-testid=post-pictures]').getAttribute('data-count'), '3')
+  assert.match(await cat.locator('[data-testid=post-topic]').innerText(), /猫咪日常/)
+  const trip = P.page.locator(`[data-testid=post-card][data-post-id="${posts.trip}"]`)
+  assert.match(await trip.innerText(), /周末去海边/)
+  assert.doesNotMatch(await trip.innerHTML(), /<b>海风/, 'a card shows text, never the html')
+  await $('community-topic').first().waitFor()
+  assert.match(await $('community-topic').first().innerText(), /猫咪日常/)
+  assert.equal(await P.page.locator('[data-testid=community-topic]', { hasText: '下线话题' }).count(), 0)
+  await both('recommend')
+})
+
+test('最新 and the sub-module chips switch the list', async () => {
+  await $('community-feed').nth(2).click()
+  await P.page.waitForFunction((first) => document.querySelector('[data-testid=post-card]')?.getAttribute('data-post-id') === String(first), posts.one, { timeout: 10000 })
+  assert.deepEqual(await cardIds(), [posts.one, posts.trip, posts.cats])
+  await P.page.locator(`[data-testid=community-module][data-module-id="${modules[4].id}"]`).click()
+  await P.page.waitForFunction(() => document.querySelectorAll('[data-testid=post-card]').length === 1, null, { timeout: 10000 })
+  assert.deepEqual(await cardIds(), [posts.trip])
+  assert.equal(await $('community-feed').nth(2).getAttribute('aria-selected'), 'false')
+  await P.page.locator(`[data-testid=community-module][data-module-id="${modules[0].id}"]`).click()
+  await P.page.waitForFunction((id) => document.querySelector('[data-testid=post-card]')?.getAttribute('data-post-id') === String(id), posts.cats, { timeout: 10000 })
+  assert.deepEqual(await cardIds(), [posts.cats])
+  await shot(P.page, 'community-module-light')
+  // An empty sub-module says so.
+  await P.page.locator(`[data-testid=community-module][data-module-id="${modules[2].id}"]`).click()
+  await $('post-list-empty').waitFor({ timeout: 10000 })
+  await shot(P.page, 'community-empty-light')
+})
+
+test('a hot topic opens its page; following it shows in 我的话题 and unfollows in place', async () => {
+  await $('community-feed').nth(1).click()
+  await $('community-topic').first().click()
+  await P.page.waitForURL(new RegExp(`/community/topic/${topics['猫咪日常']}$`))
+  await $('topic-header').waitFor({ timeout: 10000 })
+  assert.match(await $('topic-name').innerText(), /猫咪日常/)
+  assert.match(await $('topic-post-count').innerText(), /1/)
+  await $('post-card').first().waitFor()
+  assert.deepEqual(await cardIds(), [posts.cats])
+  assert.equal(await $('topic-follow').getAttribute('data-following'), '0')
+  const done = P.page.waitForResponse((r) => r.url().endsWith('/api/app/community/topic/follow'))
+  await $('topic-follow').click()
+  assert.equal(await $('topic-follow').getAttribute('data-following'), '1') // at once
+  assert.equal((await done).status(), 200)
+  await P.page.waitForFunction(() => /1/.test(document.querySelector('[data-testid=topic-follow-count]')?.textContent ?? ''))
+  await both('topic')
+
+  await P.page.goto(server.base + '/mine/usertopic')
+  await $('usertopic-row').first().waitFor({ timeout: 10000 })
+  assert.equal(await $('usertopic-row').count(), 1)
+  assert.match(await $('usertopic-row').first().innerText(), /猫咪日常/)
+  await both('usertopic')
+  await $('topic-follow').click()
+  await P.page.waitForFunction(() => document.querySelector('[data-testid=topic-follow]')?.getAttribute('data-following') === '0')
+  assert.equal(await $('usertopic-row').count(), 1, 'the row stays until the next visit')
+  await P.page.reload()
+  await $('usertopic-empty').waitFor({ timeout: 10000 })
+  await shot(P.page, 'community-usertopic-empty-light')
+
+  // A hidden topic is not found.
+  await P.page.goto(server.base + `/community/topic/${topics['下线话题']}`)
+  await $('topic-missing').waitFor({ timeout: 10000 })
+  await shot(P.page, 'community-topic-missing-light')
+})
+
+test('the 关注 feed lists the posts of followed users', async () => {
+  await P.page.goto(server.base + '/community')
+  await $('community-feed').first().click()
+  await $('post-list-empty').waitFor({ timeout: 10000 })
+  const token = await P.page.evaluate(() => JSON.parse(localStorage.getItem('prima_token') ?? 'null'))
+  await call(server.base, 'POST', '/api/app/mine/follow', { token, body: { followUID: author.user.uid, isFollow: true } })
+  await P.page.reload()
+  await $('post-card').first().waitFor({ timeout: 10000 })
+  assert.equal((await cardIds()).length, 3)
+  await shot(P.page, 'community-follow-light')
+})
+
+test('COMMUNITYLAYOUT 双列 makes the list a two-column waterfall', async () => {
+  await setLayout('双列')
+  await $('community-feed').nth(1).click()
+  await P.page.reload()
+  await P.page.locator('.community-two-column').waitFor({ timeout: 15000 })
+  assert.equal(await $('post-list').getAttribute('data-columns'), '2')
+  assert.equal(await P.page.locator('[data-testid=post-card][data-layout=tile]').count(), 3)
+  assert.ok(await P.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'the waterfall overflows')
+  await both('waterfall')
+  await setLayout('单列')
+})
+
+test("a user's page lists their posts under 帖子", async () => {
+  await P.page.goto(server.base + `/usercenter/${author.user.uid}`)
+  await $('tab-posts').click()
+  await $('user-posts').locator('[data-testid=post-card]').first().waitFor({ timeout: 10000 })
+  assert.equal(await $('user-posts').locator('[data-testid=post-card]').count(), 3)
+  await both('usercenter')
+})
+
+test('offline: a list that cannot load shows the offline state', async () => {
+  await P.page.goto(server.base + '/community')
+  await $('post-card').first().waitFor({ timeout: 10000 })
+  await P.context.setOffline(true)
+  await P.page.locator(`[data-testid=community-module][data-module-id="${modules[1].id}"]`).click()
+  await $('state-offline').waitFor({ timeout: 20000 })
+  await shot(P.page, 'community-offline-light')
+  await P.context.setOffline(false)
+  assert.deepEqual(failed, [])
+})
