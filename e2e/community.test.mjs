@@ -203,6 +203,36 @@ test("a user's page lists their posts under 帖子", async () => {
   await both('usercenter')
 })
 
+test('/myhome lists my own posts with their states', async () => {
+  const token = await P.page.evaluate(() => JSON.parse(localStorage.getItem('prima_token') ?? 'null'))
+  const pic = await upload(token, 'navy')
+  sql(`UPDATE community_settings SET review = 1 WHERE id = 1`)
+  const mine = (text) => call(server.base, 'POST', '/api/app/community/post', { token, body: { kind: 'picture', text, pictures: [pic] } })
+  const pending = await mine('等待审核的一条')
+  assert.equal(pending.state, 'pending')
+  const rejected = await mine('会被拒绝的一条')
+  sql(`UPDATE posts SET state = 'rejected', reason = '含有广告' WHERE id = ${rejected.id}`)
+  sql(`UPDATE community_settings SET review = 0 WHERE id = 1`)
+  await P.page.goto(server.base + '/myhome')
+  await $('tab-posts').click()
+  await $('user-posts').locator('[data-testid=post-card]').nth(1).waitFor({ timeout: 10000 })
+  const states = await $('post-state').evaluateAll((els) => els.map((e) => [e.dataset.state, e.textContent]))
+  assert.deepEqual(states, [['rejected', '未通过：含有广告'], ['pending', '审核中']])
+  await both('myhome')
+  // Nobody else sees them.
+  const list = await call(server.base, 'GET', `/api/app/community/posts?feed=new`)
+  assert.ok(!list.list.some((p) => p.id === pending.id || p.id === rejected.id))
+})
+
+test('the narrowest phone: nothing runs off the side', async () => {
+  await P.page.setViewportSize({ width: 320, height: 640 })
+  await P.page.goto(server.base + '/community')
+  await $('post-card').first().waitFor({ timeout: 10000 })
+  assert.ok(await P.page.evaluate(() => document.documentElement.scrollWidth <= 320), 'the community tab overflows at 320 px')
+  await shot(P.page, 'community-320-light')
+  await P.page.setViewportSize({ width: 390, height: 664 })
+})
+
 test('offline: a list that cannot load shows the offline state', async () => {
   await P.page.goto(server.base + '/community')
   await $('post-card').first().waitFor({ timeout: 10000 })
