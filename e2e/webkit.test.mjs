@@ -117,6 +117,11 @@ const builtMarkers = {
   community: { css: `${css('community-page')} :is(${css('post-card')}, ${css('post-list-empty')})` },
   topic: { css: `${css('topic-page')} :is(${css('topic-header')}, ${css('topic-missing')})` },
   usertopic: { css: `${css('usertopic-page')} ${css('usertopic-empty')}` },
+  // Publishing (features/community/publish): the rules show to anyone; the
+  // sweep's guest is asked to register on the picture and article forms.
+  publishrule: { css: css('publish-rules') },
+  publishpicture: { css: `${css('publish-picture-page')} ${css('publish-guest')}` },
+  publisharticle: { css: `${css('publish-article-page')} ${css('publish-guest')}` },
 }
 
 // The app's root has rendered: the boot mark is gone and there is content.
