@@ -171,7 +171,7 @@ test('a hot topic opens its page; following it shows in 我的话题 and unfollo
   assert.equal(await $('topic-follow').getAttribute('data-following'), '1') // at once
   assert.equal((await done).status(), 200)
   await P.page.waitForFunction((n) => (document.querySelector('[data-testid=topic-follow-count]')?.textContent ?? '').includes(String(n)), fans + 1)
-  await both('topic')
+  await shot(P.page, 'community-topic-light')
 
   await P.page.goto(server.base + '/mine/usertopic')
   await $('usertopic-row').first().waitFor({ timeout: 10000 })
@@ -212,7 +212,9 @@ test('COMMUNITYLAYOUT 双列 makes the list a two-column waterfall', async () =>
   const tiles = await P.page.locator('[data-testid=post-card][data-layout=tile]').count()
   assert.ok(tiles >= 3 && tiles === (await $('post-card').count()), `${tiles} tiles`)
   assert.ok(await P.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'the waterfall overflows')
-  await both('waterfall')
+  await P.page.emulateMedia({ colorScheme: 'dark' })
+  await shot(P.page, 'community-waterfall-dark')
+  await P.page.emulateMedia({ colorScheme: 'light' })
   await setLayout('单列')
 })
 
@@ -221,7 +223,7 @@ test("a user's page lists their posts under 帖子", async () => {
   await $('tab-posts').click()
   await $('user-posts').locator('[data-testid=post-card]').first().waitFor({ timeout: 10000 })
   assert.equal(await $('user-posts').locator('[data-testid=post-card]').count(), 3)
-  await both('usercenter')
+  await shot(P.page, 'community-usercenter-light')
 })
 
 test('/myhome lists my own posts with their states', async () => {
@@ -239,7 +241,7 @@ test('/myhome lists my own posts with their states', async () => {
   await $('user-posts').locator('[data-testid=post-card]').nth(1).waitFor({ timeout: 10000 })
   const states = await $('post-state').evaluateAll((els) => els.map((e) => [e.dataset.state, e.textContent]))
   assert.deepEqual(states, [['rejected', '未通过：含有广告'], ['pending', '审核中']])
-  await both('myhome')
+  await shot(P.page, 'community-myhome-light')
   // Nobody else sees them.
   const list = await call(server.base, 'GET', `/api/app/community/posts?feed=new`)
   assert.ok(!list.list.some((p) => p.id === pending.id || p.id === rejected.id))
