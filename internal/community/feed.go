@@ -96,11 +96,11 @@ func (s *Service) Posts(ctx context.Context, q FeedQuery) (httpx.Page[Post], err
 	}
 	page.List = list
 	page.HasMore = more && offset+len(rows) < httpx.PageWindow
-	page.Total = max(total, offset+len(rows)+boolOne(page.HasMore))
+	page.Total = max(total, offset+len(rows)+feedBoolInt(page.HasMore))
 	return page, nil
 }
 
-func boolOne(b bool) int {
+func feedBoolInt(b bool) int {
 	if b {
 		return 1
 	}

@@ -33,7 +33,7 @@ func feedPost(t *testing.T, d *db.DB, author int64, state string, published, lik
 	return id
 }
 
-func topicID(t *testing.T, d *db.DB, name string, status int) int64 {
+func feedTopic(t *testing.T, d *db.DB, name string, status int) int64 {
 	t.Helper()
 	var id int64
 	err := d.Tx(context.Background(), func(ctx context.Context, tx *db.Tx) error {
@@ -84,7 +84,7 @@ func TestFeedSourcesAndSorts(t *testing.T) {
 		now := c.now().Unix()
 		day := int64(24 * 3600)
 		a, b, viewer := user(t, d, "alice", true), user(t, d, "bobby", true), user(t, d, "viewer", true)
-		cats, hidden := topicID(t, d, "猫", 1), topicID(t, d, "隐藏", 0)
+		cats, hidden := feedTopic(t, d, "猫", 1), feedTopic(t, d, "隐藏", 0)
 
 		p1 := feedPost(t, d, a, StatePublished, now-5*day, 1, 0, "module_id = 7, topic_id = ?", cats)
 		p2 := feedPost(t, d, a, StatePublished, now-4*day, 10, 0, "module_id = 7")
@@ -182,15 +182,15 @@ func TestFeedSourcesAndSorts(t *testing.T) {
 	})
 }
 
-// call runs handler fn on a request as uid (0 anonymous) and returns the
+// feedCall runs handler fn on a request as uid (0 anonymous) and returns the
 // status and the envelope's data.
-func call(t *testing.T, fn httpx.Handler, method, target, body string, uid int64) (int, json.RawMessage) {
+func feedCall(t *testing.T, fn httpx.Handler, method, target, body string, uid int64) (int, json.RawMessage) {
 	t.Helper()
 	var req *http.Request
 	if body == "" {
 		req = httptest.NewRequest(method, target, nil)
 	} else {
-		req = httptest.NewRequest(method, target, stringsReader(body))
+		req = httptest.NewRequest(method, target, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if uid != 0 {
@@ -212,7 +212,7 @@ func TestFeedHTTPParams(t *testing.T) {
 		h := NewHandler(s)
 		a := user(t, d, "alice", true)
 		feedPost(t, d, a, StatePublished, 10, 0, 0, "")
-		hidden := topicID(t, d, "隐藏", 0)
+		hidden := feedTopic(t, d, "隐藏", 0)
 		for _, tc := range []struct {
 			url  string
 			uid  int64
@@ -237,7 +237,7 @@ func TestFeedHTTPParams(t *testing.T) {
 			{fmt.Sprintf("/p?topicID=%d", hidden), 0, 404},
 			{"/p?uid=987654", 0, 404},
 		} {
-			if code, _ := call(t, h.FeedPosts, "GET", tc.url, "", tc.uid); code != tc.want {
+			if code, _ := feedCall(t, h.FeedPosts, "GET", tc.url, "", tc.uid); code != tc.want {
 				t.Errorf("%s: %d, want %d", tc.url, code, tc.want)
 			}
 		}
@@ -247,7 +247,7 @@ func TestFeedHTTPParams(t *testing.T) {
 		}{
 			{"/t?sort=hot", 200}, {"/t?sort=new", 200}, {"/t?sort=x", 422}, {"/t?pageSize=0", 422},
 		} {
-			if code, _ := call(t, h.Topics, "GET", tc.url, "", 0); code != tc.want {
+			if code, _ := feedCall(t, h.Topics, "GET", tc.url, "", 0); code != tc.want {
 				t.Errorf("%s: %d, want %d", tc.url, code, tc.want)
 			}
 		}
@@ -257,7 +257,7 @@ func TestFeedHTTPParams(t *testing.T) {
 		}{
 			{fmt.Sprintf("/t?id=%d", hidden), 404}, {"/t?id=424242", 404}, {"/t?id=-3", 422}, {"/t", 422},
 		} {
-			if code, _ := call(t, h.Topic, "GET", tc.url, "", 0); code != tc.want {
+			if code, _ := feedCall(t, h.Topic, "GET", tc.url, "", 0); code != tc.want {
 				t.Errorf("%s: %d, want %d", tc.url, code, tc.want)
 			}
 		}
@@ -275,7 +275,7 @@ func TestTopics(t *testing.T) {
 		now := c.now().Unix()
 		a, b := user(t, d, "alice", true), user(t, d, "bobby", true)
 		g := user(t, d, "游客XYZ", false)
-		quiet, busy, hidden := topicID(t, d, "安静", 1), topicID(t, d, "热闹", 1), topicID(t, d, "隐藏", 0)
+		quiet, busy, hidden := feedTopic(t, d, "安静", 1), feedTopic(t, d, "热闹", 1), feedTopic(t, d, "隐藏", 0)
 		for range 3 {
 			feedPost(t, d, a, StatePublished, now-3600, 0, 0, "topic_id = ?", busy)
 		}
@@ -306,7 +306,7 @@ func TestTopics(t *testing.T) {
 			{a, `{"id":-1,"isFollow":true}`, 422},
 			{a, fmt.Sprintf(`{"id":%d}`, busy), 422},
 		} {
-			if code, _ := call(t, h.FollowTopic, "POST", "/f", tc.body, tc.uid); code != tc.want {
+			if code, _ := feedCall(t, h.FollowTopic, "POST", "/f", tc.body, tc.uid); code != tc.want {
 				t.Errorf("follow %s as %d: %d, want %d", tc.body, tc.uid, code, tc.want)
 			}
 		}
@@ -362,7 +362,7 @@ func TestTopicFollowParallel(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newTest(t, d)
 	a := user(t, d, "alice", true)
-	tp := topicID(t, d, "并发", 1)
+	tp := feedTopic(t, d, "并发", 1)
 	var wg sync.WaitGroup
 	errs := make(chan error, 16)
 	for range 16 {
@@ -387,5 +387,3 @@ func TestTopicFollowParallel(t *testing.T) {
 		t.Fatalf("%d follow rows, want 1", n)
 	}
 }
-
-func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
