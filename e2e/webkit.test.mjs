@@ -111,6 +111,12 @@ const builtMarkers = {
   mineforget: { css: css('forget-form') },
   // The account certificate: the guest's own certificate picture.
   accountcode: { css: css('cert-picture') },
+  // Community feeds (features/community): the tab's list (posts or its
+  // empty state); /community/topic/1 (a topic, or not found when none is
+  // seeded); the guest follows no topics.
+  community: { css: `${css('community-page')} :is(${css('post-card')}, ${css('post-list-empty')})` },
+  topic: { css: `${css('topic-page')} :is(${css('topic-header')}, ${css('topic-missing')})` },
+  usertopic: { css: `${css('usertopic-page')} ${css('usertopic-empty')}` },
   // Publishing (features/community/publish): the rules show to anyone; the
   // sweep's guest is asked to register on the picture and article forms.
   publishrule: { css: css('publish-rules') },

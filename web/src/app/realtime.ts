@@ -17,6 +17,7 @@ import { videoKeys } from '@/features/video/keys'
 import { supportKeys } from '@/features/support/keys'
 import { payPageKeys } from '@/features/wallet/keys'
 import { withdrawKeys } from '@/features/withdraw/keys'
+import { feedKeys } from '@/features/community/keys'
 import { useUserStore } from '@/stores/user'
 
 // Events come in bursts (a registration sends two) and may race the other
@@ -73,6 +74,9 @@ export function startRealtime(queryClient: QueryClient): RealtimeClient | null {
   client.on('profile.changed', () => {
     for (const queryKey of [peopleKeys.all, profileKeys.all]) void queryClient.invalidateQueries({ queryKey })
   })
+  // A post of mine was published, rejected or removed: the lists that show
+  // it (my own with its state) refetch.
+  client.on('post.changed', () => void queryClient.invalidateQueries({ queryKey: feedKeys.postsAll() }))
   // Messages and notices: the badges, the message centre and any open
   // chat refetch; the user info too, for its msgHasNew.
   const refetchInbox = () => {
