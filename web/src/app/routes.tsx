@@ -86,6 +86,7 @@ const shareyaoqing: PageLoader = () => import('@/features/invite/pages/ShareInvi
 const yaoqingcode: PageLoader = () => import('@/features/invite/pages/InviteCodePage')
 const agentdata: PageLoader = () => import('@/features/invite/pages/InviteDataPage')
 const usershareshenqing: PageLoader = () => import('@/features/invite/pages/InviteRecordsPage')
+const postdetail: PageLoader = () => import('@/features/community/detail/pages/PostDetailPage')
 // One shared page for screens not built yet; it names the screen from the
 // route handle and says what it will hold.
 const soon: PageLoader = () => import('@/components/ComingSoon')
@@ -108,7 +109,7 @@ export const appRoutes: AppRoute[] = [
   },
   { name: 'detail', path: '/detail/:id', page: detail },
   { name: 'topic', path: '/community/topic/:id', page: soon },
-  { name: 'postdetail', path: '/cdetail/:id', page: soon },
+  { name: 'postdetail', path: '/cdetail/:id', page: postdetail },
   { name: 'message', path: '/message/:uid', page: message },
   { name: 'publishpicture', path: '/community/publishpicture', page: soon },
   { name: 'publishrule', path: '/community/publish/rule', page: soon },
