@@ -41,6 +41,17 @@ async function both(p, name) {
   await p.page.emulateMedia({ colorScheme: 'light' })
 }
 
+// open navigates p to path; a navigation the app itself starts at that
+// moment (a reload after a realtime hint) is retried once.
+async function open(p, path) {
+  try {
+    await p.page.goto(server.base + path)
+  } catch (e) {
+    if (!/interrupted by another navigation/.test(String(e))) throw e
+    await p.page.goto(server.base + path)
+  }
+}
+
 async function register(p, account) {
   await p.page.goto(server.base + '/')
   await p.page.waitForURL(/\/home/, { timeout: 15000 })
@@ -163,9 +174,33 @@ test('B deletes its own comment; B reports the post', async () => {
   assert.ok(status === 200 || status === 404, `report answered ${status}`)
 })
 
+test('paid posts are locked for B: a gold article shows 200 characters and the buy button, a VIP one the VIP centre', async () => {
+  const long = '<p>' + '付费内容'.repeat(80) + '</p>'
+  const gold = await call(server.base, 'POST', '/api/app/community/post', {
+    token: A.token, body: { kind: 'article', title: '付费文章', html: long, coins: 10, clientID: 'gold-' + stamp },
+  })
+  const vip = await call(server.base, 'POST', '/api/app/community/post', {
+    token: A.token, body: { kind: 'article', title: '会员文章', html: long, vipLevel: 1, clientID: 'vip-' + stamp },
+  })
+  const p = B.page
+  await p.goto(`${server.base}/cdetail/${gold.id}`)
+  await $(B, 'post-paywall').waitFor()
+  await $(B, 'paywall-buy').waitFor()
+  assert.equal(await $(B, 'post-article').count(), 0, 'a locked article has no html')
+  assert.equal([...(await $(B, 'post-text').innerText())].length, 201) // 200 characters and the ellipsis
+  await both(B, 'locked-gold')
+  await p.goto(`${server.base}/cdetail/${vip.id}`)
+  await $(B, 'paywall-vip').waitFor()
+  assert.equal(await $(B, 'paywall-vip').getAttribute('href'), '/mine/vipcenter')
+  // The author sees all of it.
+  await A.page.goto(`${server.base}/cdetail/${gold.id}`)
+  await $(A, 'post-article').waitFor()
+  assert.equal(await $(A, 'post-paywall').count(), 0)
+})
+
 test('A deletes the post: it is 404 afterwards', async () => {
   const p = A.page
-  await p.goto(`${server.base}/cdetail/${postID}`)
+  await open(A, `/cdetail/${postID}`)
   await $(A, 'post-more').click()
   await $(A, 'post-menu-delete').click()
   await $(A, 'post-delete-sheet').waitFor()
