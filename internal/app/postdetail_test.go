@@ -144,3 +144,47 @@ func TestPostDetailAPI(t *testing.T) {
 		o.call(t, alice, "POST", "/api/app/community/post/delete", fmt.Sprintf(`{"id":%d}`, art), 404)
 	})
 }
+
+// A paid video post: everyone gets the preview playlist, only those with
+// access the master, whose signed token covers the full ladder.
+func TestPostDetailVideoPlayback(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		alice, aUID := register(t, s, "alice_v")
+		bob, _ := register(t, s, "bobby_v")
+		o := &ops{s: s}
+		var asset int64
+		err := s.App.DB.QueryRow(context.Background(), `INSERT INTO media_assets (owner_uid, kind, state, source_key, hls_prefix, preview_prefix, poster_key, width, height, duration_ms, created_at, updated_at)
+			VALUES (?, 'video', 'ready', 'src/v', 'v1/hls/', 'v1/preview/', 'v1/poster.jpg', 640, 360, 5000, 1, 1) RETURNING id`, aUID).Scan(&asset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := detailPost(t, s, aUID, "video", "published", "", "看视频", 30)
+		if _, err := s.App.DB.Exec(context.Background(), `UPDATE posts SET video_asset_id = ? WHERE id = ?`, asset, id); err != nil {
+			t.Fatal(err)
+		}
+		type pb struct {
+			Video *struct {
+				State string `json:"state"`
+			} `json:"video"`
+			Access struct {
+				Allowed bool   `json:"allowed"`
+				Reason  string `json:"reason"`
+			} `json:"access"`
+			Playback *struct {
+				Master  string `json:"master"`
+				Preview string `json:"preview"`
+			} `json:"playback"`
+		}
+		url := fmt.Sprintf("/api/app/community/post?id=%d", id)
+		for _, tok := range []string{"", bob} {
+			d := decode[pb](t, o.call(t, tok, "GET", url, "", 200))
+			if d.Access.Allowed || d.Playback == nil || d.Playback.Master != "" || !strings.Contains(d.Playback.Preview, "v1/preview/") {
+				t.Fatalf("locked video post (token %q): %+v %+v", tok, d.Access, d.Playback)
+			}
+		}
+		d := decode[pb](t, o.call(t, alice, "GET", url, "", 200))
+		if !d.Access.Allowed || d.Playback == nil || !strings.Contains(d.Playback.Master, "v1/hls/") || d.Video == nil || d.Video.State != "ready" {
+			t.Fatalf("author's video post: %+v %+v", d.Access, d.Playback)
+		}
+	})
+}
