@@ -7,6 +7,10 @@
 // screenshotted light and dark.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { startServer, launchPhone, shot } from './harness.mjs'
 import { call } from './media.mjs'
 
@@ -196,6 +200,42 @@ test('paid posts are locked for B: a gold article shows 200 characters and the b
   await A.page.goto(`${server.base}/cdetail/${gold.id}`)
   await $(A, 'post-article').waitFor()
   assert.equal(await $(A, 'post-paywall').count(), 0)
+})
+
+test('a paid video post: B plays the preview, then the paywall; the author plays the whole', async () => {
+  const work = mkdtempSync(join(tmpdir(), 'prima-post-clip-'))
+  let asset
+  try {
+    const out = join(work, 'clip.mp4')
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=teal:s=360x640:d=3', '-f', 'lavfi', '-i', 'sine=d=3',
+      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', out])
+    const form = new FormData()
+    form.append('file', new Blob([readFileSync(out)], { type: 'video/mp4' }), 'clip.mp4')
+    asset = (await call(server.base, 'POST', '/api/app/vid/uploadStatic', { token: A.token, form })).id
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+  const created = await call(server.base, 'POST', '/api/app/community/post', {
+    token: A.token, body: { kind: 'video', title: '海浪', text: '听听海浪声', videoAssetID: asset, coins: 5, clientID: 'video-' + stamp },
+  })
+  const deadline = Date.now() + 60_000
+  while ((await call(server.base, 'GET', `/api/app/vid/uploadStatic?id=${asset}`, { token: A.token })).state !== 'ready') {
+    assert.ok(Date.now() < deadline, 'the clip was not transcoded in time')
+    await new Promise((r) => setTimeout(r, 300))
+  }
+  const p = B.page
+  await open(B, `/cdetail/${created.id}`)
+  await p.locator('[data-testid=player][data-status=ready]').waitFor({ timeout: 20000 })
+  const src = await call(server.base, 'GET', `/api/app/community/post?id=${created.id}`, { token: B.token })
+  assert.ok(src.playback.preview && !src.playback.master, 'B gets the preview only')
+  await p.evaluate(() => { const v = document.querySelector('video'); v.muted = true; return v.play() })
+  await $(B, 'paywall-buy').waitFor({ timeout: 20000 })
+  await both(B, 'video-previewed')
+  await open(A, `/cdetail/${created.id}`)
+  await A.page.locator('[data-testid=player][data-status=ready]').waitFor({ timeout: 20000 })
+  assert.equal(await $(A, 'paywall-buy').count(), 0)
+  const mine = await call(server.base, 'GET', `/api/app/community/post?id=${created.id}`, { token: A.token })
+  assert.ok(mine.playback.master, 'the author gets the master')
 })
 
 test('A deletes the post: it is 404 afterwards', async () => {
