@@ -98,6 +98,9 @@ const builtMarkers = {
   // and, in a chat, the prompt to register.
   messagecenter: { css: `${css('message-center')} ${css('msg-tab-system')}` },
   message: { css: `${css('chat-page')} ${css('msg-guest-gate')}` },
+  // Post detail (features/community/detail): /cdetail/1 is a seeded post, or
+  // its not-found state when the seed has none.
+  postdetail: { css: `${css('post-title')}, ${css('post-text')}, ${css('post-notfound')}` },
   // Ways in (features/account): the sweep's guest is asked to register on
   // the phone page and sees its devices on account safety; forget is public.
   accountsafe: { css: `${css('accountsafe-page')} ${css('device-current')}` },

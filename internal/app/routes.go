@@ -81,6 +81,15 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	// public; a post needs a registered user (guests 403 in the call).
 	h("GET /api/app/community/rules", ppl.PublishRules)
 	h("POST /api/app/community/post", acct.RequireUser(ppl.CreatePost))
+	// Community post detail (docs/api.md, *Post detail, likes and
+	// comments*): reading is public; liking, commenting and deleting one's
+	// own need a registered user (guests 403 in the service).
+	h("GET /api/app/community/post", ppl.PostDetail)
+	h("POST /api/app/community/post/like", acct.RequireUser(ppl.PostLike))
+	h("POST /api/app/community/post/delete", acct.RequireUser(ppl.PostDelete))
+	h("GET /api/app/community/comments", ppl.PostComments)
+	h("POST /api/app/community/comment", acct.RequireUser(ppl.CommentCreate))
+	h("POST /api/app/community/comment/delete", acct.RequireUser(ppl.CommentDelete))
 	// Ways in (docs/api.md, *Phone, password and devices*): SMS codes,
 	// binding a phone, a forgotten password, changing the password, the
 	// devices signed in. The test-only code reader exists in test mode only.

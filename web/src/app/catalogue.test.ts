@@ -19,6 +19,7 @@ import { codesEn, codesZhCN } from '@/i18n/codes'
 import { inviteEn, inviteZhCN } from '@/i18n/invite'
 import { commEn, commZhCN } from '@/i18n/community'
 import { pubEn, pubZhCN } from '@/i18n/publish'
+import { postEn, postZhCN } from '@/i18n/post'
 
 // The side catalogues: each feature group keeps its strings in a file of
 // its own, in both languages, with no key of the pages' catalogue.
@@ -35,6 +36,7 @@ const SIDE: [string, Record<string, string>, Record<string, string>][] = [
   ['invite', inviteZhCN, inviteEn],
   ['community', commZhCN, commEn],
   ['publish', pubZhCN, pubEn],
+  ['post', postZhCN, postEn],
 ]
 
 // Indexed by any string here: the test looks for keys the types cannot see.

@@ -89,6 +89,7 @@ const shareyaoqing: PageLoader = () => import('@/features/invite/pages/ShareInvi
 const yaoqingcode: PageLoader = () => import('@/features/invite/pages/InviteCodePage')
 const agentdata: PageLoader = () => import('@/features/invite/pages/InviteDataPage')
 const usershareshenqing: PageLoader = () => import('@/features/invite/pages/InviteRecordsPage')
+const postdetail: PageLoader = () => import('@/features/community/detail/pages/PostDetailPage')
 // One shared page for screens not built yet; it names the screen from the
 // route handle and says what it will hold.
 // Community feeds (features/community): the tab, topic pages, my topics.
@@ -115,7 +116,7 @@ export const appRoutes: AppRoute[] = [
   },
   { name: 'detail', path: '/detail/:id', page: detail },
   { name: 'topic', path: '/community/topic/:id', page: topic },
-  { name: 'postdetail', path: '/cdetail/:id', page: soon },
+  { name: 'postdetail', path: '/cdetail/:id', page: postdetail },
   { name: 'message', path: '/message/:uid', page: message },
   { name: 'publishpicture', path: '/community/publishpicture', page: publishpicture },
   { name: 'publishrule', path: '/community/publish/rule', page: publishrule },

@@ -15,17 +15,18 @@ import { codesZhCN, codesEn, type CodesKey } from './codes'
 import { inviteZhCN, inviteEn, type InviteKey } from './invite'
 import { commZhCN, commEn, type CommKey } from './community'
 import { pubZhCN, pubEn, type PubKey } from './publish'
+import { postZhCN, postEn, type PostKey } from './post'
 
 export type Lang = 'zh-CN' | 'en'
 
 // MessageKey is every key t() accepts: t('mine.login') compiles, a key
 // missing from zh-CN does not. A key built at run time (route.<name>.title)
 // goes through hasMessage first, or through the helpers below.
-export type MessageKey = PageKey | LibKey | PayKey | WdKey | ProfileKey | SupKey | MsgKey | WaysKey | CertKey | WfKey | CodesKey | InviteKey | PubKey | CommKey
+export type MessageKey = PageKey | LibKey | PayKey | WdKey | ProfileKey | SupKey | MsgKey | WaysKey | CertKey | WfKey | CodesKey | InviteKey | PubKey | CommKey | PostKey
 
 const catalogues: Record<Lang, Partial<Record<string, string>>> = {
-  'zh-CN': { ...libZhCN, ...payZhCN, ...wdZhCN, ...profileZhCN, ...supZhCN, ...msgZhCN, ...waysZhCN, ...certZhCN, ...wfZhCN, ...codesZhCN, ...inviteZhCN, ...pubZhCN, ...commZhCN, ...zhCN },
-  en: { ...libEn, ...payEn, ...wdEn, ...profileEn, ...supEn, ...msgEn, ...waysEn, ...certEn, ...wfEn, ...codesEn, ...inviteEn, ...pubEn, ...commEn, ...en },
+  'zh-CN': { ...libZhCN, ...payZhCN, ...wdZhCN, ...profileZhCN, ...supZhCN, ...msgZhCN, ...waysZhCN, ...certZhCN, ...wfZhCN, ...codesZhCN, ...inviteZhCN, ...pubZhCN, ...commZhCN, ...postZhCN, ...zhCN },
+  en: { ...libEn, ...payEn, ...wdEn, ...profileEn, ...supEn, ...msgEn, ...waysEn, ...certEn, ...wfEn, ...codesEn, ...inviteEn, ...pubEn, ...commEn, ...postEn, ...en },
 }
 
 let current: Lang = 'zh-CN'

@@ -26,18 +26,25 @@ export interface BuyResult {
   wallet: WalletSummary
 }
 
-export type BuyTarget = { kind: 'video' | 'gallery'; id: number }
+export type BuyTarget = { kind: 'video' | 'gallery' | 'post'; id: number }
 
 const BUY_PATHS: Record<BuyTarget['kind'], string> = {
   video: '/api/app/vid/buy',
   gallery: '/api/app/gallery/buy',
+  post: '/api/app/community/post/buy',
 }
 
 // buy sends one purchase. The caller shows its own errors (insufficient
 // coins leads to top-up, not to a toast). Coupons buy videos only, so a
 // gallery's body has no useCoupon.
 export function buy(target: BuyTarget, useCoupon: boolean, idempotencyKey: string): Promise<BuyResult> {
-  const body = target.kind === 'video' ? { id: target.id, useCoupon, idempotencyKey } : { id: target.id, idempotencyKey }
+  // A community post's buy call names its key "key" (docs/api.md, *Community*).
+  const body =
+    target.kind === 'video'
+      ? { id: target.id, useCoupon, idempotencyKey }
+      : target.kind === 'post'
+        ? { id: target.id, key: idempotencyKey }
+        : { id: target.id, idempotencyKey }
   return api.post<BuyResult>(BUY_PATHS[target.kind], body, { silent: true })
 }
 

@@ -14,7 +14,7 @@ import { isNotFound, useCollectGallery, useGallery } from '@/features/gallery/ap
 import { galleryKeys } from '@/features/gallery/keys'
 import { AccessBadge } from '@/components/GalleryCard'
 import { Picture } from '@/components/Picture'
-import { Viewer } from '@/features/gallery/components/Viewer'
+import { Viewer } from '@/components/Viewer'
 import type { GalleryDetail } from '@/features/gallery/types'
 import styles from './GalleryPage.module.css'
 

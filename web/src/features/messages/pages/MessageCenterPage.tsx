@@ -17,6 +17,7 @@ import { readNotices, useNotices } from '@/features/messages/api/notices'
 import { chatTime } from '@/features/messages/chat'
 import type { NoticeCategory } from '@/features/messages/keys'
 import type { Conversation, Notice } from '@/features/messages/types'
+import { noticeHref } from '@/features/messages/links'
 import { Face, PagedList, RegisterGate } from '@/features/messages/components/Parts'
 import styles from '@/features/messages/components/ui.module.css'
 
@@ -70,15 +71,29 @@ function NoticeRow({ n }: { n: Notice }) {
           <BellGlyph />
         </span>
       )}
-      <div className={styles.rowMain}>
-        <div className={styles.rowTop}>
-          <p className={styles.rowName}>{n.actor ? `${n.actor.name} ${n.title}` : n.title}</p>
-          <span className={styles.rowTime}>{when(n.createdAt)}</span>
-        </div>
-        {n.body && <p className={styles.rowBody}>{n.body}</p>}
-      </div>
+      <NoticeMain n={n} />
       {!n.read && <span className={styles.dot} role="img" aria-label={t('msg.unread')} />}
     </li>
+  )
+}
+
+// NoticeMain is the notice's text; a notice about a post links to it.
+function NoticeMain({ n }: { n: Notice }) {
+  const inner = (
+    <>
+      <div className={styles.rowTop}>
+        <p className={styles.rowName}>{n.actor ? `${n.actor.name} ${n.title}` : n.title}</p>
+        <span className={styles.rowTime}>{when(n.createdAt)}</span>
+      </div>
+      {n.body && <p className={styles.rowBody}>{n.body}</p>}
+    </>
+  )
+  const href = noticeHref(n)
+  if (href == null) return <div className={styles.rowMain}>{inner}</div>
+  return (
+    <Link to={href} className={`${styles.rowMain} ${styles.rowLink}`} data-testid="notice-link">
+      {inner}
+    </Link>
   )
 }
 

@@ -2,7 +2,8 @@
 // transform (not scroll-snap, which misbehaves in WebKit), swiped with one
 // finger, pinch-zoomed with two, zoomed by a double tap, panned when zoomed,
 // and driven by the arrow keys and Escape on a desktop. Only the current
-// slide and its neighbours mount a picture. The maths lives in gestures.ts.
+// slide and its neighbours mount a picture. The maths lives in lib/gestures.ts.
+// Shared by the gallery and the community's post detail.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react'
 import { t } from '@/i18n'
 import {
@@ -23,13 +24,23 @@ import {
   type Point,
   type Size,
   type Tap,
-} from '@/features/gallery/gestures'
-import type { GalleryImage } from '@/features/gallery/types'
+} from '@/lib/gestures'
 import { Picture } from '@/components/Picture'
 import styles from './Viewer.module.css'
 
+// ViewerImage is what the viewer reads of a picture (a gallery image or a
+// post picture fits it).
+export interface ViewerImage {
+  position: number
+  width: number
+  height: number
+  placeholder: string
+  display?: string
+  displayWebp?: string
+}
+
 interface Props {
-  images: GalleryImage[]
+  images: ViewerImage[]
   start: number
   title: string
   onClose: () => void

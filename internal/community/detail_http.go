@@ -1,0 +1,167 @@
+package community
+
+import (
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+
+	"prima/internal/platform/httpx"
+	"prima/internal/platform/ratelimit"
+)
+
+// PostDetail is GET /api/app/community/post?id=: public; personal (liked,
+// following, access) with a token.
+func (h *Handler) PostDetail(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	id := q.Required("id", 1, httpx.MaxID)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	d, err := h.s.Detail(r.Context(), httpx.UserID(r.Context()), id)
+	if err != nil {
+		return detailHTTP(w, err)
+	}
+	return httpx.OK(w, d)
+}
+
+// PostLike is POST /api/app/community/post/like {id, isLike}.
+func (h *Handler) PostLike(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		ID     *int64 `json:"id"`
+		IsLike *bool  `json:"isLike"`
+	}
+	if err := httpx.Decode(w, r, &req); err != nil {
+		return err
+	}
+	id, err := httpx.BodyID(req.ID)
+	if err != nil {
+		return err
+	}
+	if req.IsLike == nil {
+		return httpx.Invalid("缺少参数 isLike", "isLike is required: true to like, false to unlike")
+	}
+	res, err := h.s.LikePost(r.Context(), httpx.UserID(r.Context()), id, *req.IsLike)
+	if err != nil {
+		return detailHTTP(w, err)
+	}
+	return httpx.OK(w, res)
+}
+
+// PostDelete is POST /api/app/community/post/delete {id}: the author's own.
+func (h *Handler) PostDelete(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		ID *int64 `json:"id"`
+	}
+	if err := httpx.Decode(w, r, &req); err != nil {
+		return err
+	}
+	id, err := httpx.BodyID(req.ID)
+	if err != nil {
+		return err
+	}
+	if err := h.s.DeletePost(r.Context(), httpx.UserID(r.Context()), id); err != nil {
+		return detailHTTP(w, err)
+	}
+	return httpx.OK(w, struct{}{})
+}
+
+// PostComments is GET /api/app/community/comments?postID=&parentID=&pageNumber=&pageSize=.
+func (h *Handler) PostComments(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	cq := CommentQuery{Viewer: httpx.UserID(r.Context())}
+	cq.PostID = q.Required("postID", 1, httpx.MaxID)
+	cq.ParentID = q.Int("parentID", 0, 0, httpx.MaxID)
+	cq.PageNumber, cq.PageSize = httpx.PageParams(q, 20)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	page, err := h.s.Comments(r.Context(), cq)
+	if err != nil {
+		return detailHTTP(w, err)
+	}
+	return httpx.OK(w, page)
+}
+
+// CommentCreate is POST /api/app/community/comment {postID, parentID,
+// replyToUID, text, clientID}.
+func (h *Handler) CommentCreate(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		PostID     *int64 `json:"postID"`
+		ParentID   int64  `json:"parentID"`
+		ReplyToUID int64  `json:"replyToUID"`
+		Text       string `json:"text" text:"multiline"`
+		ClientID   string `json:"clientID"`
+	}
+	if err := httpx.Decode(w, r, &req); err != nil {
+		return err
+	}
+	if req.PostID == nil {
+		return httpx.Invalid("缺少参数 postID", "postID is required")
+	}
+	if *req.PostID < 1 || *req.PostID > httpx.MaxID {
+		return httpx.Invalid("参数 postID 无效", "postID must be a positive integer up to 2^53-1")
+	}
+	if req.ParentID < 0 || req.ParentID > httpx.MaxID {
+		return httpx.Invalid("参数 parentID 无效", "parentID must be 0 or a comment id")
+	}
+	if req.ReplyToUID < 0 || req.ReplyToUID > httpx.MaxID {
+		return httpx.Invalid("参数 replyToUID 无效", "replyToUID must be 0 or a user id")
+	}
+	c, err := h.s.AddComment(r.Context(), httpx.UserID(r.Context()), NewComment{PostID: *req.PostID, ParentID: req.ParentID,
+		ReplyToUID: req.ReplyToUID, Text: req.Text, ClientID: req.ClientID})
+	if err != nil {
+		return detailHTTP(w, err)
+	}
+	return httpx.OK(w, c)
+}
+
+// CommentDelete is POST /api/app/community/comment/delete {id}.
+func (h *Handler) CommentDelete(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		ID *int64 `json:"id"`
+	}
+	if err := httpx.Decode(w, r, &req); err != nil {
+		return err
+	}
+	id, err := httpx.BodyID(req.ID)
+	if err != nil {
+		return err
+	}
+	if err := h.s.DeleteComment(r.Context(), httpx.UserID(r.Context()), id); err != nil {
+		return detailHTTP(w, err)
+	}
+	return httpx.OK(w, struct{}{})
+}
+
+// detailHTTP turns the detail's errors into envelopes.
+func detailHTTP(w http.ResponseWriter, err error) error {
+	var (
+		muted *MutedError
+		le    *ratelimit.LimitedError
+	)
+	switch {
+	case errors.Is(err, ErrNoPost):
+		return httpx.NotFound("帖子不存在或已删除", "no such post")
+	case errors.Is(err, ErrNoComment):
+		return httpx.NotFound("评论不存在或已删除", "no such comment")
+	case errors.Is(err, ErrNotOpen):
+		return httpx.Conflict("帖子审核通过后才能点赞和评论", "the post is not published")
+	case errors.Is(err, ErrGuest):
+		return httpx.Forbidden("注册登录后才能点赞和评论", "guests cannot like or comment: register first")
+	case errors.Is(err, ErrTooDeep):
+		return httpx.Invalid("回复最多两层", "replies go two levels deep: parentID must be a first-level comment")
+	case errors.Is(err, ErrNotParticipant):
+		return httpx.Invalid("只能回复这条评论下的用户", "replyToUID must be the parent comment's author or a replier under it (and needs a parentID)")
+	case errors.Is(err, ErrCommentText):
+		return httpx.Invalid("评论内容需为1到500个字", "text must be 1 to 500 characters after trimming")
+	case errors.Is(err, ErrCommentClient):
+		return httpx.Invalid("参数 clientID 过长", "clientID must be at most 64 characters")
+	case errors.As(err, &muted):
+		return httpx.Forbidden("你已被禁言，解除前不能评论", "muted until "+muted.Until.UTC().Format("2006-01-02T15:04:05Z"))
+	case errors.As(err, &le):
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(le.RetryAfter.Seconds())))))
+		return httpx.TooMany("评论过于频繁，请稍后再试", "too many comments")
+	}
+	return toHTTP(w, err)
+}
