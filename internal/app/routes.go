@@ -69,6 +69,11 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/mine/getUserExtension", ppl.Extension)
 	h("POST /api/app/mine/follow", acct.RequireUser(ppl.Follow))
 	h("GET /api/app/follow/list", ppl.List)
+	// Community moderation (docs/api.md, *Community → Reports, purchases and
+	// moderation*): reports and paid posts need a registered user.
+	mod := community.NewModHandler(a.Community)
+	h("POST /api/app/community/report", acct.RequireUser(mod.Report))
+	h("POST /api/app/community/post/buy", acct.RequireUser(wallet.NewHandler(a.Wallet).BuyPost))
 	// Ways in (docs/api.md, *Phone, password and devices*): SMS codes,
 	// binding a phone, a forgotten password, changing the password, the
 	// devices signed in. The test-only code reader exists in test mode only.
@@ -280,6 +285,23 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("POST /api/admin/codes/batches", codes.AdminCreateBatch)
 	op("GET /api/admin/codes/batches", codes.AdminBatches)
 	op("POST /api/admin/codes/batches/disable", codes.AdminDisableBatch)
+	// Community moderation: review, pin, feature, remove, reports, mutes,
+	// settings and topics (docs/operator-guide.md, *Community*).
+	op("GET /api/admin/community/posts", mod.AdminPosts)
+	op("POST /api/admin/community/posts/review", mod.AdminReview)
+	op("POST /api/admin/community/posts/pin", mod.AdminPin)
+	op("POST /api/admin/community/posts/feature", mod.AdminFeature)
+	op("POST /api/admin/community/posts/remove", mod.AdminRemovePost)
+	op("GET /api/admin/community/comments", mod.AdminComments)
+	op("POST /api/admin/community/comments/remove", mod.AdminRemoveComment)
+	op("GET /api/admin/community/reports", mod.AdminReports)
+	op("POST /api/admin/community/reports/resolve", mod.AdminResolveReport)
+	op("POST /api/admin/community/mute", mod.AdminMute)
+	op("GET /api/admin/community/settings", mod.AdminSettings)
+	op("POST /api/admin/community/settings", mod.AdminSaveSettings)
+	op("GET /api/admin/community/topics", mod.AdminTopics)
+	op("POST /api/admin/community/topics", mod.AdminCreateTopic)
+	op("POST /api/admin/community/topics/update", mod.AdminUpdateTopic)
 	op("/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed
