@@ -69,11 +69,10 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/mine/getUserExtension", ppl.Extension)
 	h("POST /api/app/mine/follow", acct.RequireUser(ppl.Follow))
 	h("GET /api/app/follow/list", ppl.List)
-	// Community moderation (docs/api.md, *Community → Reports, purchases and
-	// moderation*): reports and paid posts need a registered user.
+	// Community reports (docs/api.md, *Community → Reports, purchases and
+	// moderation*): registered users only (the service refuses guests).
 	mod := community.NewModHandler(a.Community)
 	h("POST /api/app/community/report", acct.RequireUser(mod.Report))
-	h("POST /api/app/community/post/buy", acct.RequireUser(wallet.NewHandler(a.Wallet).BuyPost))
 	// Ways in (docs/api.md, *Phone, password and devices*): SMS codes,
 	// binding a phone, a forgotten password, changing the password, the
 	// devices signed in. The test-only code reader exists in test mode only.
@@ -145,6 +144,7 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/withdraw/order", acct.RequireUser(wal.WithdrawOrders))
 	h("POST /api/app/vid/buy", acct.RequireUser(wal.BuyVideo))
 	h("POST /api/app/gallery/buy", acct.RequireUser(wal.BuyGallery))
+	h("POST /api/app/community/post/buy", acct.RequireUser(wal.BuyPost))
 	h("GET /api/app/mine/buyVid", acct.RequireUser(wal.BoughtVideos))
 	h("GET /api/app/backpack", acct.RequireUser(wal.Backpack))
 	// Top-up orders and payment providers (pay_http.go).

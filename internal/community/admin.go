@@ -633,10 +633,13 @@ func (s *Service) MuteUser(ctx context.Context, actor audit.Actor, uid int64, mi
 		}
 		if minutes == 0 {
 			if before <= now.Unix() {
+				// Not muted now: nothing to lift, no one to tell (an
+				// expired row is tidied away).
 				if before > 0 {
-					_, err = tx.Exec(ctx, `DELETE FROM community_mutes WHERE user_id = ?`, uid)
+					_, err := tx.Exec(ctx, `DELETE FROM community_mutes WHERE user_id = ?`, uid)
+					return err
 				}
-				return err
+				return nil
 			}
 			if _, err := tx.Exec(ctx, `DELETE FROM community_mutes WHERE user_id = ?`, uid); err != nil {
 				return err
