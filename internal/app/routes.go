@@ -69,6 +69,10 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/mine/getUserExtension", ppl.Extension)
 	h("POST /api/app/mine/follow", acct.RequireUser(ppl.Follow))
 	h("GET /api/app/follow/list", ppl.List)
+	// Publishing (docs/api.md, *Community → Publishing*): the rules are
+	// public; a post needs a registered user (guests 403 in the call).
+	h("GET /api/app/community/rules", ppl.PublishRules)
+	h("POST /api/app/community/post", acct.RequireUser(ppl.CreatePost))
 	// Community reports (docs/api.md, *Community → Reports, purchases and
 	// moderation*): registered users only (the service refuses guests).
 	mod := community.NewModHandler(a.Community)
