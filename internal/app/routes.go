@@ -69,6 +69,14 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/mine/getUserExtension", ppl.Extension)
 	h("POST /api/app/mine/follow", acct.RequireUser(ppl.Follow))
 	h("GET /api/app/follow/list", ppl.List)
+	// Community feeds and topics (docs/api.md, *Feeds and topics*): lists
+	// are public (the follow feed needs a token); following topics needs a
+	// registered user.
+	h("GET /api/app/community/posts", ppl.FeedPosts)
+	h("GET /api/app/community/topics", ppl.Topics)
+	h("GET /api/app/community/topic", ppl.Topic)
+	h("POST /api/app/community/topic/follow", acct.RequireUser(ppl.FollowTopic))
+	h("GET /api/app/community/topic/followed", acct.RequireUser(ppl.FollowedTopics))
 	// Publishing (docs/api.md, *Community → Publishing*): the rules are
 	// public; a post needs a registered user (guests 403 in the call).
 	h("GET /api/app/community/rules", ppl.PublishRules)

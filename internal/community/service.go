@@ -152,7 +152,7 @@ type Extension struct {
 	// LikeCount is the likes other users gave to videos made from the
 	// user's uploads (LikesReceived).
 	LikeCount int64 `json:"likeCount"`
-	// PostCount is 0 until community posts exist (the community issue).
+	// PostCount counts the user's published posts.
 	PostCount int64 `json:"postCount"`
 }
 
@@ -165,6 +165,9 @@ func (s *Service) Extension(ctx context.Context, uid int64) (Extension, error) {
 	var err error
 	if out.FollowCount, out.FansCount, err = counts(ctx, s.db, uid); err != nil {
 		return Extension{}, err
+	}
+	if out.PostCount, err = postCount(ctx, s, uid); err != nil {
+		return Extension{}, fmt.Errorf("post count: %w", err)
 	}
 	if s.Likes != nil {
 		if out.LikeCount, err = s.Likes.LikesReceived(ctx, uid); err != nil {

@@ -1,6 +1,6 @@
 // The providers around the app: server state, the theme and language from
 // the app store, the platform gate, the router.
-import { useEffect, useLayoutEffect, useSyncExternalStore } from 'react'
+import { lazy, useEffect, useLayoutEffect, useSyncExternalStore } from 'react'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { BrowserRouter, useRoutes } from 'react-router'
 import { forgetUserData } from '@/features/account/session'
@@ -9,6 +9,7 @@ import { setUnauthorizedHandler } from '@/lib/api'
 import { useAppStore } from '@/stores/app'
 import { useAppName } from '@/stores/config'
 import { isSwitchingSession, useUserStore } from '@/stores/user'
+import { UserPostsSlot } from '@/components/UserPostsSlot'
 import { queryClient, retryOnReconnect } from './query-client'
 import { buildRoutes } from './routes'
 import { startRealtime } from './realtime'
@@ -18,6 +19,9 @@ import { startUp } from './startup'
 import { readBoot } from './boot'
 
 const routes = buildRoutes(RootLayout)
+
+// The 帖子 tab of user pages: the community's list, loaded when first shown.
+const UserPosts = lazy(() => import('@/features/community/components/UserPosts'))
 
 // A 401 on a request that carried the token: the session is gone (expired
 // or revoked elsewhere). Forget it and everything cached for it, so the
@@ -86,8 +90,10 @@ export function App() {
     <QueryClientProvider client={queryClient}>
       <Gate>
         <BrowserRouter>
-          {/* Keyed by language: every page re-renders its strings on a switch. */}
-          <AppRoutes key={lang} />
+          <UserPostsSlot.Provider value={UserPosts}>
+            {/* Keyed by language: every page re-renders its strings on a switch. */}
+            <AppRoutes key={lang} />
+          </UserPostsSlot.Provider>
         </BrowserRouter>
       </Gate>
     </QueryClientProvider>

@@ -17,6 +17,7 @@ import { certEn, certZhCN } from '@/i18n/cert'
 import { wfEn, wfZhCN } from '@/i18n/welfare'
 import { codesEn, codesZhCN } from '@/i18n/codes'
 import { inviteEn, inviteZhCN } from '@/i18n/invite'
+import { commEn, commZhCN } from '@/i18n/community'
 
 // The side catalogues: each feature group keeps its strings in a file of
 // its own, in both languages, with no key of the pages' catalogue.
@@ -31,6 +32,7 @@ const SIDE: [string, Record<string, string>, Record<string, string>][] = [
   ['welfare', wfZhCN, wfEn],
   ['codes', codesZhCN, codesEn],
   ['invite', inviteZhCN, inviteEn],
+  ['community', commZhCN, commEn],
 ]
 
 // Indexed by any string here: the test looks for keys the types cannot see.

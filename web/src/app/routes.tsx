@@ -88,6 +88,10 @@ const agentdata: PageLoader = () => import('@/features/invite/pages/InviteDataPa
 const usershareshenqing: PageLoader = () => import('@/features/invite/pages/InviteRecordsPage')
 // One shared page for screens not built yet; it names the screen from the
 // route handle and says what it will hold.
+// Community feeds (features/community): the tab, topic pages, my topics.
+const community: PageLoader = () => import('@/features/community/pages/CommunityPage')
+const topic: PageLoader = () => import('@/features/community/pages/TopicPage')
+const usertopic: PageLoader = () => import('@/features/community/pages/UserTopicPage')
 const soon: PageLoader = () => import('@/components/ComingSoon')
 
 export const appRoutes: AppRoute[] = [
@@ -101,13 +105,13 @@ export const appRoutes: AppRoute[] = [
       { name: 'dark', path: '/dark', page: dark },
       { name: 'discover', path: '/discover', page: discover },
       { name: 'shortvideo', path: '/shortvideo', page: shortvideo },
-      { name: 'community', path: '/community', page: soon },
+      { name: 'community', path: '/community', page: community },
       { name: 'home', path: '/home', page: home },
       { name: 'mine', path: '/mine', page: mine },
     ],
   },
   { name: 'detail', path: '/detail/:id', page: detail },
-  { name: 'topic', path: '/community/topic/:id', page: soon },
+  { name: 'topic', path: '/community/topic/:id', page: topic },
   { name: 'postdetail', path: '/cdetail/:id', page: soon },
   { name: 'message', path: '/message/:uid', page: message },
   { name: 'publishpicture', path: '/community/publishpicture', page: soon },
@@ -138,7 +142,7 @@ export const appRoutes: AppRoute[] = [
   { name: 'userlike', path: '/mine/userlike', page: userlike },
   { name: 'userguanzhu', path: '/mine/userguanzhu', page: userguanzhu }, // ?tab=follow|fans&uid=
   { name: 'profileedit', path: '/mine/profile', page: profileedit }, // not in the spec: editing my profile
-  { name: 'usertopic', path: '/mine/usertopic', page: soon },
+  { name: 'usertopic', path: '/mine/usertopic', page: usertopic },
   { name: 'usershouyimx', path: '/mine/usershouyimx', page: usershouyimx },
   { name: 'help', path: '/mine/help', page: help },
   { name: 'yaoqingcode', path: '/mine/yaoqingcode', page: yaoqingcode },

@@ -1,12 +1,13 @@
-// The tabs under a user's header: videos and posts. Posts arrive with the
-// community issue; until then the tab says so rather than pretending the
-// user has none. On my own page the videos tab lists what I uploaded.
-import { useState } from 'react'
+// The tabs under a user's header: videos and posts. The posts tab is the
+// community's list of the user's posts (the app supplies it through
+// UserPostsSlot). On my own page the videos tab lists what I uploaded.
+import { Suspense, useContext, useState } from 'react'
 import { Link } from 'react-router'
 import { t } from '@/i18n'
 import { LazyImage } from '@/components/LazyImage'
 import { LoadMore } from '@/components/LoadMore'
 import { StateView } from '@/components/StateView'
+import { UserPostsSlot } from '@/components/UserPostsSlot'
 import { useUserStore } from '@/stores/user'
 import { useMyVideos } from '@/features/profile/api/uploads'
 import { Tabs } from './Tabs'
@@ -46,7 +47,17 @@ function MyVideos() {
   )
 }
 
-export function Works({ mine }: { mine: boolean }) {
+function Posts({ uid, mine }: { uid: number; mine: boolean }) {
+  const List = useContext(UserPostsSlot)
+  if (List == null || uid <= 0) return <StateView kind="empty" compact title={t('people.postsSoon')} />
+  return (
+    <Suspense fallback={<StateView kind="loading" compact />}>
+      <List uid={uid} mine={mine} />
+    </Suspense>
+  )
+}
+
+export function Works({ mine, uid }: { mine: boolean; uid: number }) {
   const [tab, setTab] = useState<Tab>('videos')
   return (
     <>
@@ -60,7 +71,7 @@ export function Works({ mine }: { mine: boolean }) {
       />
       <div className={styles.panel} role="tabpanel">
         {tab === 'posts' ? (
-          <StateView kind="empty" compact title={t('people.postsSoon')} />
+          <Posts uid={uid} mine={mine} />
         ) : mine ? (
           <MyVideos />
         ) : (

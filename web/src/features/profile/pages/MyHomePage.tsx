@@ -35,7 +35,7 @@ export default function MyHomePage() {
             </Link>
           }
         />
-        <Works mine />
+        <Works mine uid={user.uid} />
       </>
     )
 

@@ -45,7 +45,7 @@ export default function UserCenterPage() {
             </>
           }
         />
-        <Works mine={false} />
+        <Works mine={false} uid={uid} />
       </>
     )
 
