@@ -480,3 +480,55 @@ func TestTopicAdmin(t *testing.T) {
 		}
 	})
 }
+
+// Parallel removals of one comment (and parallel resolves of one report):
+// one wins, the counters drop once, one notice, one audit row.
+func TestRemoveCommentRace(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		s, _ := newTest(t, d)
+		op := audit.Actor{UID: user(t, d, "operator", true)}
+		author, other := user(t, d, "author", true), user(t, d, "other", true)
+		id := insertPostRow(t, d, author, KindPicture, StatePublished, "", "post", 0, 0)
+		var parent, reply int64
+		d.QueryRow(ctx, `INSERT INTO comments (post_id, author_id, body, state, reply_count, created_at) VALUES (?, ?, 'top', 'published', 1, 1) RETURNING id`, id, other).Scan(&parent)
+		d.QueryRow(ctx, `INSERT INTO comments (post_id, parent_id, author_id, body, state, created_at) VALUES (?, ?, ?, 'reply', 'published', 1) RETURNING id`, id, parent, other).Scan(&reply)
+		d.Exec(ctx, `UPDATE posts SET comment_count = 2 WHERE id = ?`, id)
+		var rep int64
+		d.QueryRow(ctx, `INSERT INTO post_reports (reporter_id, post_id, reason, created_at) VALUES (?, ?, 'spam', 1) RETURNING id`, other, id).Scan(&rep)
+
+		var wg sync.WaitGroup
+		codes := make([]int, 10)
+		resolves := make([]int, 10)
+		for i := range codes {
+			wg.Go(func() { codes[i] = modStatus(s.RemoveComment(ctx, op, reply, "spam")) })
+			wg.Go(func() {
+				_, err := s.ResolveReport(ctx, op, rep)
+				resolves[i] = modStatus(err)
+			})
+		}
+		wg.Wait()
+		for name, cs := range map[string][]int{"remove": codes, "resolve": resolves} {
+			ok := 0
+			for _, c := range cs {
+				if c == 200 {
+					ok++
+				} else if c != 409 {
+					t.Fatalf("%s codes %v", name, cs)
+				}
+			}
+			if ok != 1 {
+				t.Fatalf("%s: %d won (%v)", name, ok, cs)
+			}
+		}
+		if n := scalar(t, d, `SELECT comment_count FROM posts WHERE id = ?`, id); n != 1 {
+			t.Fatalf("comment_count %d, want 1", n)
+		}
+		if n := scalar(t, d, `SELECT reply_count FROM comments WHERE id = ?`, parent); n != 0 {
+			t.Fatalf("reply_count %d, want 0", n)
+		}
+		if modNotices(t, d, other, "comment_removed") != 1 || modAudits(t, d, "comment.remove") != 1 || modAudits(t, d, "report.resolve") != 1 {
+			t.Fatal("notices or audit rows repeated")
+		}
+	})
+}
