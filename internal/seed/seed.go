@@ -87,7 +87,11 @@ func RunWith(ctx context.Context, a *app.App, o Options) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("seed demo media (the catalogue is in place without it; start from an empty database to retry): %w", err)
 	}
-	return st.report(users, took) + "\n" + ms.report(), nil
+	cm, err := seedCommunity(ctx, a, owner.ID)
+	if err != nil {
+		return "", fmt.Errorf("seed the demo community (the catalogue and media are in place without it): %w", err)
+	}
+	return st.report(users, took) + "\n" + ms.report() + "\n" + cm, nil
 }
 
 func (m mediaStats) report() string {

@@ -46,7 +46,8 @@ func newApp(t *testing.T, e db.Engine) *app.App {
 func snapshot(t *testing.T, a *app.App) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	for _, table := range []string{"modules", "videos", "tags", "video_tags", "announcements", "ads", "source_entries", "presale_entries", "users"} {
+	for _, table := range []string{"modules", "videos", "tags", "video_tags", "announcements", "ads", "source_entries", "presale_entries", "users",
+		"topics", "posts", "post_pictures", "post_likes", "comments", "follows", "topic_follows"} {
 		var n int
 		if err := a.DB.QueryRow(context.Background(), "SELECT COUNT(*) FROM "+table).Scan(&n); err != nil {
 			t.Fatal(err)
@@ -93,6 +94,7 @@ func TestSeed(t *testing.T) {
 				before["presale_entries"] == 0 || before["users"] < len(account.DemoUsers) {
 				t.Fatalf("seeded counts: %v", before)
 			}
+			checkSeedCommunity(t, a, before)
 			// The demo coin packages, each with the sandbox to pay through.
 			pkgs, err := a.Wallet.Packages(ctx, 1, false)
 			if err != nil || len(pkgs) != 5 || pkgs[0].Price != 600 || pkgs[4].Coins != 5000 || pkgs[4].Bonus != 1500 || len(pkgs[0].PayTypes) != 1 {

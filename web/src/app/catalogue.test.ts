@@ -18,6 +18,7 @@ import { wfEn, wfZhCN } from '@/i18n/welfare'
 import { codesEn, codesZhCN } from '@/i18n/codes'
 import { inviteEn, inviteZhCN } from '@/i18n/invite'
 import { commEn, commZhCN } from '@/i18n/community'
+import { pubEn, pubZhCN } from '@/i18n/publish'
 
 // The side catalogues: each feature group keeps its strings in a file of
 // its own, in both languages, with no key of the pages' catalogue.
@@ -33,6 +34,7 @@ const SIDE: [string, Record<string, string>, Record<string, string>][] = [
   ['codes', codesZhCN, codesEn],
   ['invite', inviteZhCN, inviteEn],
   ['community', commZhCN, commEn],
+  ['publish', pubZhCN, pubEn],
 ]
 
 // Indexed by any string here: the test looks for keys the types cannot see.

@@ -52,7 +52,10 @@ const userbroswer: PageLoader = () => import('@/features/video/pages/UserBrowser
 const userbuy: PageLoader = () => import('@/features/wallet/pages/UserBuyPage')
 const gallery: PageLoader = () => import('@/features/gallery/pages/GalleryPage')
 const galleryVip: PageLoader = () => import('@/features/gallery/pages/GalleryVipPage')
-const publishvideo: PageLoader = () => import('@/features/upload/pages/PublishVideoPage')
+const publishvideo: PageLoader = () => import('@/app/PublishVideoRoute')
+const publishpicture: PageLoader = () => import('@/features/community/publish/pages/PublishPicturePage')
+const publishrule: PageLoader = () => import('@/features/community/publish/pages/PublishRulePage')
+const publisharticle: PageLoader = () => import('@/features/community/publish/pages/PublishArticlePage')
 const galleryCategory: PageLoader = () => import('@/features/gallery/pages/GalleryCategoryPage')
 const vipcenter: PageLoader = () => import('@/features/wallet/pages/VipCenterPage')
 const usercoinchongzhi: PageLoader = () => import('@/features/wallet/pages/TopUpPage')
@@ -114,10 +117,10 @@ export const appRoutes: AppRoute[] = [
   { name: 'topic', path: '/community/topic/:id', page: topic },
   { name: 'postdetail', path: '/cdetail/:id', page: soon },
   { name: 'message', path: '/message/:uid', page: message },
-  { name: 'publishpicture', path: '/community/publishpicture', page: soon },
-  { name: 'publishrule', path: '/community/publish/rule', page: soon },
+  { name: 'publishpicture', path: '/community/publishpicture', page: publishpicture },
+  { name: 'publishrule', path: '/community/publish/rule', page: publishrule },
   { name: 'publishvideo', path: '/community/publishvideo', page: publishvideo },
-  { name: 'publisharticle', path: '/community/publisharticle', page: soon },
+  { name: 'publisharticle', path: '/community/publisharticle', page: publisharticle },
   { name: 'search', path: '/search', page: soon },
   { name: 'searchresult', path: '/search/result', page: soon },
   { name: 'searchmore', path: '/search/more', page: soon },

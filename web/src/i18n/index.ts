@@ -14,17 +14,18 @@ import { wfZhCN, wfEn, type WfKey } from './welfare'
 import { codesZhCN, codesEn, type CodesKey } from './codes'
 import { inviteZhCN, inviteEn, type InviteKey } from './invite'
 import { commZhCN, commEn, type CommKey } from './community'
+import { pubZhCN, pubEn, type PubKey } from './publish'
 
 export type Lang = 'zh-CN' | 'en'
 
 // MessageKey is every key t() accepts: t('mine.login') compiles, a key
 // missing from zh-CN does not. A key built at run time (route.<name>.title)
 // goes through hasMessage first, or through the helpers below.
-export type MessageKey = PageKey | LibKey | PayKey | WdKey | ProfileKey | SupKey | MsgKey | WaysKey | CertKey | WfKey | CodesKey | InviteKey | CommKey
+export type MessageKey = PageKey | LibKey | PayKey | WdKey | ProfileKey | SupKey | MsgKey | WaysKey | CertKey | WfKey | CodesKey | InviteKey | CommKey | PubKey
 
 const catalogues: Record<Lang, Partial<Record<string, string>>> = {
-  'zh-CN': { ...libZhCN, ...payZhCN, ...wdZhCN, ...profileZhCN, ...supZhCN, ...msgZhCN, ...waysZhCN, ...certZhCN, ...wfZhCN, ...codesZhCN, ...inviteZhCN, ...commZhCN, ...zhCN },
-  en: { ...libEn, ...payEn, ...wdEn, ...profileEn, ...supEn, ...msgEn, ...waysEn, ...certEn, ...wfEn, ...codesEn, ...inviteEn, ...commEn, ...en },
+  'zh-CN': { ...libZhCN, ...payZhCN, ...wdZhCN, ...profileZhCN, ...supZhCN, ...msgZhCN, ...waysZhCN, ...certZhCN, ...wfZhCN, ...codesZhCN, ...inviteZhCN, ...commZhCN, ...pubZhCN, ...zhCN },
+  en: { ...libEn, ...payEn, ...wdEn, ...profileEn, ...supEn, ...msgEn, ...waysEn, ...certEn, ...wfEn, ...codesEn, ...inviteEn, ...commEn, ...pubEn, ...en },
 }
 
 let current: Lang = 'zh-CN'

@@ -3,7 +3,7 @@
 // settings. The user info is refreshed from the server on each visit.
 import { useEffect } from 'react'
 import { Link } from 'react-router'
-import { routeTitle, t } from '@/i18n'
+import { routeTitle, t, type MessageKey } from '@/i18n'
 import { couponTotal, displayName, isSuperVip, isVip, type UserInfo } from '@/lib/user'
 import { formatCount } from '@/lib/time'
 import { badgeText, unreadTotal, useUnread } from '@/lib/inbox'
@@ -22,6 +22,7 @@ import styles from './MinePage.module.css'
 interface Entry {
   route: string
   path: string
+  title?: MessageKey // when the entry is not named after its route
   glyph: GlyphName
   color: string
 }
@@ -39,7 +40,7 @@ const GROUPS: Entry[][] = [
     { route: 'userbuy', path: '/mine/userbuy', glyph: 'bag', color: '#ff2d55' },
     { route: 'userlike', path: '/mine/userlike', glyph: 'heart', color: '#ff6482' },
     { route: 'userguanzhu', path: '/mine/userguanzhu', glyph: 'follow', color: '#30b0c7' },
-    { route: 'publishvideo', path: '/community/publishvideo', glyph: 'upload', color: '#ff6b00' },
+    { route: 'publishrule', path: '/community/publish/rule', glyph: 'upload', color: '#ff6b00', title: 'pub.entry' },
   ],
   [
     { route: 'messagecenter', path: '/mine/message', glyph: 'message', color: '#007aff' },
@@ -176,7 +177,7 @@ export default function MinePage() {
             <Cell
               key={e.route}
               icon={<Glyph name={e.glyph} color={e.color} />}
-              title={routeTitle(e.route)}
+              title={e.title ? t(e.title) : routeTitle(e.route)}
               value={e.route === 'messagecenter' && unread ? <span className={styles.unread} data-testid="mine-message-badge">{unread}</span> : undefined}
               to={e.path}
               testid={`mine-entry-${e.route}`}

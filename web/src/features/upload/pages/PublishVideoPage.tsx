@@ -4,10 +4,11 @@
 // unreadable), a failed send can be retried with the same file. Once the
 // server has it, the page polls its transcoding until it is ready (then it
 // plays here) or failed (with the reason). Below, the user's uploads with
-// their states. Publishing it as a community post comes with the community
-// issue; operators put an uploaded video into the catalogue
-// (POST /api/admin/videos/media).
-import { useEffect, useRef, useState } from 'react'
+// their states. The community's publishing page (features/community/publish)
+// wraps this page: onSent hands it the sent asset and `after` (its post
+// form) shows under the result; operators put an uploaded video into the
+// catalogue (POST /api/admin/videos/media).
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { useQueryClient } from '@tanstack/react-query'
 import { t, type MessageKey } from '@/i18n'
@@ -141,7 +142,7 @@ function MyUploads({ token }: { token: string }) {
   )
 }
 
-export default function PublishVideoPage() {
+export default function PublishVideoPage({ onSent, after }: { onSent?: (asset: Asset) => void; after?: ReactNode } = {}) {
   const token = useUserStore((s) => s.token)
   const qc = useQueryClient()
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' })
@@ -162,6 +163,7 @@ export default function PublishVideoPage() {
         if (handle.current !== h) return
         handle.current = null
         setPhase({ kind: 'sent', file, asset })
+        onSent?.(asset)
         void qc.invalidateQueries({ queryKey: uploadKeys.mine(token) })
       },
       (err: unknown) => {
@@ -260,6 +262,7 @@ export default function PublishVideoPage() {
             </div>
           </div>
         )}
+        {phase.kind === 'sent' && after}
         {phase.kind === 'invalid' && (
           <p className={styles.error} role="alert" data-testid="upload-error">
             {t(phase.reason)}
