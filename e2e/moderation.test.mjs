@@ -1,11 +1,12 @@
 // Community moderation, as an iPhone 13 (Chromium) against the real server:
 // the seeded operator turns review on (POST /api/admin/community/settings);
-// a registered user publishes two posts (POST /api/app/community/post), both
+// a registered user publishes two articles through the publishing page, both
 // held as pending; the operator approves one and rejects the other with a
 // reason; the author sees both decisions, the reason included, under
 // 系统通知 in /mine/message; the approved post is in the community feed and
 // the rejected one is not; a second user's report reaches the operator's
-// report queue; a muted user is refused with a tip that says so.
+// report queue; a muted author is refused on the publishing page with a tip
+// that names the end of the mute, and publishes again once unmuted.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { startServer, launchPhone, shot } from './harness.mjs'
@@ -28,7 +29,6 @@ async function raw(method, path, { token, body } = {}) {
   return { status: r.status, ...(await r.json()) }
 }
 
-const article = (title, clientID) => ({ kind: 'article', title, html: `<p>${title}的正文，介绍一下今天的见闻。</p>`, clientID })
 
 before(async () => {
   server = await startServer({}, { setup: operatorSetup })
@@ -52,7 +52,17 @@ test('the operator turns review on', async () => {
   assert.equal(refused.status, 403)
 })
 
-test('a registered iPhone user publishes two posts, both held for review', async () => {
+// publishArticle writes and publishes an article through the publishing page.
+async function publishArticle(title, body) {
+  await page.goto(server.base + '/community/publisharticle')
+  await $('publish-title').waitFor({ timeout: 15000 })
+  await $('publish-title').fill(title)
+  await $('publish-editor').click()
+  await page.keyboard.type(body)
+  await $('publish-submit').click()
+}
+
+test('a registered iPhone user publishes two posts through the app, both held for review', async () => {
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
   await page.goto(server.base + '/mine/register')
@@ -63,14 +73,16 @@ test('a registered iPhone user publishes two posts, both held for review', async
   await page.waitForURL(/\/mine$/, { timeout: 15000 })
   authorToken = await page.evaluate(() => JSON.parse(localStorage.getItem('prima_token') ?? 'null'))
   authorUID = (await call(server.base, 'GET', '/api/app/mine/info', { token: authorToken })).uid
-  const a = await call(server.base, 'POST', '/api/app/community/post', { token: authorToken, body: article('周末去爬山', 'e2e-mod-1-' + stamp) })
-  const b = await call(server.base, 'POST', '/api/app/community/post', { token: authorToken, body: article('随手拍的街景', 'e2e-mod-2-' + stamp) })
-  assert.equal(a.state, 'pending')
-  assert.equal(b.state, 'pending')
-  approved = a.id
-  rejected = b.id
+  for (const [title, body] of [['周末去爬山', '周末去爬山的正文，山顶的风景很好。'], ['随手拍的街景', '随手拍的街景，傍晚的路口。']]) {
+    await publishArticle(title, body)
+    // Held for review: the app says so and goes to my page.
+    await page.waitForURL(/\/myhome/, { timeout: 15000 })
+  }
   const queue = await call(server.base, 'GET', `/api/admin/community/posts?state=pending&uid=${authorUID}`, { token: opToken })
-  assert.deepEqual(queue.list.map((p) => p.id).sort(), [approved, rejected].sort())
+  assert.equal(queue.total, 2)
+  approved = queue.list.find((p) => p.title === '周末去爬山').id
+  rejected = queue.list.find((p) => p.title === '随手拍的街景').id
+  assert.ok(queue.list.every((p) => p.state === 'pending'))
 })
 
 test('the operator approves one and rejects the other with a reason; deciding again is refused', async () => {
@@ -128,18 +140,19 @@ test("a second user's report reaches the operator's queue once", async () => {
 })
 
 test('a muted user is refused with a clear tip, and can post again once unmuted', async () => {
-  const readerUID = (await call(server.base, 'GET', '/api/app/mine/info', { token: readerToken })).uid
-  const m = await call(server.base, 'POST', '/api/admin/community/mute', { token: opToken, body: { uid: readerUID, minutes: 60, reason: '连续发布广告' } })
+  const m = await call(server.base, 'POST', '/api/admin/community/mute', { token: opToken, body: { uid: authorUID, minutes: 60, reason: '连续发布广告' } })
   assert.ok(m.mutedUntil > Date.now() / 1000)
-  const refused = await raw('POST', '/api/app/community/post', { token: readerToken, body: article('被禁言时发帖', 'e2e-mod-3-' + stamp) })
-  assert.equal(refused.status, 403)
-  assert.match(refused.tip, /禁言/)
-  await call(server.base, 'POST', '/api/admin/community/mute', { token: opToken, body: { uid: readerUID, minutes: 0 } })
-  const ok = await call(server.base, 'POST', '/api/app/community/post', { token: readerToken, body: article('解除禁言后发帖', 'e2e-mod-4-' + stamp) })
-  assert.equal(ok.state, 'pending')
-  // The muted user was told, in their own 系统通知.
-  const notices = await call(server.base, 'GET', '/api/app/mine/notices?category=system', { token: readerToken })
+  await publishArticle('被禁言时发帖', '被禁言时发帖的正文。')
+  await $('publish-error').waitFor({ timeout: 15000 })
+  assert.match(await $('publish-error').innerText(), /你已被禁言至 \d{4}-\d{2}-\d{2} \d{2}:\d{2}，暂时不能发布/)
+  assert.match(page.url(), /publisharticle/)
+  await shot(page, 'moderation-muted')
+  // The mute was told under 系统通知, with its reason.
+  const notices = await call(server.base, 'GET', '/api/app/mine/notices?category=system', { token: authorToken })
   assert.ok(notices.list.some((n) => n.kind === 'muted' && n.body.includes('连续发布广告')))
+  await call(server.base, 'POST', '/api/admin/community/mute', { token: opToken, body: { uid: authorUID, minutes: 0 } })
+  await $('publish-submit').click()
+  await page.waitForURL(/\/myhome/, { timeout: 15000 })
 })
 
 test('the page raised no errors', () => {
