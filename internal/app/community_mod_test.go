@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -147,6 +148,51 @@ func TestCommunityModerationAPI(t *testing.T) {
 		}
 		if n := o.count(t, `SELECT COUNT(*) FROM audit_log WHERE action IN ('post.reject', 'topic.create', 'user.mute', 'community.settings')`); n != 4 {
 			t.Fatalf("%d audit rows, want 4", n)
+		}
+	})
+}
+
+// The worked example of docs/operator-guide.md (*Community*), replayed:
+// review on, two articles held, approve one, reject one (twice is 409),
+// the author's notices, a mute that refuses the next post with its end,
+// and lifting it.
+func TestCommunityOperatorGuide(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		o := newOps(t, s)
+		author, aUID := register(t, s, "xiaoming")
+		call := func(token, method, url, body string, status int, tip ...string) string {
+			t.Helper()
+			return string(o.call(t, token, method, url, body, status, tip...))
+		}
+		call(o.op, "POST", "/api/admin/community/settings", `{"review":true,"rules":"友善交流，禁止广告。"}`, 200)
+		a := call(author, "POST", "/api/app/community/post", `{"kind":"article","title":"周末去爬山","html":"<p>山顶的风景很好。</p>"}`, 200)
+		b := call(author, "POST", "/api/app/community/post", `{"kind":"article","title":"加我领福利","html":"<p>加微信 abc123 领福利</p>"}`, 200)
+		ida, idb := decode[struct{ ID int64 }](t, json.RawMessage(a)).ID, decode[struct{ ID int64 }](t, json.RawMessage(b)).ID
+		if !strings.Contains(a, `"state":"pending"`) || !strings.Contains(b, `"state":"pending"`) {
+			t.Fatalf("posts not held: %s %s", a, b)
+		}
+		q := call(o.op, "GET", "/api/admin/community/posts?state=pending", "", 200)
+		if strings.Index(q, "周末去爬山") > strings.Index(q, "加我领福利") || !strings.Contains(q, `"total":2`) {
+			t.Fatalf("queue not oldest first: %s", q)
+		}
+		call(o.op, "POST", "/api/admin/community/posts/review", fmt.Sprintf(`{"id":%d,"approve":true}`, ida), 200)
+		call(o.op, "POST", "/api/admin/community/posts/review", fmt.Sprintf(`{"id":%d,"approve":false,"reason":"含有站外联系方式"}`, idb), 200)
+		call(o.op, "POST", "/api/admin/community/posts/review", fmt.Sprintf(`{"id":%d,"approve":true}`, idb), 409, "该帖子已审核或不在待审核状态")
+		n := call(author, "GET", "/api/app/mine/notices?category=system", "", 200)
+		for _, want := range []string{"「加我领福利」未通过审核，原因：含有站外联系方式", "「周末去爬山」已发布到社区。"} {
+			if !strings.Contains(n, want) {
+				t.Fatalf("notices lack %q: %s", want, n)
+			}
+		}
+		call(o.op, "POST", "/api/admin/community/mute", fmt.Sprintf(`{"uid":%d,"minutes":1440,"reason":"连续发布广告"}`, aUID), 200)
+		call(author, "POST", "/api/app/community/post", `{"kind":"article","title":"再发一次","html":"<p>x</p>"}`, 403, "你已被禁言至 ")
+		if n := call(author, "GET", "/api/app/mine/notices?category=system", "", 200); !strings.Contains(n, "禁言期间不能在社区发帖和评论，原因：连续发布广告") {
+			t.Fatalf("mute notice: %s", n)
+		}
+		call(o.op, "POST", "/api/admin/community/mute", fmt.Sprintf(`{"uid":%d,"minutes":0}`, aUID), 200)
+		call(author, "POST", "/api/app/community/post", `{"kind":"article","title":"再发一次","html":"<p>x</p>"}`, 200)
+		if n := o.count(t, `SELECT COUNT(*) FROM audit_log WHERE action IN ('community.settings', 'post.approve', 'post.reject', 'user.mute', 'user.unmute')`); n != 5 {
+			t.Fatalf("%d audit rows, want 5", n)
 		}
 	})
 }
