@@ -13,6 +13,7 @@ import (
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
 	"prima/internal/platform/httpx"
+	"prima/internal/platform/realtime"
 )
 
 // modStatus is the HTTP status an error answers (200 for nil).
@@ -450,6 +451,16 @@ func TestTopicAdmin(t *testing.T) {
 		if _, err := s.CreateTopic(ctx, op, TopicInput{Name: str("猫咪")}); modStatus(err) != 409 {
 			t.Fatalf("duplicate: %v", err)
 		}
+		cats, err := s.CreateTopic(ctx, op, TopicInput{Name: str("Cats")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.CreateTopic(ctx, op, TopicInput{Name: str("cats")}); modStatus(err) != 409 {
+			t.Fatalf("a name in another case: %v", err)
+		}
+		if _, err := s.UpdateTopic(ctx, op, cats.ID, TopicInput{Name: str("CATS")}); err != nil {
+			t.Fatalf("renaming a topic to its own name in capitals: %v", err)
+		}
 		dog, _ := s.CreateTopic(ctx, op, TopicInput{Name: str("狗狗")})
 		if _, err := s.UpdateTopic(ctx, op, dog.ID, TopicInput{Name: str("猫咪")}); modStatus(err) != 409 {
 			t.Fatalf("rename onto another: %v", err)
@@ -471,11 +482,11 @@ func TestTopicAdmin(t *testing.T) {
 			t.Fatal("a hidden topic shows on a card")
 		}
 		s.UpdateTopic(ctx, op, tp.ID, TopicInput{Status: num(0)})
-		if modAudits(t, d, "topic.update") != 1 || modAudits(t, d, "topic.create") != 2 {
+		if modAudits(t, d, "topic.update") != 2 || modAudits(t, d, "topic.create") != 3 {
 			t.Fatal("topic audit rows")
 		}
 		page, err := s.AdminTopics(ctx, 1, 20)
-		if err != nil || page.Total != 2 || page.List[0].ID != tp.ID {
+		if err != nil || page.Total != 3 || page.List[0].ID != tp.ID {
 			t.Fatalf("topics %+v %v", page, err)
 		}
 	})
@@ -531,4 +542,53 @@ func TestRemoveCommentRace(t *testing.T) {
 			t.Fatal("notices or audit rows repeated")
 		}
 	})
+}
+
+// modEvents records published events.
+type modEvents struct {
+	mu  sync.Mutex
+	got []string
+}
+
+func (m *modEvents) Publish(_ context.Context, topic string, ev realtime.Event) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.got = append(m.got, topic+" "+ev.Type+" "+string(ev.Data))
+	return nil
+}
+
+// A decision tells the author's open apps after the commit: post.changed
+// with the new state, and notice.new for the notice; a refused one tells
+// nobody.
+func TestModerationEvents(t *testing.T) {
+	d := dbtest.Open(t, db.SQLite)
+	ctx := context.Background()
+	s, _ := newTest(t, d)
+	ev := &modEvents{}
+	s.Events = ev
+	op := audit.Actor{UID: user(t, d, "operator", true)}
+	author := user(t, d, "author", true)
+	id := insertPostRow(t, d, author, KindPicture, StatePending, "", "p", 0, 0)
+	if _, err := s.ReviewPost(ctx, op, id, false, ""); modStatus(err) != 422 {
+		t.Fatal(err)
+	}
+	if len(ev.got) != 0 {
+		t.Fatalf("a refused review published %v", ev.got)
+	}
+	if _, err := s.ReviewPost(ctx, op, id, true, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RemovePost(ctx, op, id, "违规"); err != nil {
+		t.Fatal(err)
+	}
+	topic := fmt.Sprintf("user:%d ", author)
+	want := []string{
+		topic + `notice.new {"category":"system","kind":"post_review"}`,
+		topic + fmt.Sprintf(`post.changed {"id":%d,"state":"published"}`, id),
+		topic + `notice.new {"category":"system","kind":"post_removed"}`,
+		topic + fmt.Sprintf(`post.changed {"id":%d,"state":"removed"}`, id),
+	}
+	if fmt.Sprint(ev.got) != fmt.Sprint(want) {
+		t.Fatalf("events\n%v\nwant\n%v", ev.got, want)
+	}
 }

@@ -152,11 +152,27 @@ func (s *Service) dropTopicCover(ctx context.Context, url string) {
 	}
 }
 
+var errTopicTaken = httpx.Conflict("话题名称已存在", "a topic with this name exists")
+
 func topicNameTaken(err error) error {
 	if db.IsUnique(err) {
-		return httpx.Conflict("话题名称已存在", "a topic with this name exists")
+		return errTopicTaken
 	}
 	return err
+}
+
+// topicNameFree checks that no other topic has name in another letter
+// case ("Cats" and "cats" are one topic to a reader); the table's UNIQUE
+// catches the exact match, also under a race.
+func topicNameFree(ctx context.Context, tx *db.Tx, name string, self int64) error {
+	var n int
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM topics WHERE LOWER(name) = LOWER(?) AND id <> ?`, name, self).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return errTopicTaken
+	}
+	return nil
 }
 
 // CreateTopic adds a topic (shown unless Status is 0), audited as
@@ -185,6 +201,9 @@ func (s *Service) CreateTopic(ctx context.Context, actor audit.Actor, in TopicIn
 	now := s.now()
 	var id int64
 	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		if err := topicNameFree(ctx, tx, *in.Name, 0); err != nil {
+			return err
+		}
 		err := tx.QueryRow(ctx, `INSERT INTO topics (name, description, cover, sort, status, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
 			*in.Name, desc, cover, val(in.Sort, 0), val(in.Status, 1), now.Unix()).Scan(&id)
 		if err != nil {
@@ -226,6 +245,9 @@ func (s *Service) UpdateTopic(ctx context.Context, actor audit.Actor, id int64, 
 		before, after := map[string]any{}, map[string]any{}
 		next := t
 		if in.Name != nil && *in.Name != t.Name {
+			if err := topicNameFree(ctx, tx, *in.Name, id); err != nil {
+				return err
+			}
 			before["name"], after["name"], next.Name = t.Name, *in.Name, *in.Name
 		}
 		if in.Description != nil && *in.Description != t.Description {
