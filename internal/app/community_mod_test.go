@@ -94,6 +94,13 @@ func TestCommunityModerationAPI(t *testing.T) {
 			t.Fatalf("the author's notices %s", notices)
 		}
 		call(o.op, "GET", "/api/admin/community/posts?state=bogus", "", 422)
+		for _, bad := range []string{"/api/admin/community/posts?uid=-1", "/api/admin/community/posts?pageSize=51", "/api/admin/community/posts?state=pend%00ing",
+			"/api/admin/community/reports?state=closed", "/api/admin/community/comments?postID=abc", "/api/admin/community/topics?pageNumber=0"} {
+			call(o.op, "GET", bad, "", 422)
+		}
+		call(o.op, "POST", "/api/admin/community/mute", fmt.Sprintf(`{"uid":%d,"minutes":99999999999999999999,"reason":"x"}`, aUID), 400)
+		call(o.op, "POST", "/api/admin/community/mute", `{"uid":987654,"minutes":5,"reason":"x"}`, 404)
+		call(o.op, "POST", "/api/admin/community/topics", `{"name":"猫\u0000咪"}`, 422)
 		list := call(o.op, "GET", "/api/admin/community/posts?state=rejected", "", 200)
 		if !strings.Contains(list, `"total":1`) {
 			t.Fatalf("rejected list %s", list)
