@@ -90,6 +90,10 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/community/comments", ppl.PostComments)
 	h("POST /api/app/community/comment", acct.RequireUser(ppl.CommentCreate))
 	h("POST /api/app/community/comment/delete", acct.RequireUser(ppl.CommentDelete))
+	// Community reports (docs/api.md, *Community → Reports, purchases and
+	// moderation*): registered users only (the service refuses guests).
+	mod := community.NewModHandler(a.Community)
+	h("POST /api/app/community/report", acct.RequireUser(mod.Report))
 	// Ways in (docs/api.md, *Phone, password and devices*): SMS codes,
 	// binding a phone, a forgotten password, changing the password, the
 	// devices signed in. The test-only code reader exists in test mode only.
@@ -161,6 +165,7 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("GET /api/app/withdraw/order", acct.RequireUser(wal.WithdrawOrders))
 	h("POST /api/app/vid/buy", acct.RequireUser(wal.BuyVideo))
 	h("POST /api/app/gallery/buy", acct.RequireUser(wal.BuyGallery))
+	h("POST /api/app/community/post/buy", acct.RequireUser(wal.BuyPost))
 	h("GET /api/app/mine/buyVid", acct.RequireUser(wal.BoughtVideos))
 	h("GET /api/app/backpack", acct.RequireUser(wal.Backpack))
 	// Top-up orders and payment providers (pay_http.go).
@@ -301,6 +306,23 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("POST /api/admin/codes/batches", codes.AdminCreateBatch)
 	op("GET /api/admin/codes/batches", codes.AdminBatches)
 	op("POST /api/admin/codes/batches/disable", codes.AdminDisableBatch)
+	// Community moderation: review, pin, feature, remove, reports, mutes,
+	// settings and topics (docs/operator-guide.md, *Community*).
+	op("GET /api/admin/community/posts", mod.AdminPosts)
+	op("POST /api/admin/community/posts/review", mod.AdminReview)
+	op("POST /api/admin/community/posts/pin", mod.AdminPin)
+	op("POST /api/admin/community/posts/feature", mod.AdminFeature)
+	op("POST /api/admin/community/posts/remove", mod.AdminRemovePost)
+	op("GET /api/admin/community/comments", mod.AdminComments)
+	op("POST /api/admin/community/comments/remove", mod.AdminRemoveComment)
+	op("GET /api/admin/community/reports", mod.AdminReports)
+	op("POST /api/admin/community/reports/resolve", mod.AdminResolveReport)
+	op("POST /api/admin/community/mute", mod.AdminMute)
+	op("GET /api/admin/community/settings", mod.AdminSettings)
+	op("POST /api/admin/community/settings", mod.AdminSaveSettings)
+	op("GET /api/admin/community/topics", mod.AdminTopics)
+	op("POST /api/admin/community/topics", mod.AdminCreateTopic)
+	op("POST /api/admin/community/topics/update", mod.AdminUpdateTopic)
 	op("/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed

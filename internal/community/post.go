@@ -209,7 +209,8 @@ func plainText(html string) string {
 // cards turns rows into Posts for viewer (0 anonymous): authors, topics,
 // pictures (signed), the video's state and poster, and whether the viewer
 // liked each, in a handful of queries for the whole page. owner=true (the
-// author's own lists, operators' lists) includes State and Reason.
+// author's own lists, operators' lists) includes State and Reason and
+// every picture of a paid post (an operator reviews all of them).
 func (s *Service) cards(ctx context.Context, viewer int64, rows []postRow, owner bool) ([]Post, error) {
 	out := make([]Post, len(rows))
 	if len(rows) == 0 {
@@ -254,7 +255,7 @@ func (s *Service) cards(ctx context.Context, viewer int64, rows []postRow, owner
 		}
 		ids := pics[r.id]
 		p.PictureCount = len(ids)
-		if r.paid() && viewer != r.author && len(ids) > PreviewPictures {
+		if r.paid() && !owner && viewer != r.author && len(ids) > PreviewPictures {
 			ids = ids[:PreviewPictures]
 		}
 		if p.Pictures, err = s.pictures(ctx, ids); err != nil {

@@ -18,6 +18,7 @@ var billTitles = map[string]string{
 	"bonus":           "充值赠送",
 	"buy_video":       "购买视频",
 	"buy_gallery":     "购买图集",
+	"buy_post":        "购买帖子",
 	"buy_vip":         "购买会员",
 	"exchange":        "收益兑换金币",
 	"refund":          "订单退款",
@@ -30,7 +31,7 @@ var billTitles = map[string]string{
 
 // The types each bill may be filtered by.
 var (
-	coinBillTypes   = []string{"topup", "bonus", "buy_video", "buy_gallery", "buy_vip", "exchange", "refund", "adjust"}
+	coinBillTypes   = []string{"topup", "bonus", "buy_video", "buy_gallery", "buy_post", "buy_vip", "exchange", "refund", "adjust"}
 	incomeBillTypes = []string{"commission", "creator", "withdraw", "withdraw_return", "exchange", "adjust"}
 )
 

@@ -59,16 +59,27 @@ type item struct {
 	kind, scope, key      string // ledger kind, idempotency scope, ledger key prefix
 	notFound, bought      string // tips
 	notGold, couponOnly   string
+	// live is the SQL condition of goods on sale ("published = 1"); owner,
+	// when set, names the column of the goods' owner, who cannot buy them
+	// (ownTip, 422).
+	live, owner, ownTip string
 }
 
 var (
 	videoItem = item{goods: "videos", purchases: "video_purchases", col: "video_id",
 		kind: "buy_video", scope: "vid.buy", key: "buyvid",
-		notFound: "视频不存在或已下架", bought: "已购买该视频", notGold: "该视频无需购买"}
+		notFound: "视频不存在或已下架", bought: "已购买该视频", notGold: "该视频无需购买", live: "published = 1"}
 	galleryItem = item{goods: "galleries", purchases: "gallery_purchases", col: "gallery_id",
 		kind: "buy_gallery", scope: "gallery.buy", key: "buygal",
 		notFound: "图集不存在或已下架", bought: "已购买该图集", notGold: "该图集无需购买",
-		couponOnly: "金币视频券仅限购买视频"}
+		couponOnly: "金币视频券仅限购买视频", live: "published = 1"}
+	// A community post is on sale while published; its author cannot buy
+	// it. A post the buyer may not see (pending, rejected, removed,
+	// deleted) answers as a missing one.
+	postItem = item{goods: "posts", purchases: "post_purchases", col: "post_id",
+		kind: "buy_post", scope: "post.buy", key: "buypost",
+		notFound: "帖子不存在或已删除", bought: "已购买该帖子", notGold: "该帖子无需购买",
+		couponOnly: "金币视频券仅限购买视频", live: "state = 'published'", owner: "author_id", ownTip: "不能购买自己的帖子"}
 )
 
 // ErrAlreadyBought: the user owns the item already (409).
@@ -136,15 +147,25 @@ func (s *Service) limitBuys(ctx context.Context, uid int64) error {
 // fails), then the payment. Any failure rolls the whole transaction back.
 func (s *Service) sell(ctx context.Context, tx *db.Tx, it item, uid, id int64, useCoupon bool, now time.Time) (bought, error) {
 	var (
-		price int64
-		title string
+		price, owner int64
+		title        string
 	)
-	err := tx.QueryRow(ctx, `SELECT coins, title FROM `+it.goods+` WHERE id = ? AND published = 1`, id).Scan(&price, &title)
+	ownerCol := "0"
+	if it.owner != "" {
+		ownerCol = it.owner
+	}
+	err := tx.QueryRow(ctx, `SELECT coins, title, `+ownerCol+` FROM `+it.goods+` WHERE id = ? AND `+it.live, id).Scan(&price, &title, &owner)
 	if errors.Is(err, sql.ErrNoRows) {
 		return bought{}, httpx.NotFound(it.notFound, it.goods+" not found")
 	}
 	if err != nil {
 		return bought{}, err
+	}
+	if it.owner != "" && owner == uid {
+		return bought{}, httpx.Invalid(it.ownTip, "the owner cannot buy their own item")
+	}
+	if title == "" {
+		title = "#" + strconv.FormatInt(id, 10)
 	}
 	if price <= 0 {
 		return bought{}, httpx.Invalid(it.notGold, "not a gold item")
@@ -225,6 +246,45 @@ func (s *Service) attachVideos(ctx context.Context, ps []*Purchase) error {
 		}
 	}
 	return nil
+}
+
+// PostPurchase is a bought paid community post.
+type PostPurchase struct {
+	ID        int64     `json:"id"`
+	PostID    int64     `json:"postID"`
+	Price     int64     `json:"price"`
+	PaidWith  string    `json:"paidWith"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// ErrGuestBuy: guests cannot buy posts (403): the community is registered
+// users' (docs/architecture.md, *Community*).
+var ErrGuestBuy = errors.New("guests cannot buy posts")
+
+// BuyPost buys paid community post id for uid with coins (POST
+// /api/app/community/post/buy), once per key: the same generic buy as
+// videos. A post that is free, the buyer's own (422), not published (404)
+// or bought already (409) moves nothing. Guests are refused (403).
+func (s *Service) BuyPost(ctx context.Context, uid, id int64, key string) (PostPurchase, error) {
+	var account sql.NullString
+	err := s.db.QueryRow(ctx, `SELECT account FROM users WHERE id = ?`, uid).Scan(&account)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return PostPurchase{}, err
+	}
+	if !account.Valid || account.String == "" {
+		return PostPurchase{}, &httpx.Error{Status: 403, Tip: "注册登录后才能购买帖子", Msg: "guests cannot buy posts: register first", Err: ErrGuestBuy}
+	}
+	b, err := s.buy(ctx, postItem, uid, id, false, key)
+	if err != nil {
+		return PostPurchase{}, err
+	}
+	return PostPurchase{ID: b.ID, PostID: b.ItemID, Price: b.Price, PaidWith: b.PaidWith, CreatedAt: time.Unix(b.CreatedAt, 0).UTC()}, nil
+}
+
+// HasBoughtPost reports whether uid bought community post postID (the post
+// detail's access decision).
+func (s *Service) HasBoughtPost(ctx context.Context, uid, postID int64) (bool, error) {
+	return s.has(ctx, postItem, uid, postID)
 }
 
 // HasBought reports whether uid bought video videoID

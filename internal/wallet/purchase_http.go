@@ -46,6 +46,51 @@ func (h *Handler) BuyGallery(w http.ResponseWriter, r *http.Request) error {
 	return serveBuy(w, r, h.s, h.s.BuyGallery, func(p GalleryPurchase, sum Summary) any { return BuyGalleryReply{p, sum} })
 }
 
+// BuyPostReply is POST /api/app/community/post/buy's answer.
+type BuyPostReply struct {
+	Purchase PostPurchase `json:"purchase"`
+	Wallet   Summary      `json:"wallet"`
+}
+
+// BuyPost answers POST /api/app/community/post/buy {id, key}: the
+// idempotency key may also come as idempotencyKey (like every buy) or the
+// Idempotency-Key header.
+func (h *Handler) BuyPost(w http.ResponseWriter, r *http.Request) error {
+	var b struct {
+		ID             *int64 `json:"id"`
+		Key            string `json:"key"`
+		IdempotencyKey string `json:"idempotencyKey"`
+	}
+	if err := httpx.Decode(w, r, &b); err != nil {
+		return err
+	}
+	id, err := httpx.BodyID(b.ID)
+	if err != nil {
+		return err
+	}
+	body := b.IdempotencyKey
+	if b.Key != "" {
+		if body != "" && body != b.Key {
+			return httpx.Invalid("参数 key 无效", "key and idempotencyKey differ")
+		}
+		body = b.Key
+	}
+	key, err := KeyFrom(r, body)
+	if err != nil {
+		return err
+	}
+	uid := httpx.UserID(r.Context())
+	p, err := h.s.BuyPost(r.Context(), uid, id, key)
+	if err != nil {
+		return err
+	}
+	sum, err := h.s.Summary(r.Context(), uid)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, BuyPostReply{p, sum})
+}
+
 // serveBuy is a buy call: decode and check the body, buy, answer the
 // purchase with the caller's wallet after it.
 func serveBuy[P any](w http.ResponseWriter, r *http.Request, s *Service,

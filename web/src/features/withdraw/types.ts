@@ -62,5 +62,5 @@ export interface Order {
   expiresAt: string
 }
 
-export const COIN_BILL_TYPES = ['topup', 'bonus', 'buy_video', 'buy_gallery', 'buy_vip', 'exchange', 'refund', 'adjust'] as const
+export const COIN_BILL_TYPES = ['topup', 'bonus', 'buy_video', 'buy_gallery', 'buy_post', 'buy_vip', 'exchange', 'refund', 'adjust'] as const
 export const INCOME_TYPES = ['commission', 'creator', 'withdraw', 'withdraw_return', 'exchange', 'adjust'] as const
