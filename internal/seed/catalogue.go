@@ -84,7 +84,7 @@ var catalogueSpec = []moduleSpec{
 	},
 	{
 		Name: "社区", Type: 1, Sort: 2, Per: 10,
-		Subs: []string{"广场", "关注", "热帖", "话题", "晒图"},
+		Subs: []string{"广场", "问答", "热帖", "话题", "晒图"},
 		Title: func(r *rand.Rand, n int) string {
 			switch r.IntN(3) {
 			case 0:
