@@ -1,9 +1,7 @@
 package search
 
 import (
-	"cmp"
 	"context"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -186,32 +184,22 @@ func Suggest(ctx context.Context, q db.Querier, prefix string, limit int) ([]str
 			return out, nil
 		}
 	}
-	// Titles: the newest 200 matches, those starting with the prefix first.
-	in := Query{VipLevel: -1}
-	cands, err := window(ctx, q, toks, lastIsWord(norm), in, 200)
+	// Titles: of the newest 200 matches, those starting with the prefix
+	// first, then the rest, newest first.
+	win, arg := windowSQL(isSQLite(q), toks, lastIsWord(norm), Query{VipLevel: -1})
+	find := "instr(lower(d.title), ?)"
+	if !isSQLite(q) {
+		find = "strpos(lower(d.title), ?)"
+	}
+	titles, err := db.All(ctx, q, func(r db.Scanner) (string, error) {
+		var s string
+		return s, r.Scan(&s)
+	}, `SELECT d.title FROM (`+win+`) w CROSS JOIN search_docs d WHERE d.id = w.id
+		ORDER BY CASE WHEN `+find+` = 1 THEN 0 ELSE 1 END, d.id DESC LIMIT ?`, arg, 200, norm, 2*limit)
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]int64, len(cands))
-	for i, c := range cands {
-		ids[i] = c.id
-	}
-	sortIDsDesc(ids)
-	hits, err := hitsByID(ctx, q, ids, nil)
-	if err != nil {
-		return nil, err
-	}
-	var rest []string
-	for _, h := range hits {
-		if strings.HasPrefix(Normalize(h.Title), norm) {
-			if add(h.Title) {
-				return out, nil
-			}
-		} else {
-			rest = append(rest, h.Title)
-		}
-	}
-	for _, t := range rest {
+	for _, t := range titles {
 		if add(t) {
 			break
 		}
@@ -227,6 +215,3 @@ func lastIsWord(s string) bool {
 	return c == 2 || c == 3
 }
 
-func sortIDsDesc(ids []int64) {
-	slices.SortFunc(ids, func(a, b int64) int { return cmp.Compare(b, a) })
-}
