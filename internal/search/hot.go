@@ -214,4 +214,3 @@ func lastIsWord(s string) bool {
 	c := runClass(r)
 	return c == 2 || c == 3
 }
-
