@@ -36,6 +36,12 @@ type Hit struct {
 // window. sort=new is exact for the first Window matches.
 const Window = 2000
 
+// RankWindow is how many of the newest matches relevance and sort=plays
+// order; matches past it (up to Window) follow newest first. Ranking reads
+// each candidate's doc row, so this bounds the cost of a ranked query
+// (measured: bench_test.go, docs/architecture.md *Search*).
+const RankWindow = 500
+
 // MaxLimit bounds one page.
 const MaxLimit = 100
 
@@ -82,33 +88,56 @@ func Search(ctx context.Context, q db.Querier, in Query) ([]Hit, int, error) {
 	if in.Offset >= total {
 		return []Hit{}, total, nil
 	}
-	var query string
-	var args []any
-	switch in.Sort {
-	case SortNew:
-		// The window's own order: only the page's docs are read.
-		query = `SELECT d.id, d.kind, d.ref_id, d.title FROM (` + win + ` OFFSET ?) w CROSS JOIN search_docs d WHERE d.id = w.id ORDER BY d.id DESC`
-		args = []any{arg, in.Limit, in.Offset}
-	case SortPlays:
-		query = searchSQL(win, "d.popularity DESC, d.id DESC")
-		args = []any{arg, Window, in.Limit, in.Offset}
-	default:
-		find := "instr(lower(d.title), ?)"
-		if !sqlite {
-			find = "strpos(lower(d.title), ?)"
-		}
-		phrase := strings.Join(strings.Fields(Normalize(text)), " ")
-		query = searchSQL(win, "CASE WHEN lower(d.title) = ? THEN 3 WHEN "+find+" = 1 THEN 2 WHEN "+find+" > 0 THEN 1 ELSE 0 END DESC, length(d.title), d.popularity DESC, d.id DESC")
-		args = []any{arg, Window, phrase, phrase, phrase, in.Limit, in.Offset}
-	}
-	hits, err := db.All(ctx, q, func(r db.Scanner) (Hit, error) {
+	scan := func(r db.Scanner) (Hit, error) {
 		var h Hit
 		var id int64
 		err := r.Scan(&id, &h.Kind, &h.ID, &h.Title)
 		h.Marks = marks(h.Title, toks)
 		return h, err
-	}, query, args...)
-	return hits, total, err
+	}
+	// newest reads n matches from position off of the window's own order:
+	// only those docs are read.
+	newest := func(off, n int) ([]Hit, error) {
+		return db.All(ctx, q, scan, `SELECT d.id, d.kind, d.ref_id, d.title FROM (`+win+` OFFSET ?) w
+			CROSS JOIN search_docs d WHERE d.id = w.id ORDER BY d.id DESC`, arg, n, off)
+	}
+	if in.Sort == SortNew {
+		hits, err := newest(in.Offset, in.Limit)
+		return hits, total, err
+	}
+	// Relevance and plays rank the newest RankWindow matches; the rest of
+	// the window follows newest first.
+	hits := []Hit{}
+	if in.Offset < RankWindow {
+		var order string
+		args := []any{arg, RankWindow}
+		if in.Sort == SortPlays {
+			order = "d.popularity DESC, d.id DESC"
+		} else {
+			find := "instr(lower(d.title), ?)"
+			if !sqlite {
+				find = "strpos(lower(d.title), ?)"
+			}
+			phrase := strings.Join(strings.Fields(Normalize(text)), " ")
+			order = "CASE WHEN lower(d.title) = ? THEN 3 WHEN " + find + " = 1 THEN 2 WHEN " + find + " > 0 THEN 1 ELSE 0 END DESC, length(d.title), d.popularity DESC, d.id DESC"
+			args = append(args, phrase, phrase, phrase)
+		}
+		n := min(in.Limit, RankWindow-in.Offset)
+		ranked, err := db.All(ctx, q, scan, searchSQL(win, order), append(args, n, in.Offset)...)
+		if err != nil {
+			return nil, 0, err
+		}
+		hits = append(hits, ranked...)
+	}
+	if end := in.Offset + in.Limit; end > RankWindow && total > RankWindow {
+		from := max(in.Offset, RankWindow)
+		rest, err := newest(from, end-from)
+		if err != nil {
+			return nil, 0, err
+		}
+		hits = append(hits, rest...)
+	}
+	return hits, total, nil
 }
 
 // searchSQL ranks the window and cuts the page. CROSS JOIN makes SQLite

@@ -246,3 +246,51 @@ func TestParallelTouchesOnPostgres(t *testing.T) {
 		t.Fatal("not found")
 	}
 }
+
+// Paging through every match in relevance order crosses RankWindow without
+// losing or repeating a hit; the total is capped at Window.
+func TestPagingAcrossTheRankWindow(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		n := RankWindow + 120
+		err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			for i := 0; i < n; i++ {
+				title := fmt.Sprintf("小猫 %d 号", i)
+				if i == n-1 {
+					title = "猫" // the newest: exact title, first
+				}
+				if err := insertDoc(ctx, tx, 0, doc{kind: KindVideo, refID: int64(i + 1), title: title, popularity: int64(i % 7), publishedAt: int64(i)}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sortBy := range []string{SortRelevance, SortPlays, SortNew} {
+			seen := map[int64]bool{}
+			for off := 0; off < n+40; off += 45 {
+				hits, total, err := Search(ctx, d, Query{Text: "猫", VipLevel: -1, Sort: sortBy, Offset: off, Limit: 45})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if total != n {
+					t.Fatalf("%s total %d, want %d", sortBy, total, n)
+				}
+				if off == 0 && sortBy == SortRelevance && hits[0].Title != "猫" {
+					t.Errorf("exact title not first: %q", hits[0].Title)
+				}
+				for _, h := range hits {
+					if seen[h.ID] {
+						t.Fatalf("%s: %d repeated at offset %d", sortBy, h.ID, off)
+					}
+					seen[h.ID] = true
+				}
+			}
+			if len(seen) != n {
+				t.Errorf("%s: %d of %d hits seen", sortBy, len(seen), n)
+			}
+		}
+	})
+}
