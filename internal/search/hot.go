@@ -41,6 +41,9 @@ func hotWord(text string) (string, bool) {
 	return s, true
 }
 
+// suggestNow is the clock of Suggest's hot-word window (tests move it).
+var suggestNow = time.Now
+
 func dayOf(t time.Time) int64 { return t.UTC().Unix() / 86400 }
 
 // RecordQuery counts one search of text on now's day. Junk is skipped
@@ -161,7 +164,8 @@ func Suggest(ctx context.Context, q db.Querier, prefix string, limit int) ([]str
 		}
 		return len(out) >= limit
 	}
-	// Hot words: pins, then counted words, by prefix range on the key.
+	// Hot words: pins, then words counted in the window (substr, not a key
+	// range: PostgreSQL's collation need not order by code point).
 	pins, err := Pins(ctx, q)
 	if err != nil {
 		return nil, err
@@ -174,8 +178,8 @@ func Suggest(ctx context.Context, q db.Querier, prefix string, limit int) ([]str
 	words, err := db.All(ctx, q, func(r db.Scanner) (string, error) {
 		var s string
 		return s, r.Scan(&s)
-	}, `SELECT word FROM search_queries WHERE word >= ? AND word < ? GROUP BY word ORDER BY SUM(count) DESC, word LIMIT ?`,
-		norm, norm+"\U0010FFFF", limit)
+	}, `SELECT word FROM search_queries WHERE day > ? AND substr(word, 1, ?) = ? GROUP BY word ORDER BY SUM(count) DESC, word LIMIT ?`,
+		dayOf(suggestNow())-HotDays, utf8.RuneCountInString(norm), norm, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -67,15 +67,21 @@ func TestHotWordsAndPins(t *testing.T) {
 			t.Errorf("a refused SetPins changed the pins: %q", pins)
 		}
 		// Suggestions: hot words by prefix, then titles starting with it, then containing it.
+		suggestNow = func() time.Time { return now }
+		defer func() { suggestNow = time.Now }()
 		f, home, sub, _, _ := setup(t, d)
 		f.video("北海公园", home, sub, 100, 0)
 		f.video("游北京", home, sub, 200, 0)
 		f.video("iPhone 教程", home, sub, 300, 0)
+		if err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error { return SetPins(ctx, tx, nil) }); err != nil {
+			t.Fatal(err)
+		}
+		rec("北京烤鸭", now, 1)
 		got, err := Suggest(ctx, d, "北", 8)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := []string{"北京", "北海公园", "游北京"}; !reflect.DeepEqual(got, want) {
+		if want := []string{"北京", "北京烤鸭", "北海公园", "游北京"}; !reflect.DeepEqual(got, want) {
 			t.Errorf("suggest 北 = %q, want %q", got, want)
 		}
 		if got, _ := Suggest(ctx, d, "IPH", 8); !reflect.DeepEqual(got, []string{"iPhone 教程"}) {
