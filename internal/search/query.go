@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"prima/internal/platform/db"
 )
@@ -154,7 +155,21 @@ func windowSQL(sqlite bool, toks []string, prefix bool, in Query) (string, strin
 	if sqlite {
 		return `SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?`, ftsMatch(toks, prefix, in)
 	}
-	return `SELECT f.id FROM search_fts f WHERE f.tsv @@ CAST(? AS tsquery) ORDER BY f.id DESC LIMIT ?`, tsQuery(toks, prefix, in)
+	// PostgreSQL picks between walking the id index backwards, testing each
+	// row (fast when most rows match: 的), and the GIN bitmap then a top-n
+	// sort (fast when few do), and with a parameter for the tsquery it often
+	// guesses wrong (measured at 100,000 docs: 北京 35 ms walking vs 0.9 ms
+	// from GIN). Any token of two or more characters (a bigram or a word) is
+	// selective, so "id + 0" takes the walk off the table; a query of single
+	// characters keeps the choice.
+	order := "f.id DESC"
+	for _, t := range toks {
+		if utf8.RuneCountInString(t) > 1 {
+			order = "f.id + 0 DESC"
+			break
+		}
+	}
+	return `SELECT f.id FROM search_fts f WHERE f.tsv @@ CAST(? AS tsquery) ORDER BY ` + order + ` LIMIT ?`, tsQuery(toks, prefix, in)
 }
 
 // ftsMatch is the FTS5 expression: every token, quoted (so nothing the
