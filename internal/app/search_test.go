@@ -19,9 +19,9 @@ import (
 // with 北京, so one query finds every one the rules let through.
 type searchFixture struct {
 	video, draftVideo, short, gallery, draftGallery int64
-	post, pendingPost, removedPost, rejectedPost     int64
-	topic, hiddenTopic, user, guest                  int64
-	postAuthorToken                                  string
+	post, pendingPost, removedPost, rejectedPost    int64
+	topic, hiddenTopic, user, guest                 int64
+	postAuthorToken                                 string
 }
 
 // searchExec runs one statement and returns the id it made.
