@@ -2,9 +2,11 @@ package app_test
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,10 +23,11 @@ type searchFixture struct {
 	video, draftVideo, short, gallery, draftGallery int64
 	post, pendingPost, removedPost, rejectedPost    int64
 	topic, hiddenTopic, user, guest                 int64
+	iphone                                          int64
 	postAuthorToken                                 string
 }
 
-// searchExec runs one statement and returns the id it made.
+// searchInsert runs one INSERT and returns the id it made.
 func searchInsert(t *testing.T, d *db.DB, query string, args ...any) int64 {
 	t.Helper()
 	var id int64
@@ -54,6 +57,7 @@ func newSearchFixture(t *testing.T, s *apptest.Server) searchFixture {
 	f.video = video("北京的猫咪日记", long, longSub, 1, 10)
 	f.draftVideo = video("北京草稿视频", long, longSub, 0, 99)
 	f.short = video("北京街头猫", short, shortSub, 1, 5)
+	f.iphone = video("iPhone 教程：夜景拍照", long, longSub, 1, 3)
 	gallery := func(title string, published int) int64 {
 		return searchInsert(t, d, `INSERT INTO galleries (title, module_id, sub_module_id, published, created_at, updated_at) VALUES (?, ?, ?, ?, 100, 100)`,
 			title, pics, picsSub, published)
@@ -204,6 +208,12 @@ func TestSearchAPI(t *testing.T) {
 		if p := decode[searchPage](t, o.call(t, "", "GET", searchURL("猫咪日记", search.KindVideo), "", 200)); !slices.Equal(resultIDs(p.List), []int64{f.video}) {
 			t.Fatalf("猫咪日记: %+v", p)
 		}
+		// Mixed Chinese and Latin, any case and width.
+		for _, q := range []string{"iPhone 教程", "iphone", "ＩＰＨＯＮＥ　教程", "教程"} {
+			if p := decode[searchPage](t, o.call(t, "", "GET", searchURL(q, search.KindVideo), "", 200)); !slices.Equal(resultIDs(p.List), []int64{f.iphone}) {
+				t.Fatalf("%q: %+v", q, p)
+			}
+		}
 		// Filters: a module with nothing in it, an access level.
 		if p := decode[searchPage](t, o.call(t, "", "GET", searchURL("北京", search.KindVideo, "moduleID=424242"), "", 200)); len(p.List) != 0 {
 			t.Fatalf("moduleID filter %+v", p)
@@ -275,10 +285,16 @@ func TestSearchAPI(t *testing.T) {
 		o.call(t, o.op, "POST", "/api/admin/search/pins", `{"words":["`+strings.Repeat("长", 21)+`"]}`, 422)
 		o.call(t, o.op, "POST", "/api/admin/search/pins", `{"words":["a\u0000b"]}`, 422)
 		o.call(t, o.op, "POST", "/api/admin/search/pins", `{"words":["1","2","3","4","5","6","7","8","9","10","11"]}`, 422)
+		o.call(t, o.op, "POST", "/api/admin/search/pins", `{"words":["猫","!!!"]}`, 422, "热词需含有文字或数字")
+		o.call(t, o.op, "POST", "/api/admin/search/pins", `{"words":"猫"}`, 400)
 		if n := auditRows(t, s, "search.pins"); n != 0 {
 			t.Fatalf("refused pins audited %d times", n)
 		}
-		o.call(t, o.op, "POST", "/api/admin/search/pins", `{"words":[" 北京美食 ","猫"]}`, 200)
+		if got := decode[struct {
+			Words []string `json:"words"`
+		}](t, o.call(t, o.op, "POST", "/api/admin/search/pins", `{"words":[" 北京美食 ","猫"]}`, 200)); !slices.Equal(got.Words, []string{"北京美食", "猫"}) {
+			t.Fatalf("set pins answered %+v", got)
+		}
 		if n := auditRows(t, s, "search.pins"); n != 1 {
 			t.Fatalf("pins audited %d times", n)
 		}
@@ -423,6 +439,57 @@ func TestSearchBadInput(t *testing.T) {
 			if strings.ContainsAny(h.Word, "\x00\x1b") || h.Word == "" || len([]rune(h.Word)) > search.MaxQueryRunes {
 				t.Fatalf("hot word %q recorded", h.Word)
 			}
+		}
+	})
+}
+
+// TestSearchRecordsInParallel: on both engines, twenty parallel searches
+// of one client count once, and twenty clients searching at once count
+// twenty (the upsert of the day's counter loses none).
+func TestSearchRecordsInParallel(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		newSearchFixture(t, s)
+		tok := apitest.GuestLogin(t, s.Handler, apitest.DevID(41))
+		run := func(n int, sc func(i int) apitest.Scenario) {
+			var wg sync.WaitGroup
+			codes := make([]int, n)
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					codes[i] = sc(i).Send(t, s.Handler).Code
+				}()
+			}
+			wg.Wait()
+			for i, c := range codes {
+				if c != 200 {
+					t.Fatalf("request %d: %d", i, c)
+				}
+			}
+		}
+		count := func(word string) int64 {
+			hot, err := search.Hot(t.Context(), s.App.DB, time.Now(), 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range hot {
+				if h.Word == word {
+					return h.Count
+				}
+			}
+			return 0
+		}
+		run(20, func(int) apitest.Scenario {
+			return apitest.Scenario{URL: "/api/app/search/overview?q=" + url.QueryEscape("猫"), Token: tok}
+		})
+		if n := count("猫"); n != 1 {
+			t.Fatalf("one client in parallel counted %d", n)
+		}
+		run(20, func(i int) apitest.Scenario {
+			return apitest.Scenario{URL: searchURL("北京", search.KindPost), RemoteAddr: fmt.Sprintf("198.51.100.%d:1234", i+1)}
+		})
+		if n := count("北京"); n != 20 {
+			t.Fatalf("twenty clients counted %d", n)
 		}
 	})
 }
