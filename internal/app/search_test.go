@@ -14,6 +14,7 @@ import (
 	"prima/internal/app/apptest"
 	"prima/internal/platform/db"
 	"prima/internal/search"
+	"prima/internal/searchapi"
 )
 
 // searchFixture is one item of each kind that anyone may see, and beside
@@ -491,5 +492,27 @@ func TestSearchRecordsInParallel(t *testing.T) {
 		if n := count("北京"); n != 20 {
 			t.Fatalf("twenty clients counted %d", n)
 		}
+	})
+}
+
+// TestSearchRate: one client's search calls past searchapi.Rate answer 429
+// with Retry-After and the tip; another client is not affected.
+func TestSearchRate(t *testing.T) {
+	saved := searchapi.Rate
+	searchapi.Rate.N = 5
+	t.Cleanup(func() { searchapi.Rate = saved })
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		o := &ops{s: s}
+		a := apitest.GuestLogin(t, s.Handler, apitest.DevID(51))
+		b := apitest.GuestLogin(t, s.Handler, apitest.DevID(52))
+		paths := []string{searchURL("猫", search.KindPost), "/api/app/search/overview?q=a", "/api/app/search/suggest?q=a", "/api/app/search/hot", "/api/app/search/hot"}
+		for _, p := range paths {
+			o.call(t, a, "GET", p, "", 200)
+		}
+		res := apitest.Scenario{URL: "/api/app/search/hot", Token: a, ExpectedStatus: 429, ExpectedTip: "搜索太频繁"}.Run(t, s.Handler)
+		if res.Header().Get("Retry-After") == "" {
+			t.Fatal("429 without Retry-After")
+		}
+		o.call(t, b, "GET", "/api/app/search/hot", "", 200)
 	})
 }

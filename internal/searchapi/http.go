@@ -84,6 +84,11 @@ func engineErr(err error) error {
 // Search answers GET /api/app/search?q=&kind=&moduleID=&vipLevel=&sort=&pageNumber=&pageSize=:
 // one kind's results, a page at a time, in the engine's order.
 func (s *Service) Search(w http.ResponseWriter, r *http.Request) error {
+	viewer := httpx.UserID(r.Context())
+	client := clientKey(viewer, httpx.ClientIP(r))
+	if err := s.enforce(r.Context(), client); err != nil {
+		return err
+	}
 	q := httpx.Q(r)
 	in := search.Query{
 		ModuleID: q.Int("moduleID", 0, 1, httpx.MaxID),
@@ -120,14 +125,13 @@ func (s *Service) Search(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return engineErr(err)
 	}
-	viewer := httpx.UserID(r.Context())
 	if page.List, err = s.hydrate(r.Context(), viewer, hits); err != nil {
 		return err
 	}
 	page.Total = total
 	page.HasMore = in.Offset+len(hits) < total && in.Offset+len(hits) < httpx.PageWindow
 	if num == 1 && total > 0 {
-		s.record(r.Context(), clientKey(viewer, httpx.ClientIP(r)), text)
+		s.record(r.Context(), client, text)
 	}
 	return httpx.OK(w, page)
 }
@@ -149,13 +153,17 @@ type Overview struct {
 // OverviewSize results of every kind that has any, in the order of
 // search.Kinds. It counts the query towards the hot words.
 func (s *Service) Overview(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	viewer := httpx.UserID(ctx)
+	client := clientKey(viewer, httpx.ClientIP(r))
+	if err := s.enforce(ctx, client); err != nil {
+		return err
+	}
 	text, err := queryText(r)
 	if err != nil {
 		return err
 	}
 	out := Overview{Q: text, Sections: []Section{}}
-	ctx := r.Context()
-	viewer := httpx.UserID(ctx)
 	var (
 		all    []search.Hit
 		totals = map[string]int{}
@@ -189,7 +197,7 @@ func (s *Service) Overview(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if found > 0 {
-		s.record(ctx, clientKey(viewer, httpx.ClientIP(r)), text)
+		s.record(ctx, client, text)
 	}
 	return httpx.OK(w, out)
 }
@@ -198,6 +206,9 @@ func (s *Service) Overview(w http.ResponseWriter, r *http.Request) error {
 // completions of the prefix (hot words, then titles). An empty prefix
 // answers an empty list: the box was cleared while a request was on its way.
 func (s *Service) Suggest(w http.ResponseWriter, r *http.Request) error {
+	if err := s.enforce(r.Context(), clientKey(httpx.UserID(r.Context()), httpx.ClientIP(r))); err != nil {
+		return err
+	}
 	text, err := queryText(r)
 	if errors.Is(err, errEmpty) {
 		return httpx.OK(w, map[string]any{"list": []string{}})
@@ -221,6 +232,9 @@ func (s *Service) Suggest(w http.ResponseWriter, r *http.Request) error {
 // Hot answers GET /api/app/search/hot: the operator's pins, then the most
 // searched words of the last days, HotSize at most.
 func (s *Service) Hot(w http.ResponseWriter, r *http.Request) error {
+	if err := s.enforce(r.Context(), clientKey(httpx.UserID(r.Context()), httpx.ClientIP(r))); err != nil {
+		return err
+	}
 	list, err := search.Hot(r.Context(), s.db, s.now(), HotSize)
 	if err != nil {
 		return err

@@ -12,7 +12,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"log/slog"
+	"net/http"
 	"strconv"
 	"time"
 
@@ -20,6 +22,7 @@ import (
 	"prima/internal/community"
 	"prima/internal/gallery"
 	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
 	"prima/internal/search"
 )
@@ -40,6 +43,14 @@ const (
 	// towards the hot words: a refresh loop adds one a minute at most.
 	RecordEvery = time.Minute
 )
+
+// Rate bounds one client's public search calls (search, overview, suggest,
+// hot together): a person typing with suggestions debounced stays far
+// below it; a script walking the index does not.
+var Rate = struct {
+	N   int
+	Per time.Duration
+}{300, time.Minute}
 
 // Service answers the search calls over the engine and the domains' cards.
 type Service struct {
@@ -180,6 +191,19 @@ func (s *Service) record(ctx context.Context, client, text string) {
 	if err := search.RecordQuery(ctx, s.db, text, s.now()); err != nil {
 		slog.WarnContext(ctx, "search: recording a query failed", "err", err)
 	}
+}
+
+// enforce counts one call of the client against Rate (FailOpen: search is
+// read-only, and an outage of Redis should not take it down).
+func (s *Service) enforce(ctx context.Context, client string) error {
+	if s.Limiter == nil {
+		return nil
+	}
+	err := ratelimit.Enforce(ctx, s.Limiter, "search:"+client, Rate.N, Rate.Per, ratelimit.FailOpen)
+	if errors.Is(err, ratelimit.ErrLimited) {
+		return &httpx.Error{Status: http.StatusTooManyRequests, Tip: "搜索太频繁，请稍后再试", Msg: "over the search rate", Err: err}
+	}
+	return err
 }
 
 // clientKey names who searches, for record: the signed-in user, else the
