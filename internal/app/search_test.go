@@ -24,7 +24,7 @@ type searchFixture struct {
 	video, draftVideo, short, gallery, draftGallery int64
 	post, pendingPost, removedPost, rejectedPost    int64
 	topic, hiddenTopic, user, guest                 int64
-	iphone                                          int64
+	iphone, longModule                              int64
 	postAuthorToken                                 string
 }
 
@@ -46,6 +46,7 @@ func newSearchFixture(t *testing.T, s *apptest.Server) searchFixture {
 		return searchInsert(t, d, `INSERT INTO modules (pid, name, module_type, sort, created_at) VALUES (?, ?, ?, 0, 1)`, pid, name, typ)
 	}
 	long := mod(0, "长视频", 0)
+	f.longModule = long
 	longSub := mod(long, "推荐", 0)
 	short := mod(0, "短视频", 4)
 	shortSub := mod(short, "热门", 4)
@@ -218,6 +219,9 @@ func TestSearchAPI(t *testing.T) {
 		// Filters: a module with nothing in it, an access level.
 		if p := decode[searchPage](t, o.call(t, "", "GET", searchURL("北京", search.KindVideo, "moduleID=424242"), "", 200)); len(p.List) != 0 {
 			t.Fatalf("moduleID filter %+v", p)
+		}
+		if p := decode[searchPage](t, o.call(t, "", "GET", searchURL("北京", search.KindVideo, fmt.Sprintf("moduleID=%d", f.longModule), "vipLevel=0"), "", 200)); !slices.Equal(resultIDs(p.List), []int64{f.video}) {
+			t.Fatalf("moduleID and vipLevel 0 %+v", p)
 		}
 		if p := decode[searchPage](t, o.call(t, "", "GET", searchURL("北京", search.KindVideo, "vipLevel=2"), "", 200)); len(p.List) != 0 {
 			t.Fatalf("vipLevel filter %+v", p)
