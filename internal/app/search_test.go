@@ -520,3 +520,42 @@ func TestSearchRate(t *testing.T) {
 		o.call(t, b, "GET", "/api/app/search/hot", "", 200)
 	})
 }
+
+// TestSearchPinsInParallel: operators saving pins at the same moment each
+// get a 200 (one list wins whole, never a mix or a 5xx), on both engines.
+func TestSearchPinsInParallel(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		o := newOps(t, s)
+		lists := []string{`{"words":["猫","狗"]}`, `{"words":["狗","猫"]}`, `{"words":["猫"]}`, `{"words":["北京","猫","狗"]}`}
+		var wg sync.WaitGroup
+		codes := make([]int, 16)
+		for i := range codes {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				codes[i] = apitest.Scenario{Method: "POST", URL: "/api/admin/search/pins", Body: lists[i%len(lists)], Token: o.op}.Send(t, s.Handler).Code
+			}()
+		}
+		wg.Wait()
+		for i, c := range codes {
+			if c != 200 {
+				t.Fatalf("save %d: %d", i, c)
+			}
+		}
+		got := decode[struct {
+			Words []string `json:"words"`
+		}](t, o.call(t, o.op, "GET", "/api/admin/search/pins", "", 200))
+		ok := false
+		for _, l := range lists {
+			if fmt.Sprintf(`{"words":["%s"]}`, strings.Join(got.Words, `","`)) == l {
+				ok = true
+			}
+		}
+		if !ok {
+			t.Fatalf("pins after the race %v are none of the lists saved", got.Words)
+		}
+		if n := auditRows(t, s, "search.pins"); n != len(codes) {
+			t.Fatalf("%d saves audited %d times", len(codes), n)
+		}
+	})
+}

@@ -282,6 +282,14 @@ func (s *Service) AdminSetPins(w http.ResponseWriter, r *http.Request) error {
 	actor := audit.ActorFrom(r)
 	var after []string
 	err = s.db.Tx(r.Context(), func(ctx context.Context, tx *db.Tx) error {
+		// Saves take turns: SetPins deletes and inserts, and on PostgreSQL
+		// two at once would each miss the other's new rows and collide on
+		// the key (SQLite has one writer already).
+		if tx.Engine() == db.Postgres {
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(7250030)`); err != nil {
+				return err
+			}
+		}
 		before, err := search.Pins(ctx, tx)
 		if err != nil {
 			return err
