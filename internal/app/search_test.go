@@ -383,6 +383,11 @@ func TestSearchBadInput(t *testing.T) {
 				o.call(t, tok, "GET", path, "", 422, c.tip)
 			}
 		}
+		// Bytes that are not UTF-8 are dropped; a broken escape drops q.
+		o.call(t, tok, "GET", "/api/app/search?kind=post&q=%FF%FE", "", 422, "请输入搜索内容")
+		o.call(t, tok, "GET", "/api/app/search?kind=post&q=%zz", "", 422, "请输入搜索内容")
+		o.call(t, tok, "GET", "/api/app/search?kind=post&q=%E5%8C%97%ED%A0%80%FF", "", 200)
+		o.call(t, tok, "GET", "/api/app/search/overview?q=%C0%80", "", 422, "请输入搜索内容")
 		// Suggest answers an empty prefix with an empty list (the box was
 		// cleared while it typed) and a long one like the others.
 		if l := decode[struct {
