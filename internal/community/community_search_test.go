@@ -240,3 +240,58 @@ func TestTopicSearchFollowsWrites(t *testing.T) {
 		hookAgrees(t, d)
 	})
 }
+
+// BenchmarkPostSearchCost sets what the index adds to publishing a post
+// beside the whole call: CreatePost (its Touch included), a transaction
+// holding only that Touch, and a transaction writing one row (the floor
+// of any write: the commit).
+//
+//	go test ./internal/community -run '^$' -bench PostSearchCost
+func BenchmarkPostSearchCost(b *testing.B) {
+	for _, e := range []db.Engine{db.SQLite, db.Postgres} {
+		b.Run(string(e), func(b *testing.B) {
+			ctx := context.Background()
+			d := dbtest.Open(b, e)
+			s := NewService(d)
+			var uid, pic int64
+			err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+				if err := tx.QueryRow(ctx, `INSERT INTO users (name, account, created_at, updated_at) VALUES ('bench', 'bench', 1, 1) RETURNING id`).Scan(&uid); err != nil {
+					return err
+				}
+				return tx.QueryRow(ctx, `INSERT INTO media_assets (owner_uid, kind, state, source_key, created_at, updated_at)
+					VALUES (?, 'image', 'ready', 'src', 1, 1) RETURNING id`, uid).Scan(&pic)
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var last int64
+			b.Run("create", func(b *testing.B) {
+				for b.Loop() {
+					c, err := s.CreatePost(ctx, uid, PostInput{Kind: KindPicture, Title: "北京的猫咪 iPhone 教程", Text: "今天天气很好，带猫去公园散步。", Pictures: []int64{pic}})
+					if err != nil {
+						b.Fatal(err)
+					}
+					last = c.ID
+				}
+			})
+			b.Run("touch", func(b *testing.B) {
+				for b.Loop() {
+					if err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error { return search.Touch(ctx, tx, search.KindPost, last) }); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			// The floor of any write: a transaction writing one row and committing.
+			b.Run("one-write-tx", func(b *testing.B) {
+				for b.Loop() {
+					if err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+						_, err := tx.Exec(ctx, `UPDATE posts SET updated_at = updated_at + 1 WHERE id = ?`, last)
+						return err
+					}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}
