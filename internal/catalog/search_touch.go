@@ -18,9 +18,9 @@ func searchTouchVideo(ctx context.Context, tx *db.Tx, id int64) error {
 	return search.Touch(ctx, tx, search.KindVideo, id)
 }
 
-// searchTouchTagged touches every video carrying tag id (a tag's name is
-// part of what finds its videos). The ids are read first, so a caller
-// that is about to untag them passes the ids it read instead.
+// searchTagVideos is the videos carrying tag id: a tag's name is indexed
+// text of its videos, so renaming or deleting it touches each of them
+// (DeleteTag reads them before it untags them).
 func searchTagVideos(ctx context.Context, tx *db.Tx, tag int64) ([]int64, error) {
 	return db.All(ctx, tx, func(r db.Scanner) (int64, error) {
 		var v int64
@@ -28,6 +28,8 @@ func searchTagVideos(ctx context.Context, tx *db.Tx, tag int64) ([]int64, error)
 	}, "SELECT video_id FROM video_tags WHERE tag_id = ? ORDER BY video_id", tag)
 }
 
+// searchTouchVideos touches each of ids in tx. A tag on thousands of
+// videos costs a Touch each, once, in the operator's rare tag call.
 func searchTouchVideos(ctx context.Context, tx *db.Tx, ids []int64) error {
 	for _, id := range ids {
 		if err := searchTouchVideo(ctx, tx, id); err != nil {
