@@ -14,6 +14,7 @@ import (
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 	"prima/internal/platform/realtime"
+	"prima/internal/search"
 )
 
 // Profile editing (POST /api/app/mine/info). What a user says about
@@ -209,6 +210,11 @@ func (s *Service) UpdateProfile(ctx context.Context, uid int64, in ProfileInput)
 		if _, err := tx.Exec(ctx, `UPDATE users SET name = ?, portrait = ?, gender = ?, bio = ?, updated_at = ? WHERE id = ?`,
 			u.Name, u.Portrait, u.Gender, u.Bio, u.UpdatedAt, uid); err != nil {
 			return err
+		}
+		if in.Name != nil || in.Bio != nil {
+			if err := search.Touch(ctx, tx, search.KindUser, uid); err != nil {
+				return err
+			}
 		}
 		out = u
 		// The user's other tabs and devices refetch their info.

@@ -28,6 +28,7 @@ import (
 	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
 	"prima/internal/platform/sms"
+	"prima/internal/search"
 )
 
 const (
@@ -464,6 +465,9 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error)
 					return ErrGuestRegistered
 				}
 				uid = u.ID
+				if err := search.Touch(ctx, tx, search.KindUser, uid); err != nil {
+					return err
+				}
 				if s.Invites != nil {
 					if err := s.Invites.Registered(ctx, tx, uid); err != nil {
 						return err

@@ -6,6 +6,7 @@ import (
 
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
+	"prima/internal/search"
 )
 
 // User is a row of users. Account is empty for a guest (NULL in the table).
@@ -122,6 +123,11 @@ func insertUser(ctx context.Context, tx *db.Tx, u *User) (int64, error) {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		u.Name, u.Portrait, account, u.PasswordHash, role, u.Points, u.VipExpireAt, u.SvipExpireAt, disc,
 		u.GoldVideoFreeUntil, u.VideoFreeUntil, u.CreatedAt, u.UpdatedAt).Scan(&id)
+	if err == nil && u.Account != "" {
+		// A registered user can be found by name; a guest cannot, so the
+		// hot path of a new device pays nothing for search.
+		err = search.Touch(ctx, tx, search.KindUser, id)
+	}
 	return id, err
 }
 

@@ -413,6 +413,15 @@ func (s *Service) UpdateTag(ctx context.Context, actor audit.Actor, id int64, c 
 			}
 			return err
 		}
+		if after["name"] != nil {
+			tagged, err := searchTagVideos(ctx, tx, id)
+			if err != nil {
+				return err
+			}
+			if err := searchTouchVideos(ctx, tx, tagged); err != nil {
+				return err
+			}
+		}
 		tx.AfterCommit(s.Invalidate)
 		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "tag.update", TargetType: "tag", TargetID: itoa(id), Before: before, After: after})
 	})
@@ -428,6 +437,10 @@ func (s *Service) DeleteTag(ctx context.Context, actor audit.Actor, id int64) (i
 		if err != nil {
 			return err
 		}
+		tagged, err := searchTagVideos(ctx, tx, id)
+		if err != nil {
+			return err
+		}
 		res, err := tx.Exec(ctx, "DELETE FROM video_tags WHERE tag_id = ?", id)
 		if err != nil {
 			return err
@@ -437,6 +450,9 @@ func (s *Service) DeleteTag(ctx context.Context, actor audit.Actor, id int64) (i
 		}
 		if _, err := tx.Exec(ctx, "DELETE FROM tags WHERE id = ?", id); err != nil {
 			return fkConflict(err, "标签仍被其他内容使用")
+		}
+		if err := searchTouchVideos(ctx, tx, tagged); err != nil {
+			return err
 		}
 		tx.AfterCommit(s.Invalidate)
 		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "tag.delete", TargetType: "tag", TargetID: itoa(id),
@@ -809,6 +825,9 @@ func (s *Service) CreateVideo(ctx context.Context, actor audit.Actor, in VideoIn
 				return err
 			}
 		}
+		if err := searchTouchVideo(ctx, tx, id); err != nil {
+			return err
+		}
 		tx.AfterCommit(s.Invalidate)
 		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "video.create", TargetType: "video", TargetID: itoa(id),
 			After: map[string]any{"title": nv.Title, "moduleId": mod, "subModuleId": sub, "tagIds": tags, "cover": cover, "coverId": val(in.CoverID),
@@ -924,6 +943,9 @@ func (s *Service) UpdateVideo(ctx context.Context, actor audit.Actor, id int64, 
 		if err != nil {
 			return err
 		}
+		if err := searchTouchVideo(ctx, tx, id); err != nil {
+			return err
+		}
 		if n.Cover != v.Cover {
 			oldCover = v.Cover
 		}
@@ -966,6 +988,9 @@ func (s *Service) SetPublished(ctx context.Context, actor audit.Actor, id int64,
 		if _, err := tx.Exec(ctx, "UPDATE videos SET published = ?, updated_at = ? WHERE id = ? AND published <> ?", pub, s.now().Unix(), id, pub); err != nil {
 			return err
 		}
+		if err := searchTouchVideo(ctx, tx, id); err != nil {
+			return err
+		}
 		tx.AfterCommit(s.Invalidate)
 		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: action, TargetType: "video", TargetID: itoa(id),
 			Before: map[string]bool{"published": v.Published}, After: map[string]bool{"published": on}})
@@ -1003,6 +1028,9 @@ func (s *Service) DeleteVideo(ctx context.Context, actor audit.Actor, id int64) 
 		}
 		if _, err := tx.Exec(ctx, "DELETE FROM videos WHERE id = ?", id); err != nil {
 			return fkConflict(err, "视频仍被其他记录引用，不能删除，请保持下架")
+		}
+		if err := searchTouchVideo(ctx, tx, id); err != nil {
+			return err
 		}
 		cover = v.Cover
 		tx.AfterCommit(s.Invalidate)

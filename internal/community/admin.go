@@ -27,6 +27,7 @@ import (
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 	"prima/internal/platform/realtime"
+	"prima/internal/search"
 )
 
 // Bounds of the operator's input.
@@ -250,6 +251,9 @@ func (s *Service) ReviewPost(ctx context.Context, actor audit.Actor, id int64, a
 		if !ok {
 			return decided
 		}
+		if err := search.Touch(ctx, tx, search.KindPost, id); err != nil {
+			return err
+		}
 		if err := s.modNotice(ctx, tx, p.author, "post_review", title, body, id, now); err != nil {
 			return err
 		}
@@ -288,6 +292,9 @@ func (s *Service) RemovePost(ctx context.Context, actor audit.Actor, id int64, r
 		}
 		if !ok {
 			return gone
+		}
+		if err := search.Touch(ctx, tx, search.KindPost, id); err != nil {
+			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE post_reports SET state = 'resolved' WHERE post_id = ? AND comment_id = 0 AND state = 'open'`, id); err != nil {
 			return err

@@ -18,6 +18,7 @@ import (
 	"prima/internal/membership"
 	"prima/internal/platform/db"
 	"prima/internal/platform/realtime"
+	"prima/internal/search"
 )
 
 // LockedArticleRunes is how much of a locked paid article's text anyone
@@ -233,6 +234,9 @@ func (s *Service) DeletePost(ctx context.Context, uid, id int64) error {
 			if err == nil {
 				err = ErrNoPost
 			}
+			return err
+		}
+		if err := search.Touch(ctx, tx, search.KindPost, id); err != nil {
 			return err
 		}
 		tx.AfterCommit(func() {

@@ -24,6 +24,7 @@ import (
 	"prima/internal/platform/db"
 	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
+	"prima/internal/search"
 )
 
 // Publishing limits (GET /api/app/community/rules hands them to clients).
@@ -280,7 +281,7 @@ func (s *Service) CreatePost(ctx context.Context, uid int64, in PostInput) (Crea
 				return err
 			}
 		}
-		return nil
+		return search.Touch(ctx, tx, search.KindPost, out.ID)
 	})
 	if err != nil {
 		return Created{}, err

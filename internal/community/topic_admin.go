@@ -21,6 +21,7 @@ import (
 	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
+	"prima/internal/search"
 )
 
 // Bounds of a topic.
@@ -209,6 +210,9 @@ func (s *Service) CreateTopic(ctx context.Context, actor audit.Actor, in TopicIn
 		if err != nil {
 			return topicNameTaken(err)
 		}
+		if err := search.Touch(ctx, tx, search.KindTopic, id); err != nil {
+			return err
+		}
 		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "topic.create", TargetType: "topic", TargetID: modItoa(id),
 			After: map[string]any{"name": *in.Name, "description": desc, "cover": cover, "sort": val(in.Sort, 0), "status": val(in.Status, 1)}}, now)
 	})
@@ -268,6 +272,9 @@ func (s *Service) UpdateTopic(ctx context.Context, actor audit.Actor, id int64, 
 		if _, err := tx.Exec(ctx, `UPDATE topics SET name = ?, description = ?, cover = ?, sort = ?, status = ? WHERE id = ?`,
 			next.Name, next.Description, next.Cover, next.Sort, next.Status, id); err != nil {
 			return topicNameTaken(err)
+		}
+		if err := search.Touch(ctx, tx, search.KindTopic, id); err != nil {
+			return err
 		}
 		if next.Cover != t.Cover {
 			old = t.Cover

@@ -23,6 +23,7 @@ import (
 	"prima/internal/platform/audit"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/db"
+	"prima/internal/search"
 )
 
 // Limits.
@@ -483,6 +484,9 @@ func (s *Service) Create(ctx context.Context, actor audit.Actor, in NewGallery) 
 		if err := setImages(ctx, tx, id, in.Assets); err != nil {
 			return err
 		}
+		if err := search.Touch(ctx, tx, search.KindGallery, id); err != nil {
+			return err
+		}
 		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "gallery.create", TargetType: "gallery", TargetID: itoa(id),
 			After: map[string]any{"title": strings.TrimSpace(in.Title), "subModuleId": in.SubModuleID, "vipLevel": in.VipLevel,
 				"coins": in.Coins, "published": in.Published, "images": in.Assets}})
@@ -534,6 +538,9 @@ func (s *Service) Update(ctx context.Context, actor audit.Actor, id int64, e Edi
 		g.UpdatedAt = s.now().UTC().Truncate(time.Second)
 		if _, err := tx.Exec(ctx, `UPDATE galleries SET title = ?, module_id = ?, sub_module_id = ?, vip_level = ?, coins = ?, published = ?, updated_at = ?
 			WHERE id = ?`, g.Title, g.ModuleID, g.SubModuleID, g.VipLevel, g.Coins, boolInt(g.Published), g.UpdatedAt.Unix(), id); err != nil {
+			return err
+		}
+		if err := search.Touch(ctx, tx, search.KindGallery, id); err != nil {
 			return err
 		}
 		action := "gallery.update"

@@ -21,6 +21,7 @@ import (
 	pmedia "prima/internal/media"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/db"
+	"prima/internal/search"
 )
 
 // Run seeds a's database and media store when the catalogue is empty and
@@ -91,7 +92,16 @@ func RunWith(ctx context.Context, a *app.App, o Options) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("seed the demo community (the catalogue and media are in place without it): %w", err)
 	}
-	return st.report(users, took) + "\n" + ms.report() + "\n" + cm, nil
+	// The catalogue and the community are written with the stores' plain
+	// inserts (one big transaction, no per-row hooks), so the search index
+	// is built once at the end, exactly as `prima reindex` builds it.
+	indexStart := time.Now()
+	docs, err := search.Reindex(ctx, a.DB)
+	if err != nil {
+		return "", fmt.Errorf("seed: indexing for search (run `prima reindex` to retry): %w", err)
+	}
+	ix := fmt.Sprintf("  %d items indexed for search in %s", docs, time.Since(indexStart).Round(10*time.Millisecond))
+	return st.report(users, took) + "\n" + ms.report() + "\n" + cm + "\n" + ix, nil
 }
 
 func (m mediaStats) report() string {
