@@ -60,7 +60,7 @@ export default function SearchPage() {
   }
 
   return (
-    <div className={styles.page} data-testid="search-page" data-route={name}>
+    <div className={`${styles.page} ${styles.plain}`} data-testid="search-page" data-route={name}>
       <SearchHeader back={name === 'homesearch' ? '/home' : '/discover'}>
         <SearchBox value={text} onChange={setText} onSubmit={go} autoFocus />
       </SearchHeader>
