@@ -39,6 +39,7 @@ import (
 	"prima/internal/platform/sms"
 	"prima/internal/report"
 	"prima/internal/rewards"
+	"prima/internal/searchapi"
 	"prima/internal/support"
 	"prima/internal/wallet"
 	"prima/web"
@@ -87,6 +88,8 @@ type App struct {
 	Codes *rewards.Codes
 	// Invites are invitation codes, bindings and inviter rewards.
 	Invites *rewards.Invites
+	// Search is the search calls: the engine's hits as the domains' cards.
+	Search *searchapi.Service
 	// SMSRecorder keeps the last SMS per number, only in test mode (nil
 	// otherwise, and then /api/test/sms/last is not mounted).
 	SMSRecorder *sms.Recorder
@@ -254,6 +257,10 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Invites.Events = events
 	a.Invites.PublicURL = cfg.PublicURL
 	acct.Invites = a.Invites
+	// Search (issue 10): hits hydrated by the domains' card loaders; the
+	// shared limiter keeps a refresh loop from pushing a hot word.
+	a.Search = searchapi.New(d, a.Catalog, a.Galleries, a.Community)
+	a.Search.Limiter = limiter
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil
 }

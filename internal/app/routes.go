@@ -107,6 +107,13 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 		h("GET /api/test/sms/last", account.TestLastSMS(a.SMSRecorder))
 	}
 
+	// Search (docs/api.md, *Search*): public; a token only personalises
+	// the cards (liked, followed).
+	h("GET /api/app/search", a.Search.Search)
+	h("GET /api/app/search/overview", a.Search.Overview)
+	h("GET /api/app/search/suggest", a.Search.Suggest)
+	h("GET /api/app/search/hot", a.Search.Hot)
+
 	// Realtime: the signed-in user's events over a WebSocket.
 	h("GET /api/app/ws", a.WS.Serve)
 
@@ -323,6 +330,9 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("GET /api/admin/community/topics", mod.AdminTopics)
 	op("POST /api/admin/community/topics", mod.AdminCreateTopic)
 	op("POST /api/admin/community/topics/update", mod.AdminUpdateTopic)
+	// Search: the operator's pinned hot words.
+	op("GET /api/admin/search/pins", a.Search.AdminPins)
+	op("POST /api/admin/search/pins", a.Search.AdminSetPins)
 	op("/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed
