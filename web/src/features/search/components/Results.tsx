@@ -58,7 +58,9 @@ function PostFallback({ r }: { r: Result }) {
     <Link to={`/cdetail/${r.id}`} className={styles.row}>
       <span className={styles.rowBody}>
         <span className={styles.rowTitle}>
-          <Highlight text={r.title} marks={r.marks} />
+          <span className={styles.rowName}>
+            <Highlight text={r.title} marks={r.marks} />
+          </span>
         </span>
       </span>
     </Link>
@@ -87,7 +89,9 @@ export function ResultCard({ r, eager }: { r: Result; eager?: boolean }) {
         <Link to={`/community/topic/${tp.id}`} className={`${styles.row} prima-hit`} data-testid="search-topic" data-topic-id={tp.id}>
           <span className={styles.rowPic}>{tp.cover ? <LazyImage src={tp.cover} alt="" className={styles.fill} /> : <span className={styles.hash}>#</span>}</span>
           <span className={styles.rowBody}>
-            <span className={styles.rowTitle}>#{title}</span>
+            <span className={styles.rowTitle}>
+              <span className={styles.rowName}>#{title}</span>
+            </span>
             <span className={styles.rowSub}>
               {t('search.topicPosts', { n: formatCount(tp.postCount) })} · {t('search.topicFollows', { n: formatCount(tp.followCount) })}
             </span>
@@ -103,7 +107,7 @@ export function ResultCard({ r, eager }: { r: Result; eager?: boolean }) {
           <Portrait src={u.portrait} />
           <span className={styles.rowBody}>
             <span className={styles.rowTitle}>
-              {title}
+              <span className={styles.rowName}>{title}</span>
               {u.vipLevel > 0 && <span className={`${styles.vip} ${u.vipLevel === 2 ? styles.svip : ''}`}>{u.vipLevel === 2 ? 'SVIP' : 'VIP'}</span>}
             </span>
             <span className={styles.rowSub}>{u.bio || t('search.userBio')}</span>
