@@ -248,7 +248,9 @@ test('A deletes the post: it is 404 afterwards', async () => {
   const deleted = p.waitForResponse((r) => r.url().endsWith('/api/app/community/post/delete'))
   await $(A, 'post-delete-ok').click()
   assert.equal((await deleted).status(), 200)
-  await p.goto(`${server.base}/cdetail/${postID}`)
+  // The page leaves the deleted post (back, or the community tab).
+  await p.waitForURL((u) => u.pathname !== `/cdetail/${postID}`)
+  await open(A, `/cdetail/${postID}`)
   await $(A, 'post-notfound').waitFor()
   await both(A, 'notfound')
   await assert.rejects(call(server.base, 'GET', `/api/app/community/post?id=${postID}`), /404/)

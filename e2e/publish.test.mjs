@@ -19,6 +19,7 @@ import { call } from './media.mjs'
 const stamp = Date.now().toString(36).slice(-5)
 const PASSWORD = 'secret12'
 let server, phone, page, token, work
+let picturePost, pictureTopic // the picture post and its topic, looked for on the topic and author pages
 const files = {}
 const failed = []
 
@@ -113,11 +114,11 @@ test('two pictures upload, are reordered, and the draft survives a reload', asyn
   const restored = await page.locator('[data-testid=publish-picture]').evaluateAll((els) => els.map((e) => Number(e.dataset.id)))
   assert.deepEqual(restored, after, 'the pictures come back in the new order')
   assert.match(await $('publish-draft').innerText(), /已恢复/)
-  // The topic list is the feeds' call: whatever it answers, the picker opens and closes.
+  // A topic from the seeded ones (after 不选话题, hot first).
   await $('publish-topic').click()
-  await page.locator('[data-testid=publish-topic-sheet] :is([data-testid=publish-choice], [data-testid=state-error], [data-testid=state-offline])').first().waitFor({ timeout: 10000 })
+  await page.locator('[data-testid=publish-topic-sheet] [data-testid=publish-choice]').first().waitFor({ timeout: 10000 })
   await shot(page, 'publish-04-topics')
-  await page.keyboard.press('Escape')
+  await page.locator('[data-testid=publish-topic-sheet] [data-testid=publish-choice]').nth(1).click()
   await $('publish-topic-sheet').waitFor({ state: 'detached' })
   if (await $('publish-module').count()) {
     await $('publish-module').click()
@@ -134,6 +135,9 @@ test('the picture post is published and opens', async () => {
   assert.equal(p.body.kind, 'picture')
   assert.equal(p.body.pictures.length, 2)
   assert.equal(p.body.title, '红与蓝')
+  assert.ok(p.body.topicID > 0, 'filed under the chosen topic')
+  picturePost = p.answer.data.id
+  pictureTopic = p.body.topicID
   assert.ok(p.body.clientID, 'a client id for retries')
   // The same clientID again answers the same post: a retry writes nothing.
   const again = await call(server.base, 'POST', '/api/app/community/post', { token, body: p.body })
@@ -212,6 +216,20 @@ test('an article with bold, a list and a picture', async () => {
   assert.match(p.body.html, /<ul><li>第一项<\/li><li>第二项<\/li><\/ul>/)
   assert.match(p.body.html, /<img data-asset="\d+">/)
   assert.doesNotMatch(p.body.html, /src=/, 'no signed URL is sent')
+})
+
+test('the picture post is on its topic page (最新) and on the author\'s own page', async () => {
+  await page.goto(server.base + `/community/topic/${pictureTopic}`)
+  await $('topic-header').waitFor()
+  await page.locator('[data-testid=topic-sort][data-sort=new]').click()
+  await page.locator(`[data-testid=post-card][data-post-id="${picturePost}"]`).waitFor({ timeout: 10000 })
+  await shot(page, 'publish-08-in-topic')
+  // /myhome's 帖子 tab lists all three posts, newest first.
+  await page.goto(server.base + '/myhome')
+  await $('tab-posts').click()
+  await $('user-posts').locator(`[data-testid=post-card][data-post-id="${picturePost}"]`).waitFor({ timeout: 10000 })
+  assert.equal(await $('user-posts').locator('[data-testid=post-card]').count(), 3, 'the picture, video and article posts')
+  await shot(page, 'publish-09-myhome')
 })
 
 test('a guest is asked to register', async () => {

@@ -186,24 +186,44 @@ func cutRunes(s string, n int) string {
 	return string(rs[:n]) + "…"
 }
 
-// plainText is the text of sanitised HTML: tags dropped, the five entities
-// the sanitiser writes decoded, whitespace runs folded.
+// plainText is the text of sanitised HTML: tags dropped (a block's edge
+// becomes a space, an inline tag nothing, so 开头<b>粗体</b> stays one
+// word), the entities the sanitiser writes decoded, whitespace runs folded.
 func plainText(html string) string {
-	var b strings.Builder
+	var b, tag strings.Builder
 	in := false
 	for _, c := range html {
 		switch {
 		case c == '<':
 			in = true
-			b.WriteByte(' ')
-		case c == '>':
+			tag.Reset()
+		case c == '>' && in:
 			in = false
-		case !in:
+			if blockTag(tag.String()) {
+				b.WriteByte(' ')
+			}
+		case in:
+			tag.WriteRune(c)
+		default:
 			b.WriteRune(c)
 		}
 	}
 	s := strings.NewReplacer("&lt;", "<", "&gt;", ">", "&quot;", `"`, "&#34;", `"`, "&#39;", "'", "&nbsp;", " ", "&amp;", "&").Replace(b.String())
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// blockTag reports whether the tag (its text between < and >) opens or
+// closes a block: paragraphs, breaks, headings, lists, quotes, pictures.
+func blockTag(t string) bool {
+	name := strings.TrimPrefix(t, "/")
+	if i := strings.IndexAny(name, " /\t\n"); i >= 0 {
+		name = name[:i]
+	}
+	switch strings.ToLower(name) {
+	case "p", "br", "div", "h1", "h2", "h3", "h4", "ul", "ol", "li", "blockquote", "img", "hr", "pre":
+		return true
+	}
+	return false
 }
 
 // cards turns rows into Posts for viewer (0 anonymous): authors, topics,

@@ -127,3 +127,17 @@ func TestMutesAndSettings(t *testing.T) {
 		}
 	})
 }
+
+// An article's card text: inline tags join their words, blocks separate
+// them, entities read as characters.
+func TestPlainText(t *testing.T) {
+	for in, want := range map[string]string{
+		"<p>开头<b>粗体</b>结尾</p><ul><li>一</li><li>二</li></ul>": "开头粗体结尾 一 二",
+		"<h2>标题</h2><p>a &lt;b&gt; &amp; c</p>":             "标题 a <b> & c",
+		"<p>行一<br/>行二</p><blockquote>引用</blockquote>":       "行一 行二 引用",
+	} {
+		if got := plainText(in); got != want {
+			t.Errorf("plainText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@
 import type { ReactNode } from 'react'
 import { useNavigate } from 'react-router'
 import { t } from '@/i18n'
+import { canGoBack } from '@/lib/nav'
 import { BackIcon } from './icons'
 import styles from './NavBar.module.css'
 
@@ -16,12 +17,6 @@ interface Props {
   transparent?: boolean
 }
 
-// canGoBack: react-router keeps its own history index in history.state.idx;
-// 0 means this page was the first one of the visit.
-function canGoBack(): boolean {
-  const idx = (window.history.state as { idx?: number } | null)?.idx
-  return typeof idx === 'number' && idx > 0
-}
 
 export function NavBar({ title, back = '/home', right, transparent }: Props) {
   const navigate = useNavigate()

@@ -16,3 +16,11 @@ export function applyCurrentOp(leftRouteName: string | null | undefined): void {
   if (v === null) storage.remove(CURRENT_OP_KEY)
   else storage.set(CURRENT_OP_KEY, v)
 }
+
+// canGoBack: react-router keeps its own history index in history.state.idx;
+// 0 means this page was the first one of the visit, and going back would
+// leave the app (or land on whatever page the browser had before).
+export function canGoBack(): boolean {
+  const idx = (window.history.state as { idx?: number } | null)?.idx
+  return typeof idx === 'number' && idx > 0
+}

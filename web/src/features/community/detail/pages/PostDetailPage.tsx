@@ -9,6 +9,7 @@ import { Link, useNavigate, useParams } from 'react-router'
 import { useQueryClient } from '@tanstack/react-query'
 import { t } from '@/i18n'
 import { relativeTime, formatCount } from '@/lib/time'
+import { canGoBack } from '@/lib/nav'
 import { toast } from '@/lib/toast'
 import { LazyImage } from '@/components/LazyImage'
 import { NavBar } from '@/components/NavBar'
@@ -174,7 +175,10 @@ function Detail({ post, token, menu, closeMenu }: { post: PostDetail; token: str
       .then(() => {
         toast.success(t('post.deleted'))
         qc.removeQueries({ queryKey: postKeys.detail(post.id, token) })
-        navigate(-1)
+        // Back where the user came from; a post opened from a link has
+        // nothing in the app behind it, so the community tab.
+        if (canGoBack()) navigate(-1)
+        else navigate('/community', { replace: true })
       })
       .catch(() => {
         // The API client toasted the server's tip.
