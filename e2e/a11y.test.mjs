@@ -138,6 +138,14 @@ for (const colorScheme of ['light', 'dark']) {
       await $(page, 'post-card').first().waitFor()
       await check('community', page)
 
+      // Search: the page with its hot words, the results of a word.
+      await page.goto(server.base + '/search')
+      await $(page, 'search-hot').waitFor()
+      await check('search', page)
+      await page.goto(server.base + '/search/result?keyword=' + encodeURIComponent('猫'))
+      await $(page, 'search-overview').waitFor()
+      await check('searchresult', page)
+
       await page.goto(server.base + '/shortvideo')
       await $(page, 'short-slide').first().waitFor()
       await $(page, 'short-like').first().waitFor()
