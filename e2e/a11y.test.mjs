@@ -126,7 +126,9 @@ for (const colorScheme of ['light', 'dark']) {
       await $(page, 'register-form').waitFor()
       await check('register', page)
 
-      await page.goto(server.base + '/search/more')
+      // Every screen of the table is built now; the shared page still
+      // answers a path outside the table.
+      await page.goto(server.base + '/no/such/page')
       await $(page, 'coming-soon').waitFor()
       await check('coming soon', page)
 
@@ -135,6 +137,14 @@ for (const colorScheme of ['light', 'dark']) {
       await page.goto(server.base + '/community')
       await $(page, 'post-card').first().waitFor()
       await check('community', page)
+
+      // Search: the page with its hot words, the results of a word.
+      await page.goto(server.base + '/search')
+      await $(page, 'search-hot').waitFor()
+      await check('search', page)
+      await page.goto(server.base + '/search/result?keyword=' + encodeURIComponent('猫'))
+      await $(page, 'search-overview').waitFor()
+      await check('searchresult', page)
 
       await page.goto(server.base + '/shortvideo')
       await $(page, 'short-slide').first().waitFor()

@@ -125,6 +125,12 @@ const builtMarkers = {
   publishrule: { css: css('publish-rules') },
   publishpicture: { css: `${css('publish-picture-page')} ${css('publish-guest')}` },
   publisharticle: { css: `${css('publish-article-page')} ${css('publish-guest')}` },
+  // Search (features/search): the page, the result page without a word
+  // (its empty state), /search/more without a kind (its empty state).
+  search: { css: `${css('search-page')} ${css('search-input')}` },
+  homesearch: { css: `${css('search-page')}[data-route=homesearch]` },
+  searchresult: { css: `${css('searchresult-page')} ${css('state-empty')}` },
+  searchmore: { css: `${css('searchmore-page')} ${css('state-empty')}` },
 }
 
 // The app's root has rendered: the boot mark is gone and there is content.

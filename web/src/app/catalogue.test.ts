@@ -20,6 +20,7 @@ import { inviteEn, inviteZhCN } from '@/i18n/invite'
 import { commEn, commZhCN } from '@/i18n/community'
 import { pubEn, pubZhCN } from '@/i18n/publish'
 import { postEn, postZhCN } from '@/i18n/post'
+import { searchEn, searchZhCN } from '@/i18n/search'
 
 // The side catalogues: each feature group keeps its strings in a file of
 // its own, in both languages, with no key of the pages' catalogue.
@@ -37,6 +38,7 @@ const SIDE: [string, Record<string, string>, Record<string, string>][] = [
   ['community', commZhCN, commEn],
   ['publish', pubZhCN, pubEn],
   ['post', postZhCN, postEn],
+  ['search', searchZhCN, searchEn],
 ]
 
 // Indexed by any string here: the test looks for keys the types cannot see.

@@ -96,6 +96,10 @@ const postdetail: PageLoader = () => import('@/features/community/detail/pages/P
 const community: PageLoader = () => import('@/features/community/pages/CommunityPage')
 const topic: PageLoader = () => import('@/features/community/pages/TopicPage')
 const usertopic: PageLoader = () => import('@/features/community/pages/UserTopicPage')
+// Search (features/search); results and more compose the community's card (src/app).
+const search: PageLoader = () => import('@/features/search/pages/SearchPage')
+const searchresult: PageLoader = () => import('@/app/SearchResultRoute')
+const searchmore: PageLoader = () => import('@/app/SearchMoreRoute')
 const soon: PageLoader = () => import('@/components/ComingSoon')
 
 export const appRoutes: AppRoute[] = [
@@ -122,10 +126,10 @@ export const appRoutes: AppRoute[] = [
   { name: 'publishrule', path: '/community/publish/rule', page: publishrule },
   { name: 'publishvideo', path: '/community/publishvideo', page: publishvideo },
   { name: 'publisharticle', path: '/community/publisharticle', page: publisharticle },
-  { name: 'search', path: '/search', page: soon },
-  { name: 'searchresult', path: '/search/result', page: soon },
-  { name: 'searchmore', path: '/search/more', page: soon },
-  { name: 'homesearch', path: '/home/search', page: soon },
+  { name: 'search', path: '/search', page: search },
+  { name: 'searchresult', path: '/search/result', page: searchresult },
+  { name: 'searchmore', path: '/search/more', page: searchmore },
+  { name: 'homesearch', path: '/home/search', page: search },
   { name: 'usercenter', path: '/usercenter/:uid', page: usercenter },
   { name: 'usercentermy', path: '/myhome', page: myhome },
   { name: 'gallery', path: '/gallery/:id', page: gallery },

@@ -17,7 +17,8 @@ export function AccessBadge({ gallery, inline }: { gallery: Pick<Gallery, 'vipLe
   return null
 }
 
-export const GalleryCard = memo(function GalleryCard({ gallery, eager }: { gallery: Gallery; eager?: boolean }) {
+// titleNode replaces the plain title (search highlights its matches in it).
+export const GalleryCard = memo(function GalleryCard({ gallery, eager, titleNode }: { gallery: Gallery; eager?: boolean; titleNode?: ReactNode }) {
   return (
     <Link to={`/gallery/${gallery.id}`} className={styles.card} data-testid="gallery-card" data-gallery-id={gallery.id} data-vip={gallery.vipLevel} data-coins={gallery.coins}>
       <div className={styles.coverBox}>
@@ -32,7 +33,7 @@ export const GalleryCard = memo(function GalleryCard({ gallery, eager }: { galle
         <AccessBadge gallery={gallery} />
         <span className={styles.count}>{t('gallery.count', { n: gallery.imageCount })}</span>
       </div>
-      <p className={styles.title}>{gallery.title}</p>
+      <p className={styles.title}>{titleNode ?? gallery.title}</p>
     </Link>
   )
 })

@@ -17,7 +17,8 @@ function Badge({ video }: { video: Video }) {
   return null
 }
 
-export const VideoCard = memo(function VideoCard({ video, eager }: { video: Video; eager?: boolean }) {
+// titleNode replaces the plain title (search highlights its matches in it).
+export const VideoCard = memo(function VideoCard({ video, eager, titleNode }: { video: Video; eager?: boolean; titleNode?: ReactNode }) {
   return (
     <Link to={`/detail/${video.id}`} className={styles.card} data-testid="video-card" data-video-id={video.id}>
       <div className={styles.coverBox}>
@@ -31,7 +32,7 @@ export const VideoCard = memo(function VideoCard({ video, eager }: { video: Vide
           <span className={styles.duration}>{formatDuration(video.duration)}</span>
         </div>
       </div>
-      <p className={styles.title}>{video.title}</p>
+      <p className={styles.title}>{titleNode ?? video.title}</p>
     </Link>
   )
 })

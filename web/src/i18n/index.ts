@@ -16,17 +16,18 @@ import { inviteZhCN, inviteEn, type InviteKey } from './invite'
 import { commZhCN, commEn, type CommKey } from './community'
 import { pubZhCN, pubEn, type PubKey } from './publish'
 import { postZhCN, postEn, type PostKey } from './post'
+import { searchZhCN, searchEn, type SearchKey } from './search'
 
 export type Lang = 'zh-CN' | 'en'
 
 // MessageKey is every key t() accepts: t('mine.login') compiles, a key
 // missing from zh-CN does not. A key built at run time (route.<name>.title)
 // goes through hasMessage first, or through the helpers below.
-export type MessageKey = PageKey | LibKey | PayKey | WdKey | ProfileKey | SupKey | MsgKey | WaysKey | CertKey | WfKey | CodesKey | InviteKey | PubKey | CommKey | PostKey
+export type MessageKey = PageKey | LibKey | PayKey | WdKey | ProfileKey | SupKey | MsgKey | WaysKey | CertKey | WfKey | CodesKey | InviteKey | PubKey | CommKey | PostKey | SearchKey
 
 const catalogues: Record<Lang, Partial<Record<string, string>>> = {
-  'zh-CN': { ...libZhCN, ...payZhCN, ...wdZhCN, ...profileZhCN, ...supZhCN, ...msgZhCN, ...waysZhCN, ...certZhCN, ...wfZhCN, ...codesZhCN, ...inviteZhCN, ...pubZhCN, ...commZhCN, ...postZhCN, ...zhCN },
-  en: { ...libEn, ...payEn, ...wdEn, ...profileEn, ...supEn, ...msgEn, ...waysEn, ...certEn, ...wfEn, ...codesEn, ...inviteEn, ...pubEn, ...commEn, ...postEn, ...en },
+  'zh-CN': { ...libZhCN, ...payZhCN, ...wdZhCN, ...profileZhCN, ...supZhCN, ...msgZhCN, ...waysZhCN, ...certZhCN, ...wfZhCN, ...codesZhCN, ...inviteZhCN, ...pubZhCN, ...commZhCN, ...postZhCN, ...searchZhCN, ...zhCN },
+  en: { ...libEn, ...payEn, ...wdEn, ...profileEn, ...supEn, ...msgEn, ...waysEn, ...certEn, ...wfEn, ...codesEn, ...inviteEn, ...pubEn, ...commEn, ...postEn, ...searchEn, ...en },
 }
 
 let current: Lang = 'zh-CN'

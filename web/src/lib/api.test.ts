@@ -238,6 +238,21 @@ describe('timeout', () => {
     expect((await caught).kind).toBe('timeout')
   })
 
+  it("aborts with the caller's signal, quietly, and never shares the request", async () => {
+    hang()
+    const ctrl = new AbortController()
+    const a = rejection(api.get('/suggest', { q: '猫' }, { silent: true, signal: ctrl.signal }))
+    const b = rejection(api.get('/suggest', { q: '猫' }, { silent: true, signal: new AbortController().signal }))
+    expect(fetchMock).toHaveBeenCalledTimes(2)
+    ctrl.abort()
+    const err = await a
+    expect(err).toMatchObject({ kind: 'network', msg: 'aborted' })
+    expect(call(0).init.signal!.aborted).toBe(true)
+    expect(call(1).init.signal!.aborted).toBe(false)
+    expect(toastText).not.toHaveBeenCalled()
+    void b
+  })
+
   it('clears its timer when the answer arrives', async () => {
     vi.useFakeTimers()
     answer(() => ok(1))

@@ -63,6 +63,9 @@ export interface RequestOptions {
   // password with 401 while the session is fine, so a 401 here is shown as
   // the call's error and does not end the session.
   passwordCheck?: boolean
+  // signal cancels the request (a stale suggestion while the user types);
+  // a request with a signal is never shared with another caller.
+  signal?: AbortSignal
 }
 
 export type Params = Record<string, unknown>
@@ -135,6 +138,7 @@ interface Prepared {
   body?: string | FormData
   token: string | null
   timeout: number
+  signal?: AbortSignal
 }
 
 // unwrap turns an answer (status, status text, body) into the envelope's
@@ -176,8 +180,13 @@ export function unwrap(status: number, statusText: string, text: string): unknow
 async function send(p: Prepared): Promise<unknown> {
   const ctrl = new AbortController()
   const timer = setTimeout(() => ctrl.abort(), p.timeout)
+  const cancel = () => ctrl.abort()
+  if (p.signal?.aborted) ctrl.abort()
+  p.signal?.addEventListener('abort', cancel)
   const failed = (e: unknown) =>
-    ctrl.signal.aborted
+    p.signal?.aborted
+      ? new ApiError({ kind: 'network', code: 0, status: 0, tip: t('net.offline'), msg: 'aborted' })
+      : ctrl.signal.aborted
       ? new ApiError({ kind: 'timeout', code: 0, status: 0, tip: t('net.timeout'), msg: `timeout after ${p.timeout} ms` })
       : new ApiError({ kind: 'network', code: 0, status: 0, tip: t('net.offline'), msg: e instanceof Error ? e.message : String(e) })
 
@@ -191,6 +200,7 @@ async function send(p: Prepared): Promise<unknown> {
     throw failed(e)
   } finally {
     clearTimeout(timer)
+    p.signal?.removeEventListener('abort', cancel)
   }
 
   return unwrap(res.status, res.statusText, text)
@@ -228,7 +238,7 @@ function request<T>(method: Method, path: string, payload: unknown, opts: Reques
   }
 
   // Uploads are never merged: two FormData bodies cannot be compared.
-  const key = typeof body === 'string' || body === undefined ? `${method} ${url} ${body ?? ''} ${token ?? ''}` : null
+  const key = opts.signal ? null : typeof body === 'string' || body === undefined ? `${method} ${url} ${body ?? ''} ${token ?? ''}` : null
   const existing = key ? inflight.get(key) : undefined
   if (existing) {
     if (!opts.silent) existing.silent = false
@@ -236,7 +246,7 @@ function request<T>(method: Method, path: string, payload: unknown, opts: Reques
   }
 
   const entry: InFlight = { silent: !!opts.silent, promise: Promise.resolve() }
-  entry.promise = send({ method, url, headers, body, token, timeout: opts.timeout ?? REQUEST_TIMEOUT_MS })
+  entry.promise = send({ method, url, headers, body, token, timeout: opts.timeout ?? REQUEST_TIMEOUT_MS, signal: opts.signal })
     .catch((err: ApiError) => {
       // Decided when the answer arrives, so a caller that joined late counts.
       // Neither the toast nor the app's handler may replace the ApiError

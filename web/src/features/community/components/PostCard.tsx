@@ -2,7 +2,7 @@
 // summary, the picture grid or video poster, topic chip, counts) and 'tile'
 // (a waterfall tile: the cover, two lines of text, author and likes). Text
 // is always the plain summary the server made, never HTML. Tap → /cdetail.
-import { memo, type MouseEvent } from 'react'
+import { memo, type MouseEvent, type ReactNode } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { t } from '@/i18n'
 import { Picture } from '@/components/Picture'
@@ -102,9 +102,13 @@ interface Props {
   eager?: boolean
   // hideTopic: on the topic's own page the chip says nothing new.
   hideTopic?: boolean
+  // titleNode / summaryNode replace the plain title and summary of the full
+  // face (search highlights its matches in them; still React text, no HTML).
+  titleNode?: ReactNode
+  summaryNode?: ReactNode
 }
 
-export const PostCard = memo(function PostCard({ post, layout = 'full', eager, hideTopic }: Props) {
+export const PostCard = memo(function PostCard({ post, layout = 'full', eager, hideTopic, titleNode, summaryNode }: Props) {
   const navigate = useNavigate()
   const to = `/cdetail/${post.id}`
   const open = (e: MouseEvent) => {
@@ -181,12 +185,12 @@ export const PostCard = memo(function PostCard({ post, layout = 'full', eager, h
       <StateBadge post={post} />
       {post.title && (
         <Link to={to} className={styles.title} data-testid="post-link">
-          {post.title}
+          {titleNode ?? post.title}
         </Link>
       )}
       {post.summary && (
         <p className={styles.summary} data-testid={post.title ? undefined : 'post-link'}>
-          {post.summary}
+          {summaryNode ?? post.summary}
         </p>
       )}
       {post.kind === 'video' ? <VideoCover post={post} eager={eager} /> : <Grid post={post} eager={eager} />}

@@ -1,0 +1,55 @@
+// The search calls (docs/api.md, *Search*): results of one kind by page,
+// the overview of every kind, suggestions while typing, hot words.
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { api } from '@/lib/api'
+import { nextPage, type Paged } from '@/lib/video'
+import { useUserStore } from '@/stores/user'
+import { searchKeys } from '@/features/search/keys'
+import type { SearchSort } from '@/features/search/query'
+import type { HotWord, Overview, Result, SearchKind } from '@/features/search/types'
+
+export const SEARCH_PAGE_SIZE = 20
+
+export function useResults(q: string, kind: SearchKind, sort: SearchSort) {
+  const token = useUserStore((s) => s.token)
+  return useInfiniteQuery({
+    queryKey: searchKeys.results(q, kind, sort, token),
+    queryFn: ({ pageParam }) =>
+      api.get<Paged<Result>>('/api/app/search', { q, kind, sort, pageNumber: pageParam, pageSize: SEARCH_PAGE_SIZE }, { silent: true }),
+    initialPageParam: 1,
+    getNextPageParam: nextPage,
+    enabled: q !== '',
+    staleTime: 60_000,
+  })
+}
+
+export function useOverview(q: string) {
+  const token = useUserStore((s) => s.token)
+  return useQuery({
+    queryKey: searchKeys.overview(q, token),
+    queryFn: () => api.get<Overview>('/api/app/search/overview', { q }, { silent: true }),
+    enabled: q !== '',
+    staleTime: 60_000,
+  })
+}
+
+// useSuggest asks for the words starting with q. The query's signal is
+// handed to the request, so a suggestion the user has typed past is
+// cancelled on the wire, not just ignored.
+export function useSuggest(q: string) {
+  return useQuery({
+    queryKey: searchKeys.suggest(q),
+    queryFn: ({ signal }) => api.get<{ list: string[] | null }>('/api/app/search/suggest', { q }, { silent: true, signal }),
+    enabled: q !== '',
+    staleTime: 60_000,
+    retry: false,
+  })
+}
+
+export function useHot() {
+  return useQuery({
+    queryKey: searchKeys.hot(),
+    queryFn: () => api.get<{ list: HotWord[] | null }>('/api/app/search/hot', null, { silent: true }),
+    staleTime: 5 * 60_000,
+  })
+}
