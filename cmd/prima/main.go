@@ -1,4 +1,4 @@
-// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima withdrawals`.
+// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima withdrawals`, `prima reindex`.
 package main
 
 import (
@@ -31,6 +31,7 @@ Usage:
                   verify the ledger's invariants; exits non-zero on a breach
   prima withdrawals list|approve|reject
                   list withdrawals, mark one paid or reject it (-h for flags)
+  prima reindex   rebuild the search index from the content; prints counts
 
 Each command takes -h for its flags; every flag also reads an environment
 variable (PRIMA_LISTEN, PRIMA_DATA_DIR, PRIMA_DATABASE_URL, PRIMA_WORKERS, ...).
@@ -59,6 +60,9 @@ func run(args []string) error {
 	}
 	if cmd == "withdrawals" {
 		return runWithdrawals(args, os.Stdout, os.Stderr)
+	}
+	if cmd == "reindex" {
+		return runReindex(args, os.Stdout)
 	}
 	cfg, err := config.Load("prima "+cmd, args)
 	if err != nil {

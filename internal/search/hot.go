@@ -1,0 +1,232 @@
+package search
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"prima/internal/platform/db"
+)
+
+// HotWord is one hot search: an operator pin, or a word searched often in
+// the last HotDays days.
+type HotWord struct {
+	Word   string `json:"word"`
+	Pinned bool   `json:"pinned"`
+	Count  int64  `json:"count"`
+}
+
+const (
+	// HotDays is the sliding window of hot searches.
+	HotDays = 7
+	// MaxWordRunes bounds a recorded or pinned word.
+	MaxWordRunes = 30
+	// MaxPins bounds the operator's pinned words.
+	MaxPins = 10
+)
+
+// hotWord is text as a hot word: control characters stripped, spaces
+// collapsed, normalised; ok is false for junk (empty, too long, or no
+// letter, digit or CJK character to search for).
+func hotWord(text string) (string, bool) {
+	s, err := cleanQuery(text)
+	if err != nil {
+		return "", false
+	}
+	s = Normalize(s)
+	if utf8.RuneCountInString(s) > MaxWordRunes || len(queryTokens(s)) == 0 {
+		return "", false
+	}
+	return s, true
+}
+
+func dayOf(t time.Time) int64 { return t.UTC().Unix() / 86400 }
+
+// RecordQuery counts one search of text on now's day. Junk is skipped
+// silently (it is not an error to search for "!!!").
+func RecordQuery(ctx context.Context, d *db.DB, text string, now time.Time) error {
+	w, ok := hotWord(text)
+	if !ok {
+		return nil
+	}
+	_, err := d.Exec(ctx, `INSERT INTO search_queries (word, day, count) VALUES (?, ?, 1)
+		ON CONFLICT (word, day) DO UPDATE SET count = search_queries.count + 1`, w, dayOf(now))
+	return err
+}
+
+// Hot is the pinned words in their order, then the most searched words of
+// the last HotDays days (today included), at most limit in all.
+func Hot(ctx context.Context, q db.Querier, now time.Time, limit int) ([]HotWord, error) {
+	if limit <= 0 {
+		return []HotWord{}, nil
+	}
+	pins, err := Pins(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	out := []HotWord{}
+	seen := map[string]bool{}
+	for _, p := range pins {
+		if len(out) == limit {
+			return out, nil
+		}
+		out = append(out, HotWord{Word: p, Pinned: true})
+		seen[p] = true
+	}
+	words, err := db.All(ctx, q, func(r db.Scanner) (HotWord, error) {
+		var h HotWord
+		err := r.Scan(&h.Word, &h.Count)
+		return h, err
+	}, `SELECT word, SUM(count) AS n FROM search_queries WHERE day > ? GROUP BY word ORDER BY n DESC, word LIMIT ?`,
+		dayOf(now)-HotDays, limit+len(pins))
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range words {
+		if len(out) == limit {
+			break
+		}
+		if seen[h.Word] {
+			continue
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// Pins are the operator's pinned words in order.
+func Pins(ctx context.Context, q db.Querier) ([]string, error) {
+	return db.All(ctx, q, func(r db.Scanner) (string, error) {
+		var s string
+		return s, r.Scan(&s)
+	}, `SELECT word FROM search_pins ORDER BY sort, word`)
+}
+
+// SetPins replaces the pinned words (normalised, repeats dropped). An
+// empty, junk or over-long word, or more than MaxPins, is ErrBadPin and
+// changes nothing.
+func SetPins(ctx context.Context, tx *db.Tx, words []string) error {
+	var clean []string
+	seen := map[string]bool{}
+	for _, w := range words {
+		h, ok := hotWord(w)
+		if !ok {
+			return ErrBadPin
+		}
+		if !seen[h] {
+			seen[h] = true
+			clean = append(clean, h)
+		}
+	}
+	if len(clean) > MaxPins {
+		return ErrBadPin
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM search_pins`); err != nil {
+		return err
+	}
+	for i, w := range clean {
+		if _, err := tx.Exec(ctx, `INSERT INTO search_pins (word, sort) VALUES (?, ?)`, w, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Suggest is at most limit completions of prefix: hot words (pinned or
+// searched in the window) that start with it, most searched first, then
+// titles that start with it, then titles that contain it (the newest
+// matches, the last word as a prefix: "iph" finds iPhone).
+func Suggest(ctx context.Context, q db.Querier, prefix string, limit int) ([]string, error) {
+	text, err := cleanQuery(prefix)
+	if err != nil {
+		return nil, err
+	}
+	out := []string{}
+	if limit <= 0 {
+		return out, nil
+	}
+	limit = min(limit, 20)
+	norm := Normalize(text)
+	toks := queryTokens(norm)
+	if len(toks) == 0 {
+		return out, nil
+	}
+	seen := map[string]bool{}
+	add := func(s string) bool {
+		k := Normalize(s)
+		if !seen[k] && len(out) < limit {
+			seen[k] = true
+			out = append(out, s)
+		}
+		return len(out) >= limit
+	}
+	// Hot words: pins, then counted words, by prefix range on the key.
+	pins, err := Pins(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pins {
+		if strings.HasPrefix(p, norm) && add(p) {
+			return out, nil
+		}
+	}
+	words, err := db.All(ctx, q, func(r db.Scanner) (string, error) {
+		var s string
+		return s, r.Scan(&s)
+	}, `SELECT word FROM search_queries WHERE word >= ? AND word < ? GROUP BY word ORDER BY SUM(count) DESC, word LIMIT ?`,
+		norm, norm+"\U0010FFFF", limit)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range words {
+		if add(w) {
+			return out, nil
+		}
+	}
+	// Titles: the newest 200 matches, those starting with the prefix first.
+	in := Query{VipLevel: -1}
+	cands, err := window(ctx, q, toks, lastIsWord(norm), in, 200)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(cands))
+	for i, c := range cands {
+		ids[i] = c.id
+	}
+	sortIDsDesc(ids)
+	hits, err := hitsByID(ctx, q, ids, nil)
+	if err != nil {
+		return nil, err
+	}
+	var rest []string
+	for _, h := range hits {
+		if strings.HasPrefix(Normalize(h.Title), norm) {
+			if add(h.Title) {
+				return out, nil
+			}
+		} else {
+			rest = append(rest, h.Title)
+		}
+	}
+	for _, t := range rest {
+		if add(t) {
+			break
+		}
+	}
+	return out, nil
+}
+
+// lastIsWord reports whether s ends inside a Latin or digit word (which
+// the suggestion then completes as a prefix).
+func lastIsWord(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	c := runClass(r)
+	return c == 2 || c == 3
+}
+
+func sortIDsDesc(ids []int64) {
+	slices.SortFunc(ids, func(a, b int64) int { return cmp.Compare(b, a) })
+}
