@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"prima/internal/platform/db"
 )
@@ -201,12 +202,18 @@ func tsQuery(toks []string, prefix bool, in Query) string {
 func window(ctx context.Context, q db.Querier, toks []string, prefix bool, in Query, n int) ([]candidate, error) {
 	var query string
 	var args []any
+	sqliteRank := false
 	if isSQLite(q) {
-		// bm25 is smaller for better matches: negate it. Title tokens weigh
-		// more than body text; facets nothing.
-		query = `SELECT w.id, w.r, d.popularity, d.title FROM (
-			SELECT rowid AS id, -bm25(search_fts, 4.0, 1.0, 0.0) AS r FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?
+		// No bm25: FTS5 computes its IDF by walking every match of every
+		// phrase once per query (the whole doclist, not the window), which
+		// for a common character in 1,000,000 titles cost more than the 20 ms
+		// budget by itself (bench/README.md, Search). With detail=column and
+		// every token required, bm25 only told title from body and long from
+		// short, which titleTier and the length rank below do in Go.
+		query = `SELECT w.id, 0.0, d.popularity, d.title FROM (
+			SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?
 		) w JOIN search_docs d ON d.id = w.id`
+		sqliteRank = true
 		args = []any{ftsMatch(toks, prefix, in), n}
 	} else {
 		// Normalisation 1: divide by 1 + log(lexemes), so shorter titles win.
@@ -221,6 +228,9 @@ func window(ctx context.Context, q db.Querier, toks []string, prefix bool, in Qu
 		var title string
 		err := r.Scan(&c.id, &c.rank, &c.popularity, &title)
 		c.tier = titleTier(title, phrase, toks)
+		if sqliteRank {
+			c.rank = 1 / float64(1+utf8.RuneCountInString(title)) // shorter titles first, as bm25's length norm did
+		}
 		return c, err
 	}, query, args...)
 }
