@@ -627,7 +627,7 @@ func searchReport(o searchOptions, results []engineResult, began time.Time) stri
 		for _, r := range results {
 			cr := r.classes[c]
 			ip99, lp99 := load.Percentile(cr.index, 99), load.Percentile(cr.like, 99)
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s / %s | %s | %s | %.0f× | %.0f | %d / %d | %d |\n", c, engineTitle(r.engine),
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s / %s | %s | %s | %.1f× | %.0f | %d / %d | %d |\n", c, engineTitle(r.engine),
 				msf(load.Percentile(cr.index, 50)), msf(ip99), msf(load.Percentile(cr.indexCPU, 50)), msf(load.Percentile(cr.indexCPU, 99)),
 				msf(load.Percentile(cr.like, 50)), msf(lp99),
 				float64(lp99)/float64(max(1, ip99)), float64(cr.hits)/float64(max(1, len(cr.index))),
