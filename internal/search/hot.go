@@ -1,9 +1,7 @@
 package search
 
 import (
-	"cmp"
 	"context"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -42,6 +40,9 @@ func hotWord(text string) (string, bool) {
 	}
 	return s, true
 }
+
+// suggestNow is the clock of Suggest's hot-word window (tests move it).
+var suggestNow = time.Now
 
 func dayOf(t time.Time) int64 { return t.UTC().Unix() / 86400 }
 
@@ -163,7 +164,8 @@ func Suggest(ctx context.Context, q db.Querier, prefix string, limit int) ([]str
 		}
 		return len(out) >= limit
 	}
-	// Hot words: pins, then counted words, by prefix range on the key.
+	// Hot words: pins, then words counted in the window (substr, not a key
+	// range: PostgreSQL's collation need not order by code point).
 	pins, err := Pins(ctx, q)
 	if err != nil {
 		return nil, err
@@ -176,8 +178,8 @@ func Suggest(ctx context.Context, q db.Querier, prefix string, limit int) ([]str
 	words, err := db.All(ctx, q, func(r db.Scanner) (string, error) {
 		var s string
 		return s, r.Scan(&s)
-	}, `SELECT word FROM search_queries WHERE word >= ? AND word < ? GROUP BY word ORDER BY SUM(count) DESC, word LIMIT ?`,
-		norm, norm+"\U0010FFFF", limit)
+	}, `SELECT word FROM search_queries WHERE day > ? AND substr(word, 1, ?) = ? GROUP BY word ORDER BY SUM(count) DESC, word LIMIT ?`,
+		dayOf(suggestNow())-HotDays, utf8.RuneCountInString(norm), norm, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -186,32 +188,22 @@ func Suggest(ctx context.Context, q db.Querier, prefix string, limit int) ([]str
 			return out, nil
 		}
 	}
-	// Titles: the newest 200 matches, those starting with the prefix first.
-	in := Query{VipLevel: -1}
-	cands, err := window(ctx, q, toks, lastIsWord(norm), in, 200)
+	// Titles: of the newest 200 matches, those starting with the prefix
+	// first, then the rest, newest first.
+	win, arg := windowSQL(isSQLite(q), toks, lastIsWord(norm), Query{VipLevel: -1})
+	find := "instr(lower(d.title), ?)"
+	if !isSQLite(q) {
+		find = "strpos(lower(d.title), ?)"
+	}
+	titles, err := db.All(ctx, q, func(r db.Scanner) (string, error) {
+		var s string
+		return s, r.Scan(&s)
+	}, `SELECT d.title FROM (`+win+`) w CROSS JOIN search_docs d WHERE d.id = w.id
+		ORDER BY CASE WHEN `+find+` = 1 THEN 0 ELSE 1 END, d.id DESC LIMIT ?`, arg, 200, norm, 2*limit)
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]int64, len(cands))
-	for i, c := range cands {
-		ids[i] = c.id
-	}
-	sortIDsDesc(ids)
-	hits, err := hitsByID(ctx, q, ids, nil)
-	if err != nil {
-		return nil, err
-	}
-	var rest []string
-	for _, h := range hits {
-		if strings.HasPrefix(Normalize(h.Title), norm) {
-			if add(h.Title) {
-				return out, nil
-			}
-		} else {
-			rest = append(rest, h.Title)
-		}
-	}
-	for _, t := range rest {
+	for _, t := range titles {
 		if add(t) {
 			break
 		}
@@ -225,8 +217,4 @@ func lastIsWord(s string) bool {
 	r, _ := utf8.DecodeLastRuneInString(s)
 	c := runClass(r)
 	return c == 2 || c == 3
-}
-
-func sortIDsDesc(ids []int64) {
-	slices.SortFunc(ids, func(a, b int64) int { return cmp.Compare(b, a) })
 }

@@ -2,8 +2,6 @@ package search
 
 import (
 	"context"
-	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -33,47 +31,33 @@ type Hit struct {
 }
 
 // Window is how many of the newest matches a query ranks. The full-text
-// index walks matches newest first (doc ids sort by recency) and stops
-// here, so a query costs the same whether a character matches 20 titles or
-// 500,000: relevance, sort=plays and the total are all over this window.
-// sort=new is exact (it is the window's own order).
+// index walks matches newest first (doc ids follow recency) and stops
+// here, so a query costs about the same whether a character matches 20
+// titles or 500,000: relevance, sort=plays and the total are all over this
+// window. sort=new is exact for the first Window matches.
 const Window = 2000
+
+// RankWindow is how many of the newest matches relevance and sort=plays
+// order; matches past it (up to Window) follow newest first. Ranking reads
+// each candidate's doc row, so this bounds the cost of a ranked query
+// (measured: bench_test.go, docs/architecture.md *Search*).
+const RankWindow = 500
 
 // MaxLimit bounds one page.
 const MaxLimit = 100
 
-// candidate is one match of the window.
-type candidate struct {
-	id         int64
-	tier       int     // how the title matches (titleTier), larger is better
-	rank       float64 // the engine's relevance (bm25, ts_rank), larger is better
-	popularity int64
-}
-
-// titleTier grades how title matches the query, the same on both engines:
-// 4 the whole title is the query, 3 it starts with it, 2 it contains it as
-// typed, 1 it holds every token, 0 only the other text matched.
-func titleTier(title, query string, toks []string) int {
-	t := strings.Join(strings.Fields(Normalize(title)), " ")
-	switch {
-	case t == query:
-		return 4
-	case strings.HasPrefix(t, query):
-		return 3
-	case strings.Contains(t, query):
-		return 2
-	}
-	tt := Tokens(title)
-	for _, k := range toks {
-		if !slices.Contains(tt, k) {
-			return 0
-		}
-	}
-	return 1
-}
-
 // Search runs in against the index: hits for one page and the number of
 // matches (at most Window).
+//
+// Ranking, the same on both engines: relevance puts titles that are the
+// query, then start with it, then contain it as typed, before the rest;
+// then shorter titles (the match is more of the title), then popularity
+// (plays, likes, posts, followers), then newest. sort=new is newest first,
+// sort=plays most popular first. The engines' own scores (FTS5 bm25,
+// ts_rank) are not used: bm25 computes its IDF over every match of a term,
+// which for 的 is a scan of hundreds of thousands of postings and was half
+// of a query's time, for an order that for one or two tokens in a short
+// title is the length order above.
 func Search(ctx context.Context, q db.Querier, in Query) ([]Hit, int, error) {
 	text, err := cleanQuery(in.Text)
 	if err != nil {
@@ -95,50 +79,97 @@ func Search(ctx context.Context, q db.Querier, in Query) ([]Hit, int, error) {
 		in.Limit = 20
 	}
 	in.Limit = min(in.Limit, MaxLimit)
-	in.Offset = max(in.Offset, 0)
-	in.Text = text
-	cands, err := window(ctx, q, toks, false, in, Window)
-	if err != nil {
+	in.Offset = min(max(in.Offset, 0), Window)
+	sqlite := isSQLite(q)
+	win, arg := windowSQL(sqlite, toks, false, in)
+	var total int
+	if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM (`+win+`) w`, arg, Window).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	order(cands, in.Sort)
-	total := len(cands)
 	if in.Offset >= total {
 		return []Hit{}, total, nil
 	}
-	page := cands[in.Offset:min(total, in.Offset+in.Limit)]
-	ids := make([]int64, len(page))
-	for i, c := range page {
-		ids[i] = c.id
+	scan := func(r db.Scanner) (Hit, error) {
+		var h Hit
+		var id int64
+		err := r.Scan(&id, &h.Kind, &h.ID, &h.Title)
+		h.Marks = marks(h.Title, toks)
+		return h, err
 	}
-	hits, err := hitsByID(ctx, q, ids, toks)
-	return hits, total, err
+	// newest reads n matches from position off of the window's own order:
+	// only those docs are read.
+	newest := func(off, n int) ([]Hit, error) {
+		return db.All(ctx, q, scan, `SELECT d.id, d.kind, d.ref_id, d.title FROM (`+win+` OFFSET ?) w
+			CROSS JOIN search_docs d WHERE d.id = w.id ORDER BY d.id DESC`, arg, n, off)
+	}
+	if in.Sort == SortNew {
+		hits, err := newest(in.Offset, in.Limit)
+		return hits, total, err
+	}
+	// Relevance and plays rank the newest RankWindow matches; the rest of
+	// the window follows newest first.
+	hits := []Hit{}
+	if in.Offset < RankWindow {
+		var order string
+		args := []any{arg, RankWindow}
+		if in.Sort == SortPlays {
+			order = "d.popularity DESC, d.id DESC"
+		} else {
+			find := "instr(lower(d.title), ?)"
+			if !sqlite {
+				find = "strpos(lower(d.title), ?)"
+			}
+			phrase := strings.Join(strings.Fields(Normalize(text)), " ")
+			order = "CASE WHEN lower(d.title) = ? THEN 3 WHEN " + find + " = 1 THEN 2 WHEN " + find + " > 0 THEN 1 ELSE 0 END DESC, length(d.title), d.popularity DESC, d.id DESC"
+			args = append(args, phrase, phrase, phrase)
+		}
+		n := min(in.Limit, RankWindow-in.Offset)
+		ranked, err := db.All(ctx, q, scan, searchSQL(win, order), append(args, n, in.Offset)...)
+		if err != nil {
+			return nil, 0, err
+		}
+		hits = append(hits, ranked...)
+	}
+	if end := in.Offset + in.Limit; end > RankWindow && total > RankWindow {
+		from := max(in.Offset, RankWindow)
+		rest, err := newest(from, end-from)
+		if err != nil {
+			return nil, 0, err
+		}
+		hits = append(hits, rest...)
+	}
+	return hits, total, nil
 }
 
-// order sorts the window: relevance (then popularity, then newest),
-// plays/popularity (then newest), or newest.
-func order(c []candidate, by string) {
-	sort.SliceStable(c, func(i, j int) bool {
-		a, b := c[i], c[j]
-		switch by {
-		case SortNew:
-		case SortPlays:
-			if a.popularity != b.popularity {
-				return a.popularity > b.popularity
-			}
-		default:
-			if a.tier != b.tier {
-				return a.tier > b.tier
-			}
-			if a.rank != b.rank {
-				return a.rank > b.rank
-			}
-			if a.popularity != b.popularity {
-				return a.popularity > b.popularity
-			}
+// searchSQL ranks the window and cuts the page. CROSS JOIN makes SQLite
+// walk the window first and look each doc up by id.
+func searchSQL(win, orderBy string) string {
+	return `SELECT d.id, d.kind, d.ref_id, d.title FROM (` + win + `) w CROSS JOIN search_docs d WHERE d.id = w.id
+		ORDER BY ` + orderBy + ` LIMIT ? OFFSET ?`
+}
+
+// windowSQL is the query of the ids of the newest n matches (n its second
+// parameter, the match its first): FTS5 or tsvector, walked in id order
+// from the newest so it stops after n.
+func windowSQL(sqlite bool, toks []string, prefix bool, in Query) (string, string) {
+	if sqlite {
+		return `SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?`, ftsMatch(toks, prefix, in)
+	}
+	// PostgreSQL picks between walking the id index backwards, testing each
+	// row (fast when most rows match: 的), and the GIN bitmap then a top-n
+	// sort (fast when few do), and with a parameter for the tsquery it often
+	// guesses wrong (measured at 100,000 docs: 北京 35 ms walking vs 0.9 ms
+	// from GIN). Any token of two or more characters (a bigram or a word) is
+	// selective, so "id + 0" takes the walk off the table; a query of single
+	// characters keeps the choice.
+	order := "f.id DESC"
+	for _, t := range toks {
+		if utf8.RuneCountInString(t) > 1 {
+			order = "f.id + 0 DESC"
+			break
 		}
-		return a.id > b.id
-	})
+	}
+	return `SELECT f.id FROM search_fts f WHERE f.tsv @@ CAST(? AS tsquery) ORDER BY ` + order + ` LIMIT ?`, tsQuery(toks, prefix, in)
 }
 
 // ftsMatch is the FTS5 expression: every token, quoted (so nothing the
@@ -198,43 +229,6 @@ func tsQuery(toks []string, prefix bool, in Query) string {
 	return strings.Join(parts, " & ")
 }
 
-// window reads up to n newest matches with their relevance and popularity.
-func window(ctx context.Context, q db.Querier, toks []string, prefix bool, in Query, n int) ([]candidate, error) {
-	var query string
-	var args []any
-	sqliteRank := false
-	if isSQLite(q) {
-		// No bm25: FTS5 computes its IDF by walking every match of every
-		// phrase once per query (the whole doclist, not the window), which
-		// for a common character in 1,000,000 titles cost more than the 20 ms
-		// budget by itself (bench/README.md, Search). With detail=column and
-		// every token required, bm25 only told title from body and long from
-		// short, which titleTier and the length rank below do in Go.
-		query = `SELECT w.id, 0.0, d.popularity, d.title FROM (
-			SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?
-		) w JOIN search_docs d ON d.id = w.id`
-		sqliteRank = true
-		args = []any{ftsMatch(toks, prefix, in), n}
-	} else {
-		// Normalisation 1: divide by 1 + log(lexemes), so shorter titles win.
-		query = `SELECT w.id, ts_rank('{0, 0, 0.4, 1.0}', w.tsv, w.q, 1), d.popularity, d.title FROM (
-			SELECT f.id, f.tsv, q.q FROM search_fts f, (SELECT CAST(? AS tsquery) AS q) q WHERE f.tsv @@ q.q ORDER BY f.id DESC LIMIT ?
-		) w JOIN search_docs d ON d.id = w.id`
-		args = []any{tsQuery(toks, prefix, in), n}
-	}
-	phrase := strings.Join(strings.Fields(Normalize(in.Text)), " ")
-	return db.All(ctx, q, func(r db.Scanner) (candidate, error) {
-		var c candidate
-		var title string
-		err := r.Scan(&c.id, &c.rank, &c.popularity, &title)
-		c.tier = titleTier(title, phrase, toks)
-		if sqliteRank {
-			c.rank = 1 / float64(1+utf8.RuneCountInString(title)) // shorter titles first, as bm25's length norm did
-		}
-		return c, err
-	}, query, args...)
-}
-
 // isSQLite tells the engine behind a Querier.
 func isSQLite(q db.Querier) bool {
 	switch v := q.(type) {
@@ -244,40 +238,4 @@ func isSQLite(q db.Querier) bool {
 		return v.Engine() == db.SQLite
 	}
 	return true
-}
-
-// hitsByID reads the docs of ids, in the order of ids, with their marks.
-func hitsByID(ctx context.Context, q db.Querier, ids []int64, toks []string) ([]Hit, error) {
-	if len(ids) == 0 {
-		return []Hit{}, nil
-	}
-	ph := strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ")
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
-	type row struct {
-		id  int64
-		hit Hit
-	}
-	rows, err := db.All(ctx, q, func(r db.Scanner) (row, error) {
-		var x row
-		err := r.Scan(&x.id, &x.hit.Kind, &x.hit.ID, &x.hit.Title)
-		return x, err
-	}, `SELECT id, kind, ref_id, title FROM search_docs WHERE id IN (`+ph+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[int64]Hit, len(rows))
-	for _, x := range rows {
-		x.hit.Marks = marks(x.hit.Title, toks)
-		byID[x.id] = x.hit
-	}
-	out := make([]Hit, 0, len(ids))
-	for _, id := range ids {
-		if h, ok := byID[id]; ok {
-			out = append(out, h)
-		}
-	}
-	return out, nil
 }

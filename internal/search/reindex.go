@@ -59,6 +59,13 @@ func Reindex(ctx context.Context, d *db.DB) (int, error) {
 			return 0, err
 		}
 	}
+	if d.Engine == db.Postgres {
+		// Fresh statistics on the tsvectors let the planner tell common
+		// lexemes from rare ones (see windowSQL).
+		if _, err := d.Exec(ctx, `ANALYZE search_fts`); err != nil {
+			return 0, err
+		}
+	}
 	var n int
 	err := d.QueryRow(ctx, `SELECT COUNT(*) FROM search_docs`).Scan(&n)
 	return n, err

@@ -93,10 +93,10 @@ func setup(t *testing.T, d *db.DB) (fx, int64, int64, int64, int64) {
 
 func TestTokens(t *testing.T) {
 	cases := map[string][]string{
-		"北京":          {"北", "北京", "京"},
-		"猫":           {"猫"},
-		"iPhone 15教程": {"iphone", "15", "教", "教程", "程"},
-		"ＩＰＨＯＮＥ":      {"iphone"},
+		"北京":           {"北", "北京", "京"},
+		"猫":            {"猫"},
+		"iPhone 15教程":  {"iphone", "15", "教", "教程", "程"},
+		"ＩＰＨＯＮＥ":       {"iphone"},
 		"Hello, World": {"hello", "world"},
 		"":             nil,
 		"  \x00 ":      nil,

@@ -32,10 +32,6 @@ type doc struct {
 const (
 	maxTitleRunes = 200
 	maxBodyRunes  = 2000
-	// slotBits: a doc id is published_at << slotBits | slot, so ids sort by
-	// recency and FTS5 can walk matches newest first.
-	slotBits = 20
-	slotMask = 1<<slotBits - 1
 )
 
 func cutRunes(s string, n int) string {
@@ -201,17 +197,17 @@ func Touch(ctx context.Context, tx *db.Tx, kind string, id int64) error {
 	if kind == KindVideo || kind == KindShort {
 		kinds = []string{KindVideo, KindShort}
 	}
-	keep := int64(0) // an old doc id to reuse (same kind, same published_at)
+	keep := int64(0) // the doc id to reuse: an edit keeps its place in recency order
 	for _, k := range kinds {
-		var oldID, oldAt int64
-		err := tx.QueryRow(ctx, `SELECT id, published_at FROM search_docs WHERE kind = ? AND ref_id = ?`, k, id).Scan(&oldID, &oldAt)
+		var oldID int64
+		err := tx.QueryRow(ctx, `SELECT id FROM search_docs WHERE kind = ? AND ref_id = ?`, k, id).Scan(&oldID)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		if ok && k == d.kind && oldAt == d.publishedAt {
+		if ok && k == d.kind {
 			keep = oldID
 		}
 		if err := deleteDoc(ctx, tx, oldID); err != nil {
@@ -221,13 +217,7 @@ func Touch(ctx context.Context, tx *db.Tx, kind string, id int64) error {
 	if !ok {
 		return nil
 	}
-	docID := keep
-	if docID == 0 {
-		if docID, err = newDocID(ctx, tx, d); err != nil {
-			return err
-		}
-	}
-	return insertDoc(ctx, tx, docID, d)
+	return insertDoc(ctx, tx, keep, d)
 }
 
 func sourceKind(k string) string {
@@ -248,40 +238,16 @@ func deleteDoc(ctx context.Context, tx *db.Tx, id int64) error {
 	return err
 }
 
-// newDocID picks a free id for d: published_at << 20 plus a slot derived
-// from the kind and ref id (so parallel inserts of different items rarely
-// meet), probing upward within the second when it is taken.
-func newDocID(ctx context.Context, tx *db.Tx, d doc) (int64, error) {
-	base := d.publishedAt << slotBits
-	slot := (kindIndex(d.kind)<<17 | d.refID&(1<<17-1)) & slotMask
-	free := func(id int64) (bool, error) {
-		var n int
-		err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM search_docs WHERE id = ?`, id).Scan(&n)
-		return n == 0, err
-	}
-	for i := int64(0); i < 4; i++ {
-		id := base | (slot+i)&slotMask
-		ok, err := free(id)
-		if err != nil || ok {
-			return id, err
-		}
-	}
-	// A crowded second: the first id after the largest in it, else after all.
-	var top sql.NullInt64
-	if err := tx.QueryRow(ctx, `SELECT MAX(id) FROM search_docs WHERE id >= ? AND id <= ?`, base, base|slotMask).Scan(&top); err != nil {
-		return 0, err
-	}
-	if top.Valid && top.Int64 < base|slotMask {
-		return top.Int64 + 1, nil
-	}
-	var gap sql.NullInt64
-	err := tx.QueryRow(ctx, `SELECT MIN(id) FROM search_docs d WHERE id >= ? AND NOT EXISTS (SELECT 1 FROM search_docs e WHERE e.id = d.id + 1)`, base).Scan(&gap)
-	return gap.Int64 + 1, err
-}
-
+// insertDoc writes d under id, or under the next id when id is 0.
 func insertDoc(ctx context.Context, tx *db.Tx, id int64, d doc) error {
-	_, err := tx.Exec(ctx, `INSERT INTO search_docs (id, kind, ref_id, module_id, sub_module_id, vip_level, coins, title, popularity, published_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, d.kind, d.refID, d.moduleID, d.subModuleID, d.vipLevel, d.coins, d.title, d.popularity, d.publishedAt)
+	var err error
+	if id > 0 {
+		_, err = tx.Exec(ctx, `INSERT INTO search_docs (id, kind, ref_id, module_id, sub_module_id, vip_level, coins, title, popularity, published_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, d.kind, d.refID, d.moduleID, d.subModuleID, d.vipLevel, d.coins, d.title, d.popularity, d.publishedAt)
+	} else {
+		err = tx.QueryRow(ctx, `INSERT INTO search_docs (kind, ref_id, module_id, sub_module_id, vip_level, coins, title, popularity, published_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, d.kind, d.refID, d.moduleID, d.subModuleID, d.vipLevel, d.coins, d.title, d.popularity, d.publishedAt).Scan(&id)
+	}
 	if err != nil {
 		return err
 	}

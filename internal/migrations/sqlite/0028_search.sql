@@ -4,9 +4,11 @@
 -- normalised and joined by spaces, so unicode61 only splits on the spaces.
 --
 -- A doc exists exactly while anyone may see its item (search.Touch keeps it
--- so in the item's own transaction). id orders docs by recency: it is
--- published_at << 20 plus a small per-second slot, so the full-text index
--- walks matches newest first and a query can stop after a bounded window.
+-- so in the item's own transaction). id orders docs by recency: a new doc
+-- takes the next id (an edit keeps its id), and Reindex touches items oldest
+-- first, so the full-text index walks matches newest first and a query can
+-- stop after a bounded window. Small id steps also keep the index small
+-- (FTS5 stores rowid deltas as varints).
 CREATE TABLE search_docs (
     id            INTEGER PRIMARY KEY,
     kind          TEXT NOT NULL,
