@@ -160,6 +160,7 @@ type source struct {
 	tagID []int64
 	next  int64
 	tags  []int64 // reused for each video's tags; a video is consumed before the next is made
+	title func(id int64) string // when set, replaces the generated title (the search bench)
 }
 
 func newSource(n int, subs []sub, tagIDs []int64, end time.Time) *source {
@@ -189,6 +190,9 @@ func (s *source) video() video {
 	}
 	v := video{id: i, moduleID: sb.moduleID, subModuleID: sb.id, published: 1, width: 1280, height: 720}
 	v.title = fmt.Sprintf("%s%s 第%d集", titleA[r.IntN(len(titleA))], titleB[r.IntN(len(titleB))], 1+r.IntN(40))
+	if s.title != nil {
+		v.title = s.title(i)
+	}
 	v.cover = "/media/covers/" + strconv.Itoa(int(i%16)) + ".png"
 	// Durations: a third short, half mid-length, the rest long; short-video
 	// sections are all under a minute and portrait.
@@ -244,6 +248,13 @@ func (s *source) video() video {
 // connection) and ignored on SQLite. progress, when not nil, hears about
 // each phase.
 func Generate(ctx context.Context, d *db.DB, pgURL string, n int, progress func(string)) (Report, error) {
+	return GenerateTitled(ctx, d, pgURL, n, nil, progress)
+}
+
+// GenerateTitled is Generate with video id's title made by title (when not
+// nil); every other column is exactly what Generate makes. The search bench
+// uses it to load its own titles through the same bulk path.
+func GenerateTitled(ctx context.Context, d *db.DB, pgURL string, n int, title func(id int64) string, progress func(string)) (Report, error) {
 	if progress == nil {
 		progress = func(string) {}
 	}
@@ -263,6 +274,7 @@ func Generate(ctx context.Context, d *db.DB, pgURL string, n int, progress func(
 	}
 	rep.SubModule = len(subs)
 	src := newSource(n, subs, tagIDs, now)
+	src.title = title
 
 	dropped, err := dropIndexes(ctx, d)
 	if err != nil {
