@@ -62,7 +62,7 @@ func (h *Handler) AdminUpdateModule(w http.ResponseWriter, r *http.Request) erro
 
 // AdminDeleteModule answers POST /api/admin/modules/delete {id}.
 func (h *Handler) AdminDeleteModule(w http.ResponseWriter, r *http.Request) error {
-	id, err := decodeID(w, r)
+	id, err := httpx.DecodeID(w, r)
 	if err != nil {
 		return err
 	}
@@ -86,15 +86,6 @@ func decodeChange(w http.ResponseWriter, r *http.Request) (int64, ModuleChange, 
 	return id, ModuleChange{Name: in.Name, Sort: in.Sort}, err
 }
 
-func decodeID(w http.ResponseWriter, r *http.Request) (int64, error) {
-	var in struct {
-		ID *int64 `json:"id"`
-	}
-	if err := httpx.Decode(w, r, &in); err != nil {
-		return 0, err
-	}
-	return httpx.BodyID(in.ID)
-}
 
 // AdminTags answers GET /api/admin/tags.
 func (h *Handler) AdminTags(w http.ResponseWriter, r *http.Request) error {
@@ -136,7 +127,7 @@ func (h *Handler) AdminUpdateTag(w http.ResponseWriter, r *http.Request) error {
 
 // AdminDeleteTag answers POST /api/admin/tags/delete {id}.
 func (h *Handler) AdminDeleteTag(w http.ResponseWriter, r *http.Request) error {
-	id, err := decodeID(w, r)
+	id, err := httpx.DecodeID(w, r)
 	if err != nil {
 		return err
 	}
@@ -288,7 +279,7 @@ func (h *Handler) AdminPublishVideo(w http.ResponseWriter, r *http.Request) erro
 
 // AdminDeleteVideo answers POST /api/admin/videos/delete {id}.
 func (h *Handler) AdminDeleteVideo(w http.ResponseWriter, r *http.Request) error {
-	id, err := decodeID(w, r)
+	id, err := httpx.DecodeID(w, r)
 	if err != nil {
 		return err
 	}

@@ -82,13 +82,7 @@ func (h *Handler) Collect(w http.ResponseWriter, r *http.Request) error {
 // Play answers POST /api/app/vid/play {id}: public, and a signed-in
 // caller's play also goes into their browse history.
 func (h *Handler) Play(w http.ResponseWriter, r *http.Request) error {
-	var in struct {
-		ID *int64 `json:"id"`
-	}
-	if err := httpx.Decode(w, r, &in); err != nil {
-		return err
-	}
-	id, err := httpx.BodyID(in.ID)
+	id, err := httpx.DecodeID(w, r)
 	if err != nil {
 		return err
 	}

@@ -337,13 +337,7 @@ func (h *Handler) CustomerService(w http.ResponseWriter, r *http.Request) error 
 // AppClick answers POST /api/app/apps/click {id}. The client ignores its
 // failures; a wrong id still gets a clear answer.
 func (h *Handler) AppClick(w http.ResponseWriter, r *http.Request) error {
-	var in struct {
-		ID *int64 `json:"id"`
-	}
-	if err := httpx.Decode(w, r, &in); err != nil {
-		return err
-	}
-	id, err := httpx.BodyID(in.ID)
+	id, err := httpx.DecodeID(w, r)
 	if err != nil {
 		return err
 	}

@@ -50,13 +50,7 @@ func (h *Handler) PostLike(w http.ResponseWriter, r *http.Request) error {
 
 // PostDelete is POST /api/app/community/post/delete {id}: the author's own.
 func (h *Handler) PostDelete(w http.ResponseWriter, r *http.Request) error {
-	var req struct {
-		ID *int64 `json:"id"`
-	}
-	if err := httpx.Decode(w, r, &req); err != nil {
-		return err
-	}
-	id, err := httpx.BodyID(req.ID)
+	id, err := httpx.DecodeID(w, r)
 	if err != nil {
 		return err
 	}
@@ -118,13 +112,7 @@ func (h *Handler) CommentCreate(w http.ResponseWriter, r *http.Request) error {
 
 // CommentDelete is POST /api/app/community/comment/delete {id}.
 func (h *Handler) CommentDelete(w http.ResponseWriter, r *http.Request) error {
-	var req struct {
-		ID *int64 `json:"id"`
-	}
-	if err := httpx.Decode(w, r, &req); err != nil {
-		return err
-	}
-	id, err := httpx.BodyID(req.ID)
+	id, err := httpx.DecodeID(w, r)
 	if err != nil {
 		return err
 	}

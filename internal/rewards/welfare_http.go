@@ -83,13 +83,7 @@ func (h *WelfareHandler) Tasks(w http.ResponseWriter, r *http.Request) error {
 
 // Receive is POST /api/app/active/task/receive {id}.
 func (h *WelfareHandler) Receive(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		ID *int64 `json:"id"`
-	}
-	if err := httpx.Decode(w, r, &body); err != nil {
-		return err
-	}
-	id, err := httpx.BodyID(body.ID)
+	id, err := httpx.DecodeID(w, r)
 	if err != nil {
 		return err
 	}

@@ -192,3 +192,16 @@ func BodyID(id *int64) (int64, error) {
 	}
 	return *id, nil
 }
+
+// DecodeID reads a body that names one thing, {id}, and checks the id as
+// BodyID does: the shape of every "do this to that" call (play, delete,
+// claim, click).
+func DecodeID(w http.ResponseWriter, r *http.Request) (int64, error) {
+	var in struct {
+		ID *int64 `json:"id"`
+	}
+	if err := Decode(w, r, &in); err != nil {
+		return 0, err
+	}
+	return BodyID(in.ID)
+}
