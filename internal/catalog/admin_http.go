@@ -86,7 +86,6 @@ func decodeChange(w http.ResponseWriter, r *http.Request) (int64, ModuleChange, 
 	return id, ModuleChange{Name: in.Name, Sort: in.Sort}, err
 }
 
-
 // AdminTags answers GET /api/admin/tags.
 func (h *Handler) AdminTags(w http.ResponseWriter, r *http.Request) error {
 	ts, err := h.s.AdminTags(r.Context())

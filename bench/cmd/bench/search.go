@@ -166,9 +166,9 @@ const (
 type classResult struct {
 	index, like       []time.Duration
 	indexCPU          []time.Duration // CPU time of the querying thread: robust when the machine is shared
-	hits              int64 // summed totals of the index queries
-	likeRows          int   // summed rows of the LIKE pages
-	misses            int   // queries where LIKE found rows and the index none
+	hits              int64           // summed totals of the index queries
+	likeRows          int             // summed rows of the LIKE pages
+	misses            int             // queries where LIKE found rows and the index none
 	emptyIdx, emptyLk int
 }
 

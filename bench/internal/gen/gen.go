@@ -159,7 +159,7 @@ type source struct {
 	span  int64 // seconds between the oldest and the newest
 	tagID []int64
 	next  int64
-	tags  []int64 // reused for each video's tags; a video is consumed before the next is made
+	tags  []int64               // reused for each video's tags; a video is consumed before the next is made
 	title func(id int64) string // when set, replaces the generated title (the search bench)
 }
 
