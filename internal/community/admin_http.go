@@ -12,17 +12,7 @@ import (
 // Reports, purchases and moderation*). Handlers decode and check the body;
 // the rules live in admin.go and topic_admin.go.
 
-// modID checks a body id: required, positive, at most 2^53-1.
-func modID(name string, id *int64) (int64, error) {
-	if id == nil {
-		return 0, httpx.Invalid("缺少参数 "+name, name+" is required")
-	}
-	if *id < 1 || *id > httpx.MaxID {
-		return 0, httpx.Invalid("参数 "+name+" 无效", name+" must be a positive id up to 2^53-1")
-	}
-	return *id, nil
-}
-
+// modBool checks a required boolean field.
 func modBool(name string, b *bool) (bool, error) {
 	if b == nil {
 		return false, httpx.Invalid("缺少参数 "+name, name+" is required")
@@ -58,7 +48,7 @@ func (h *ModHandler) AdminReview(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	id, err := modID("id", in.ID)
+	id, err := httpx.BodyIDOf("id", in.ID)
 	if err != nil {
 		return err
 	}
@@ -82,7 +72,7 @@ func decodeFlag(w http.ResponseWriter, r *http.Request) (int64, bool, error) {
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return 0, false, err
 	}
-	id, err := modID("id", in.ID)
+	id, err := httpx.BodyIDOf("id", in.ID)
 	if err != nil {
 		return 0, false, err
 	}
@@ -125,7 +115,7 @@ func decodeRemove(w http.ResponseWriter, r *http.Request) (int64, string, error)
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return 0, "", err
 	}
-	id, err := modID("id", in.ID)
+	id, err := httpx.BodyIDOf("id", in.ID)
 	return id, in.Reason, err
 }
 
@@ -199,7 +189,7 @@ func (h *ModHandler) AdminResolveReport(w http.ResponseWriter, r *http.Request) 
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	id, err := modID("id", in.ID)
+	id, err := httpx.BodyIDOf("id", in.ID)
 	if err != nil {
 		return err
 	}
@@ -220,7 +210,7 @@ func (h *ModHandler) AdminMute(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	uid, err := modID("uid", in.UID)
+	uid, err := httpx.BodyIDOf("uid", in.UID)
 	if err != nil {
 		return err
 	}
@@ -305,7 +295,7 @@ func (h *ModHandler) AdminUpdateTopic(w http.ResponseWriter, r *http.Request) er
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	id, err := modID("id", in.ID)
+	id, err := httpx.BodyIDOf("id", in.ID)
 	if err != nil {
 		return err
 	}

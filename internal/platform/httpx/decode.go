@@ -183,12 +183,16 @@ const MaxID = 1<<53 - 1
 
 // BodyID checks an id read from a JSON body: present (422 "缺少参数 id"),
 // and within 1..MaxID (422 "参数 id 无效").
-func BodyID(id *int64) (int64, error) {
+func BodyID(id *int64) (int64, error) { return BodyIDOf("id", id) }
+
+// BodyIDOf is BodyID for a field of another name (uid, postID, ...): the
+// tips name that field.
+func BodyIDOf(name string, id *int64) (int64, error) {
 	if id == nil {
-		return 0, Invalid("缺少参数 id", "id is required")
+		return 0, Invalid("缺少参数 "+name, name+" is required")
 	}
 	if *id < 1 || *id > MaxID {
-		return 0, Invalid("参数 id 无效", "id must be a positive integer up to 2^53-1")
+		return 0, Invalid("参数 "+name+" 无效", name+" must be a positive integer up to 2^53-1")
 	}
 	return *id, nil
 }
