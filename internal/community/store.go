@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 
 	"prima/internal/platform/db"
 )
@@ -83,12 +82,7 @@ func following(ctx context.Context, q db.Querier, follower int64, ids []int64) (
 	if follower == 0 || len(ids) == 0 {
 		return out, nil
 	}
-	args := make([]any, 0, len(ids)+1)
-	args = append(args, follower)
-	for _, id := range ids {
-		args = append(args, id)
-	}
-	rows, err := q.Query(ctx, `SELECT followee_id FROM follows WHERE follower_id = ? AND followee_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, args...)
+	rows, err := q.Query(ctx, `SELECT followee_id FROM follows WHERE follower_id = ? AND followee_id IN (`+marks(len(ids))+`)`, append([]any{follower}, idArgs(ids)...)...)
 	if err != nil {
 		return nil, err
 	}
