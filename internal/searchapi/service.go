@@ -138,43 +138,38 @@ func (s *Service) hydrate(ctx context.Context, viewer int64, hits []search.Hit) 
 		if r.Marks == nil {
 			r.Marks = [][2]int{}
 		}
+		var found bool
 		switch h.Kind {
 		case search.KindVideo, search.KindShort:
-			v, ok := videos[h.ID]
-			if !ok {
-				continue
-			}
-			r.Video = &v
+			r.Video = ref(videos, h.ID)
+			found = r.Video != nil
 		case search.KindGallery:
-			g, ok := galleries[h.ID]
-			if !ok {
-				continue
-			}
-			r.Gallery = &g
+			r.Gallery = ref(galleries, h.ID)
+			found = r.Gallery != nil
 		case search.KindPost:
-			p, ok := posts[h.ID]
-			if !ok {
-				continue
-			}
-			r.Post = &p
+			r.Post = ref(posts, h.ID)
+			found = r.Post != nil
 		case search.KindTopic:
-			t, ok := topics[h.ID]
-			if !ok {
-				continue
-			}
-			r.Topic = &t
+			r.Topic = ref(topics, h.ID)
+			found = r.Topic != nil
 		case search.KindUser:
-			p, ok := people[h.ID]
-			if !ok {
-				continue
-			}
-			r.User = &p
-		default:
-			continue // a kind this build does not know shows nothing
+			r.User = ref(people, h.ID)
+			found = r.User != nil
+		}
+		if !found {
+			continue // gone since it was indexed, or a kind this build does not know
 		}
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// ref is a pointer to m[id], nil when the loader did not find it.
+func ref[T any](m map[int64]T, id int64) *T {
+	if v, ok := m[id]; ok {
+		return &v
+	}
+	return nil
 }
 
 // record counts text towards the hot words, once per client per word per
