@@ -13,6 +13,7 @@ import (
 	"prima/internal/migrations"
 	"prima/internal/platform/config"
 	"prima/internal/platform/db"
+	"prima/internal/search"
 	"prima/internal/seed"
 )
 
@@ -98,7 +99,8 @@ func run(args []string) error {
 			return err
 		}
 		fmt.Printf("migrated %s: %d new (%v)\n", d.Engine, len(applied), applied)
-		return nil
+		// The next serve or worker rebuilds an index these emptied.
+		return search.EnqueueRebuild(ctx, d, applied)
 	case "seed":
 		a, err := app.New(ctx, cfg, log)
 		if err != nil {

@@ -37,11 +37,11 @@ func userWant(t *testing.T, d *db.DB, text string, uid int64, want bool, when st
 // userDocs counts the index's user docs.
 func userDocs(t *testing.T, d *db.DB) int {
 	t.Helper()
-	var n int
-	if err := d.QueryRow(context.Background(), `SELECT COUNT(*) FROM search_docs WHERE kind = 'user'`).Scan(&n); err != nil {
+	n, err := search.Counts(context.Background(), d)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return n
+	return n[search.KindUser]
 }
 
 // TestUserSearchFollowsWrites: a user is found once registered, by the
@@ -108,9 +108,8 @@ func TestUserSearchFollowsWrites(t *testing.T) {
 			t.Errorf("%d user docs after an operator, want 3", got)
 		}
 		for _, uid := range []int64{l.User.ID, op.ID} {
-			var n int
-			if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM search_docs WHERE kind = 'user' AND ref_id = ?`, uid).Scan(&n); err != nil || n != 1 {
-				t.Errorf("user %d: %d docs (%v)", uid, n, err)
+			if in, err := search.Indexed(ctx, d, search.KindUser, uid); err != nil || !in {
+				t.Errorf("user %d: no doc (%v)", uid, err)
 			}
 		}
 	})

@@ -39,6 +39,7 @@ import (
 	"prima/internal/platform/sms"
 	"prima/internal/report"
 	"prima/internal/rewards"
+	"prima/internal/search"
 	"prima/internal/searchapi"
 	"prima/internal/support"
 	"prima/internal/wallet"
@@ -216,6 +217,13 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	}
 	a.Wallet.Pay.Limiter = limiter
 	a.Wallet.RegisterJobs(a.Jobs)
+	search.RegisterJobs(a.Jobs, d)
+	// An upgrade whose migrations emptied the search index rebuilds it in
+	// the background; search answers from what is rebuilt so far.
+	if err := search.EnqueueRebuild(ctx, d, applied); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("search rebuild: %w", err)
+	}
 	a.Wallet.Users = wallet.UserInfoFunc(func(ctx context.Context, uid int64) (any, error) {
 		u, err := acct.User(ctx, uid)
 		if err != nil {

@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -34,12 +33,7 @@ func videoFound(t *testing.T, d *db.DB, kind, text string, vip int) []int64 {
 // videoIndexDocs is the index's rows, for comparing with a fresh Reindex.
 func videoIndexDocs(t *testing.T, d *db.DB) string {
 	t.Helper()
-	rows, err := db.All(context.Background(), d, func(r db.Scanner) (string, error) {
-		var kind, title string
-		var ref, mod, sub, vip, coins, pop, pub int64
-		err := r.Scan(&kind, &ref, &title, &mod, &sub, &vip, &coins, &pop, &pub)
-		return fmt.Sprint(kind, ref, title, mod, sub, vip, coins, pop, pub), err
-	}, `SELECT kind, ref_id, title, module_id, sub_module_id, vip_level, coins, popularity, published_at FROM search_docs ORDER BY kind, ref_id`)
+	rows, err := search.Dump(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,9 +182,10 @@ func TestVideoSearchFollowsWrites(t *testing.T) {
 		if err := s.DeleteVideo(ctx, op, v.ID); err != nil {
 			t.Fatal(err)
 		}
-		var n int
-		if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM search_docs WHERE ref_id = ? AND kind IN ('video', 'short')`, v.ID).Scan(&n); err != nil || n != 0 {
-			t.Errorf("deleted video: %d docs (%v)", n, err)
+		for _, k := range []string{search.KindVideo, search.KindShort} {
+			if in, err := search.Indexed(ctx, d, k, v.ID); err != nil || in {
+				t.Errorf("deleted video: still a %s doc (%v)", k, err)
+			}
 		}
 		videoAgreesWithReindex(t, d)
 	})

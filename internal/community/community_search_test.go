@@ -2,7 +2,6 @@ package community
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -38,12 +37,7 @@ func hookWant(t *testing.T, d *db.DB, kind, text string, id int64, want bool, wh
 // hookDocs is the index's rows, for comparing with a fresh Reindex.
 func hookDocs(t *testing.T, d *db.DB) string {
 	t.Helper()
-	rows, err := db.All(context.Background(), d, func(r db.Scanner) (string, error) {
-		var kind, title string
-		var ref, mod, vip, pop, pub int64
-		err := r.Scan(&kind, &ref, &title, &mod, &vip, &pop, &pub)
-		return fmt.Sprint(kind, ref, title, mod, vip, pop, pub), err
-	}, `SELECT kind, ref_id, title, module_id, vip_level, popularity, published_at FROM search_docs ORDER BY kind, ref_id`)
+	rows, err := search.Dump(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}

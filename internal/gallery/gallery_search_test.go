@@ -75,9 +75,11 @@ func TestGallerySearchFollowsWrites(t *testing.T) {
 
 		var kept, fresh int
 		count := func(n *int) {
-			if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM search_docs WHERE kind = 'gallery'`).Scan(n); err != nil {
+			c, err := search.Counts(ctx, d)
+			if err != nil {
 				t.Fatal(err)
 			}
+			*n = c[search.KindGallery]
 		}
 		count(&kept)
 		if _, err := search.Reindex(ctx, d); err != nil {

@@ -34,34 +34,31 @@ func genTitle(r *rand.Rand, z *rand.Zipf) string {
 	return b.String()
 }
 
-// fill indexes n generated video titles straight into the index (no source
-// rows), published one second apart.
+// fill writes n generated video titles as published videos (rows in bulk,
+// a third of them short videos) and indexes them with Reindex.
 func fill(tb testing.TB, d *db.DB, n int) int64 {
 	r := rand.New(rand.NewPCG(1, 2))
 	z := rand.NewZipf(r, 1.1, 8, uint64(len(commonRunes)-1))
 	ctx := context.Background()
+	f := fx{tb.(*testing.T), d}
+	_, home, sub, short, ssub := setup(f.t, d)
 	var textBytes int64
-	for start := 0; start < n; start += 5000 {
-		err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
-			for i := start; i < min(n, start+5000); i++ {
-				dd := doc{kind: Kinds[i%3], refID: int64(i + 1), moduleID: int64(1 + i%5), vipLevel: i % 3, title: genTitle(r, z),
-					popularity: int64(r.IntN(100000)), publishedAt: int64(1_700_000_000 + i)}
-				textBytes += int64(len(dd.title))
-				if err := insertDoc(ctx, tx, 0, dd); err != nil {
-					return err
-				}
+	for start := 0; start < n; start += 500 {
+		var rows []string
+		var args []any
+		for i := start; i < min(n, start+500); i++ {
+			m, s := home, sub
+			if i%3 == 0 {
+				m, s = short, ssub
 			}
-			return nil
-		})
-		if err != nil {
-			tb.Fatal(err)
+			title := genTitle(r, z)
+			textBytes += int64(len(title))
+			rows = append(rows, "(?, ?, ?, ?, ?, 1, ?, ?)")
+			args = append(args, title, m, s, i%3, r.IntN(100000), 1_700_000_000+i, 1_700_000_000+i)
 		}
+		f.exec(`INSERT INTO videos (title, module_id, sub_module_id, vip_level, play_count, published, created_at, updated_at) VALUES `+strings.Join(rows, ", "), args...)
 	}
-	maintain := `ANALYZE search_fts` // as Reindex does
-	if d.Engine == db.SQLite {
-		maintain = `INSERT INTO search_fts (search_fts) VALUES ('optimize')`
-	}
-	if _, err := d.Exec(ctx, maintain); err != nil {
+	if _, err := Reindex(ctx, d); err != nil {
 		tb.Fatal(err)
 	}
 	return textBytes
@@ -99,14 +96,10 @@ func TestLatency(t *testing.T) {
 					t.Logf("  %s %d", nm, sz)
 				}
 				rows.Close()
-				var docs int64
-				if err := d.QueryRow(context.Background(), `SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'search_docs%' OR name LIKE 'sqlite_autoindex_search_docs%'`).Scan(&docs); err == nil {
-					t.Logf("search_docs table %d bytes", docs)
-				}
 			} else {
-				var size, docs int64
-				if err := d.QueryRow(context.Background(), `SELECT pg_total_relation_size('search_fts'), pg_total_relation_size('search_docs')`).Scan(&size, &docs); err == nil {
-					t.Logf("search_fts (tsvector + GIN) %d bytes = %.2fx the text; search_docs %d bytes", size, float64(size)/float64(text), docs)
+				var size int64
+				if err := d.QueryRow(context.Background(), `SELECT pg_total_relation_size('search_fts')`).Scan(&size); err == nil {
+					t.Logf("search_fts (tsvector + GIN) %d bytes = %.2fx the text", size, float64(size)/float64(text))
 				}
 			}
 			classes := map[string][]string{

@@ -1,7 +1,9 @@
 package search
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -190,25 +192,31 @@ func Suggest(ctx context.Context, q db.Querier, prefix string, limit int) ([]str
 	}
 	// Titles: of the newest 200 matches, those starting with the prefix
 	// first, then the rest, newest first.
-	win, arg := windowSQL(isSQLite(q), toks, lastIsWord(norm), Query{VipLevel: -1})
-	find := "instr(lower(d.title), ?)"
-	if !isSQLite(q) {
-		find = "strpos(lower(d.title), ?)"
-	}
-	titles, err := db.All(ctx, q, func(r db.Scanner) (string, error) {
-		var s string
-		return s, r.Scan(&s)
-	}, `SELECT d.title FROM (`+win+`) w CROSS JOIN search_docs d WHERE d.id = w.id
-		ORDER BY CASE WHEN `+find+` = 1 THEN 0 ELSE 1 END, d.id DESC LIMIT ?`, arg, 200, norm, 2*limit)
+	w := newWindow(ctx, q, toks, lastIsWord(norm), Query{VipLevel: -1})
+	ids, err := db.All(ctx, q, scanID, w.sql, w.args(200, 0)...)
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range titles {
-		if add(t) {
+	found, err := items(ctx, q, ids)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(found, func(a, b *doc) int {
+		return cmp.Compare(b2i(strings.HasPrefix(Normalize(b.title), norm)), b2i(strings.HasPrefix(Normalize(a.title), norm)))
+	})
+	for _, d := range found {
+		if add(d.title) {
 			break
 		}
 	}
 	return out, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // lastIsWord reports whether s ends inside a Latin or digit word (which

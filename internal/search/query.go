@@ -1,16 +1,22 @@
 package search
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 	"unicode/utf8"
 
 	"prima/internal/platform/db"
 )
 
-// Query is one search. Kind "" means every kind; ModuleID 0 any module;
-// VipLevel -1 any access level; Sort "" is relevance.
+// Query is one search. Kind "" means every kind (the window then takes
+// kinds in turn: videos, shorts, galleries, posts, topics, users, newest
+// first within each); ModuleID 0 any module; VipLevel -1 any access level;
+// Sort "" is relevance.
 type Query struct {
 	Text     string
 	Kind     string
@@ -31,16 +37,16 @@ type Hit struct {
 }
 
 // Window is how many of the newest matches a query ranks. The full-text
-// index walks matches newest first (doc ids follow recency) and stops
-// here, so a query costs about the same whether a character matches 20
-// titles or 500,000: relevance, sort=plays and the total are all over this
-// window. sort=new is exact for the first Window matches.
+// index walks matches newest first (doc ids follow the items' ids) and
+// stops here, so a query costs about the same whether a character matches
+// 20 titles or 500,000: relevance, sort=plays and the total are all over
+// this window. sort=new is exact for the first Window matches.
 const Window = 2000
 
 // RankWindow is how many of the newest matches relevance and sort=plays
 // order; matches past it (up to Window) follow newest first. Ranking reads
-// each candidate's doc row, so this bounds the cost of a ranked query
-// (measured: bench_test.go, docs/architecture.md *Search*).
+// each candidate's row from its own table, so this bounds the cost of a
+// ranked query (measured: bench/README.md *Search*).
 const RankWindow = 500
 
 // MaxLimit bounds one page.
@@ -52,12 +58,12 @@ const MaxLimit = 100
 // Ranking, the same on both engines: relevance puts titles that are the
 // query, then start with it, then contain it as typed, before the rest;
 // then shorter titles (the match is more of the title), then popularity
-// (plays, likes, posts, followers), then newest. sort=new is newest first,
-// sort=plays most popular first. The engines' own scores (FTS5 bm25,
-// ts_rank) are not used: bm25 computes its IDF over every match of a term,
-// which for 的 is a scan of hundreds of thousands of postings and was half
-// of a query's time, for an order that for one or two tokens in a short
-// title is the length order above.
+// (plays, likes, favourites, posts, followers, as the items' tables have
+// them now), then newest. sort=new is newest first, sort=plays most popular
+// first. The engines' own scores (FTS5 bm25, ts_rank) are not used: bm25
+// computes its IDF over every match of a term, which for 的 is a scan of
+// hundreds of thousands of postings, for an order that for one or two
+// tokens in a short title is the length order above.
 func Search(ctx context.Context, q db.Querier, in Query) ([]Hit, int, error) {
 	text, err := cleanQuery(in.Text)
 	if err != nil {
@@ -80,55 +86,38 @@ func Search(ctx context.Context, q db.Querier, in Query) ([]Hit, int, error) {
 	}
 	in.Limit = min(in.Limit, MaxLimit)
 	in.Offset = min(max(in.Offset, 0), Window)
-	sqlite := isSQLite(q)
-	win, arg := windowSQL(sqlite, toks, false, in)
+	w := newWindow(ctx, q, toks, false, in)
 	var total int
-	if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM (`+win+`) w`, arg, Window).Scan(&total); err != nil {
+	if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM (`+w.sql+`) w`, w.args(Window, 0)...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
 	if in.Offset >= total {
 		return []Hit{}, total, nil
 	}
-	scan := func(r db.Scanner) (Hit, error) {
-		var h Hit
-		var id int64
-		err := r.Scan(&id, &h.Kind, &h.ID, &h.Title)
-		h.Marks = marks(h.Title, toks)
-		return h, err
+	// newest reads n matches from position off of the window's own order.
+	newest := func(off, n int) ([]*doc, error) {
+		ids, err := db.All(ctx, q, scanID, w.sql, w.args(n, off)...)
+		if err != nil {
+			return nil, err
+		}
+		return items(ctx, q, ids)
 	}
-	// newest reads n matches from position off of the window's own order:
-	// only those docs are read.
-	newest := func(off, n int) ([]Hit, error) {
-		return db.All(ctx, q, scan, `SELECT d.id, d.kind, d.ref_id, d.title FROM (`+win+` OFFSET ?) w
-			CROSS JOIN search_docs d WHERE d.id = w.id ORDER BY d.id DESC`, arg, n, off)
-	}
+	var found []*doc
 	if in.Sort == SortNew {
-		hits, err := newest(in.Offset, in.Limit)
-		return hits, total, err
+		if found, err = newest(in.Offset, in.Limit); err != nil {
+			return nil, 0, err
+		}
+		return hitsOf(found, toks), total, nil
 	}
 	// Relevance and plays rank the newest RankWindow matches; the rest of
 	// the window follows newest first.
-	hits := []Hit{}
 	if in.Offset < RankWindow {
-		var order string
-		args := []any{arg, RankWindow}
-		if in.Sort == SortPlays {
-			order = "d.popularity DESC, d.id DESC"
-		} else {
-			find := "instr(lower(d.title), ?)"
-			if !sqlite {
-				find = "strpos(lower(d.title), ?)"
-			}
-			phrase := strings.Join(strings.Fields(Normalize(text)), " ")
-			order = "CASE WHEN lower(d.title) = ? THEN 3 WHEN " + find + " = 1 THEN 2 WHEN " + find + " > 0 THEN 1 ELSE 0 END DESC, length(d.title), d.popularity DESC, d.id DESC"
-			args = append(args, phrase, phrase, phrase)
-		}
-		n := min(in.Limit, RankWindow-in.Offset)
-		ranked, err := db.All(ctx, q, scan, searchSQL(win, order), append(args, n, in.Offset)...)
+		cands, err := newest(0, RankWindow)
 		if err != nil {
 			return nil, 0, err
 		}
-		hits = append(hits, ranked...)
+		rank(cands, in.Sort, strings.Join(strings.Fields(Normalize(text)), " "))
+		found = cands[min(in.Offset, len(cands)):min(in.Offset+in.Limit, len(cands))]
 	}
 	if end := in.Offset + in.Limit; end > RankWindow && total > RankWindow {
 		from := max(in.Offset, RankWindow)
@@ -136,97 +125,236 @@ func Search(ctx context.Context, q db.Querier, in Query) ([]Hit, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		hits = append(hits, rest...)
+		found = append(found, rest...)
 	}
-	return hits, total, nil
+	return hitsOf(found, toks), total, nil
 }
 
-// searchSQL ranks the window and cuts the page. CROSS JOIN makes SQLite
-// walk the window first and look each doc up by id.
-func searchSQL(win, orderBy string) string {
-	return `SELECT d.id, d.kind, d.ref_id, d.title FROM (` + win + `) w CROSS JOIN search_docs d WHERE d.id = w.id
-		ORDER BY ` + orderBy + ` LIMIT ? OFFSET ?`
-}
-
-// windowSQL is the query of the ids of the newest n matches (n its second
-// parameter, the match its first): FTS5 or tsvector, walked in id order
-// from the newest so it stops after n.
-func windowSQL(sqlite bool, toks []string, prefix bool, in Query) (string, string) {
-	if sqlite {
-		return `SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?`, ftsMatch(toks, prefix, in)
+// items are the visible items of doc ids, in the ids' order, read from
+// their tables (one query per kind among them). An item that is gone or
+// hidden since the index was read is left out.
+func items(ctx context.Context, q db.Querier, ids []int64) ([]*doc, error) {
+	bySrc := map[string][]int64{}
+	for _, id := range ids {
+		k, ref := kindOf(id)
+		bySrc[sourceKind(k)] = append(bySrc[sourceKind(k)], ref)
 	}
-	// PostgreSQL picks between walking the id index backwards, testing each
-	// row (fast when most rows match: 的), and the GIN bitmap then a top-n
-	// sort (fast when few do), and with a parameter for the tsquery it often
-	// guesses wrong (measured at 100,000 docs: 北京 35 ms walking vs 0.9 ms
-	// from GIN). Any token of two or more characters (a bigram or a word) is
-	// selective, so "id + 0" takes the walk off the table; a query of single
-	// characters keeps the choice.
-	order := "f.id DESC"
-	for _, t := range toks {
-		if utf8.RuneCountInString(t) > 1 {
-			order = "f.id + 0 DESC"
-			break
+	loaded := map[string]map[int64]*doc{}
+	for src, refs := range bySrc {
+		docs, err := loadDocs(ctx, q, src, refs, false)
+		if err != nil {
+			return nil, err
+		}
+		loaded[src] = docs
+	}
+	out := make([]*doc, 0, len(ids))
+	for _, id := range ids {
+		k, ref := kindOf(id)
+		if d := loaded[sourceKind(k)][ref]; d != nil && d.visible && d.kind == k {
+			out = append(out, d)
 		}
 	}
-	return `SELECT f.id FROM search_fts f WHERE f.tsv @@ CAST(? AS tsquery) ORDER BY ` + order + ` LIMIT ?`, tsQuery(toks, prefix, in)
+	return out, nil
 }
 
-// ftsMatch is the FTS5 expression: every token, quoted (so nothing the
-// user typed is operator syntax), in the title or body column, ANDed with
-// the filter tokens in the facets column. prefix makes the last token a
-// prefix query.
-func ftsMatch(toks []string, prefix bool, in Query) string {
-	var b strings.Builder
-	b.WriteString("{title body} : (")
+// rank orders candidates (newest first as they come) by sort.
+func rank(docs []*doc, sort, phrase string) {
+	if sort == SortPlays {
+		slices.SortStableFunc(docs, func(a, b *doc) int { return cmp.Compare(b.popularity, a.popularity) })
+		return
+	}
+	type key struct {
+		tier, runes int
+	}
+	keys := make(map[*doc]key, len(docs))
+	for _, d := range docs {
+		t := Normalize(d.title)
+		k := key{runes: utf8.RuneCountInString(d.title)}
+		switch {
+		case t == phrase:
+			k.tier = 3
+		case strings.HasPrefix(t, phrase):
+			k.tier = 2
+		case strings.Contains(t, phrase):
+			k.tier = 1
+		}
+		keys[d] = k
+	}
+	slices.SortStableFunc(docs, func(a, b *doc) int {
+		ka, kb := keys[a], keys[b]
+		return cmp.Or(cmp.Compare(kb.tier, ka.tier), cmp.Compare(ka.runes, kb.runes), cmp.Compare(b.popularity, a.popularity))
+	})
+}
+
+func hitsOf(docs []*doc, toks []string) []Hit {
+	hits := make([]Hit, 0, len(docs))
+	for _, d := range docs {
+		hits = append(hits, Hit{Kind: d.kind, ID: d.refID, Title: d.title, Marks: marks(d.title, toks)})
+	}
+	return hits
+}
+
+// window is the query of the ids of the newest matches, newest first, its
+// LIMIT and OFFSET the last two arguments.
+type window struct {
+	sql  string
+	base []any
+}
+
+func (w window) args(limit, offset int) []any {
+	return append(slices.Clone(w.base), limit, offset)
+}
+
+// newWindow builds the window of toks (the last one a prefix when prefix
+// is set) with in's filters, for q's engine.
+func newWindow(ctx context.Context, q db.Querier, toks []string, prefix bool, in Query) window {
+	lo, hi := idRange(in.Kind)
+	facets := facetQuery(in)
+	if isSQLite(q) {
+		return window{`SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid DESC LIMIT ? OFFSET ?`,
+			[]any{ftsMatch(toks, prefix, facets), lo, hi}}
+	}
+	tsq := tsQuery(toks, prefix, facets)
+	if pgStats.walk(ctx, q, toks, prefix) {
+		// The id index backwards, each row tested: for common tokens, whose
+		// 2,000 newest matches are among the newest few thousand rows.
+		// OFFSET 0 keeps the planner from turning it into a GIN bitmap.
+		return window{`SELECT id FROM (SELECT id, tsv FROM search_fts WHERE id BETWEEN ? AND ? ORDER BY id DESC OFFSET 0) s
+			WHERE tsv @@ CAST(? AS tsquery) ORDER BY id DESC LIMIT ? OFFSET ?`, []any{lo, hi, tsq}}
+	}
+	// The GIN index, then the newest of its matches: for rarer tokens.
+	// "id + 0" keeps the planner from walking the id index instead.
+	return window{`SELECT id FROM search_fts WHERE tsv @@ CAST(? AS tsquery) AND id BETWEEN ? AND ? ORDER BY id + 0 DESC LIMIT ? OFFSET ?`,
+		[]any{tsq, lo, hi}}
+}
+
+// ftsMatch is the FTS5 expression: every token quoted (so nothing the user
+// typed is operator syntax), ANDed with the filter tokens. prefix makes the
+// last token a prefix query.
+func ftsMatch(toks []string, prefix bool, facets []string) string {
+	parts := make([]string, 0, len(toks)+len(facets))
 	for i, t := range toks {
-		if i > 0 {
-			b.WriteString(" AND ")
-		}
-		b.WriteString(`"` + strings.ReplaceAll(t, `"`, `""`) + `"`)
+		p := `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
 		if prefix && i == len(toks)-1 {
-			b.WriteString("*")
+			p += "*"
 		}
+		parts = append(parts, p)
 	}
-	b.WriteString(")")
-	for _, f := range facetQuery(in) {
-		b.WriteString(` AND facets : "` + f + `"`)
+	for _, f := range facets {
+		parts = append(parts, `"`+f+`"`)
 	}
-	return b.String()
+	return strings.Join(parts, " AND ")
 }
 
+// facetQuery are the filter tokens a query requires.
 func facetQuery(in Query) []string {
 	var f []string
-	if in.Kind != "" {
-		f = append(f, "k"+in.Kind)
-	}
 	if in.ModuleID > 0 {
-		f = append(f, "m"+strconv.FormatInt(in.ModuleID, 10))
+		f = append(f, "_m"+strconv.FormatInt(in.ModuleID, 10))
 	}
 	if in.VipLevel >= 0 { // -1 (any negative): every access level
-		f = append(f, "v"+strconv.Itoa(in.VipLevel))
+		f = append(f, "_v"+strconv.Itoa(in.VipLevel))
 	}
 	return f
 }
 
 // tsQuery is the PostgreSQL tsquery text: every token a quoted lexeme,
-// ANDed, with the filters as lexemes too. Tokens hold only letters and
-// digits (the tokenizer makes them), so no quote can appear; they are
-// escaped anyway.
-func tsQuery(toks []string, prefix bool, in Query) string {
+// ANDed, with the filter lexemes. Tokens hold only letters and digits (the
+// tokenizer makes them), so no quote can appear; they are escaped anyway.
+func tsQuery(toks []string, prefix bool, facets []string) string {
 	var parts []string
 	esc := strings.NewReplacer(`\`, `\\`, `'`, `''`)
 	for i, t := range toks {
-		w := ":AB" // title or body, not the filter lexemes
+		p := "'" + esc.Replace(t) + "'"
 		if prefix && i == len(toks)-1 {
-			w = ":*AB"
+			p += ":*"
 		}
-		parts = append(parts, "'"+esc.Replace(t)+"'"+w)
+		parts = append(parts, p)
 	}
-	for _, f := range facetQuery(in) {
-		parts = append(parts, "'"+f+"':D")
+	for _, f := range facets {
+		parts = append(parts, "'"+f+"'")
 	}
 	return strings.Join(parts, " & ")
+}
+
+// pgStats knows how common each lexeme is, from PostgreSQL's own
+// statistics of the tsvector column (pg_stats.most_common_elems, kept by
+// ANALYZE and autovacuum), to choose the window's plan. The planner has the
+// same numbers but not the whole picture: it prices the GIN path by
+// matches fetched and the id walk by rows tested, and often guesses wrong
+// when the tsquery is a parameter.
+var pgStats = &lexemeStats{}
+
+type lexemeStats struct {
+	mu      sync.Mutex
+	read    time.Time
+	freq    map[string]float64
+	minFreq float64 // of the listed lexemes: an unlisted one is rarer
+	rows    float64
+}
+
+// statsTTL is how long the numbers are used before they are read again.
+const statsTTL = 5 * time.Minute
+
+func (s *lexemeStats) forget() {
+	s.mu.Lock()
+	s.read = time.Time{}
+	s.mu.Unlock()
+}
+
+// walk reports whether the id walk beats the GIN path for toks: the walk
+// tests about Window/f rows to find Window matches of a token with match
+// share f, the GIN path fetches and sorts all f·rows matches, so the walk
+// wins when f² > Window/rows. The rarest token decides (an AND is at least
+// that rare). A prefix token or an unlisted one is taken as rare.
+func (s *lexemeStats) walk(ctx context.Context, q db.Querier, toks []string, prefix bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if time.Since(s.read) > statsTTL {
+		s.load(ctx, q)
+	}
+	if s.rows <= 0 {
+		return false
+	}
+	f := 1.0
+	for i, t := range toks {
+		ft, ok := s.freq[t]
+		if !ok || (prefix && i == len(toks)-1) {
+			ft = s.minFreq / 2
+		}
+		f = min(f, ft)
+	}
+	return f*f*s.rows > Window
+}
+
+// load reads the statistics; on an error the old ones stay (a query must
+// not fail for want of a plan hint).
+func (s *lexemeStats) load(ctx context.Context, q db.Querier) {
+	s.read = time.Now()
+	var rows float64
+	if err := q.QueryRow(ctx, `SELECT GREATEST(reltuples, 0) FROM pg_class WHERE oid = to_regclass('search_fts')`).Scan(&rows); err != nil {
+		return
+	}
+	type ef struct {
+		e string
+		f float64
+	}
+	list, err := db.All(ctx, q, func(r db.Scanner) (ef, error) {
+		var x ef
+		return x, r.Scan(&x.e, &x.f)
+	}, `SELECT u.e, u.f FROM pg_stats p,
+		unnest(p.most_common_elems::text::text[], p.most_common_elem_freqs) AS u(e, f)
+		WHERE p.schemaname = current_schema() AND p.tablename = 'search_fts' AND p.attname = 'tsv' AND u.e IS NOT NULL`)
+	if err != nil {
+		return
+	}
+	s.freq = make(map[string]float64, len(list))
+	s.minFreq = 1
+	for _, x := range list {
+		s.freq[x.e] = x.f
+		s.minFreq = min(s.minFreq, x.f)
+	}
+	s.rows = rows
 }
 
 // isSQLite tells the engine behind a Querier.

@@ -48,4 +48,35 @@ const (
 
 func validKind(k string) bool { return slices.Contains(Kinds, k) }
 
-func kindIndex(k string) int64 { return int64(slices.Index(Kinds, k)) }
+// A doc's id is its kind's code << refBits | the item's id. Each kind is one
+// contiguous id range, so a kind filter is a rowid range the index seeks to,
+// and within a kind ids follow the items' own ids: newest first is id
+// descending. The codes' order puts videos at the top, so a window over
+// every kind (suggestions) reaches videos first.
+const refBits = 40
+
+// maxRef is the largest item id the index can hold (a trillion).
+const maxRef = 1<<refBits - 1
+
+var kindCodes = map[string]int64{KindUser: 1, KindTopic: 2, KindPost: 3, KindGallery: 4, KindShort: 5, KindVideo: 6}
+
+func docID(kind string, ref int64) int64 { return kindCodes[kind]<<refBits | ref }
+
+// kindOf is the kind and item id of a doc id.
+func kindOf(id int64) (string, int64) {
+	code, ref := id>>refBits, id&maxRef
+	for k, c := range kindCodes {
+		if c == code {
+			return k, ref
+		}
+	}
+	return "", ref
+}
+
+// idRange is the doc ids of kind, or of every kind for "".
+func idRange(kind string) (lo, hi int64) {
+	if kind == "" {
+		return 1 << refBits, 7<<refBits - 1
+	}
+	return docID(kind, 0), docID(kind, maxRef)
+}

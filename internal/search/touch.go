@@ -2,268 +2,109 @@ package search
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"hash/fnv"
-	"html"
-	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"prima/internal/platform/db"
 )
 
-// doc is what the index holds of one visible item.
-type doc struct {
-	kind        string
-	refID       int64
-	moduleID    int64
-	subModuleID int64
-	vipLevel    int
-	coins       int64
-	title       string // shown, highlighted; also indexed in the title column
-	body        string // indexed only: tags, post text, bio, description
-	popularity  int64
-	publishedAt int64
-}
-
-const (
-	maxTitleRunes = 200
-	maxBodyRunes  = 2000
-)
-
-func cutRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n])
-}
-
-var (
-	blockTag = regexp.MustCompile(`(?i)<\s*(br|/p|/div|/h[1-6]|/li|/blockquote)[^>]*>`)
-	anyTag   = regexp.MustCompile(`<[^>]*>`)
-)
-
-// plainText turns a post body (plain text, or an article's sanitised HTML)
-// into text with line breaks where blocks end.
-func plainText(s string) string {
-	if strings.Contains(s, "<") {
-		s = blockTag.ReplaceAllString(s, "\n")
-		s = anyTag.ReplaceAllString(s, " ")
-	}
-	return html.UnescapeString(s)
-}
-
-func firstLine(s string) string {
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			return cutRunes(l, 60)
-		}
-	}
-	return ""
-}
-
-// load reads item (kind, id) from its source table inside tx; ok is false
-// when nobody may see it (or it does not exist). For videos, kind is
-// decided here from the module: KindVideo and KindShort name the same row.
-func load(ctx context.Context, tx *db.Tx, kind string, id int64) (d doc, ok bool, err error) {
-	d.refID = id
-	switch kind {
-	case KindVideo, KindShort:
-		var published int
-		var mtype sql.NullInt64
-		var sub sql.NullInt64
-		err = tx.QueryRow(ctx, `SELECT v.title, v.module_id, v.sub_module_id, v.vip_level, v.coins, v.play_count, v.created_at, v.published, m.module_type, s.id
-			FROM videos v LEFT JOIN modules m ON m.id = v.module_id LEFT JOIN modules s ON s.id = v.sub_module_id WHERE v.id = ?`, id).
-			Scan(&d.title, &d.moduleID, &d.subModuleID, &d.vipLevel, &d.coins, &d.popularity, &d.publishedAt, &published, &mtype, &sub)
-		if err != nil {
-			break
-		}
-		if published != 1 || !mtype.Valid || !sub.Valid {
-			return d, false, nil
-		}
-		d.kind = KindVideo
-		if mtype.Int64 == 4 {
-			d.kind = KindShort
-		}
-		var tags []string
-		tags, err = db.All(ctx, tx, func(r db.Scanner) (string, error) {
-			var s string
-			return s, r.Scan(&s)
-		}, `SELECT t.name FROM video_tags vt JOIN tags t ON t.id = vt.tag_id WHERE vt.video_id = ? ORDER BY t.id`, id)
-		d.body = strings.Join(tags, " ")
-	case KindGallery:
-		var published int
-		var mod, sub sql.NullInt64
-		d.kind = kind
-		err = tx.QueryRow(ctx, `SELECT g.title, g.module_id, g.sub_module_id, g.vip_level, g.coins,
-			(SELECT COUNT(*) FROM gallery_collects c WHERE c.gallery_id = g.id), g.created_at, g.published, m.id, s.id
-			FROM galleries g LEFT JOIN modules m ON m.id = g.module_id LEFT JOIN modules s ON s.id = g.sub_module_id WHERE g.id = ?`, id).
-			Scan(&d.title, &d.moduleID, &d.subModuleID, &d.vipLevel, &d.coins, &d.popularity, &d.publishedAt, &published, &mod, &sub)
-		if err == nil && (published != 1 || !mod.Valid || !sub.Valid) {
-			return d, false, nil
-		}
-	case KindPost:
-		var state, title, body string
-		d.kind = kind
-		err = tx.QueryRow(ctx, `SELECT title, body, module_id, vip_level, coins, like_count, published_at, state FROM posts WHERE id = ?`, id).
-			Scan(&title, &body, &d.moduleID, &d.vipLevel, &d.coins, &d.popularity, &d.publishedAt, &state)
-		if err == nil && state != "published" {
-			return d, false, nil
-		}
-		text := plainText(body)
-		d.title = strings.TrimSpace(title)
-		if d.title == "" {
-			d.title = firstLine(text)
-		}
-		d.body = cutRunes(text, maxBodyRunes)
-	case KindTopic:
-		var status int
-		d.kind = kind
-		err = tx.QueryRow(ctx, `SELECT t.name, t.description, t.status, t.created_at,
-			(SELECT COUNT(*) FROM posts p WHERE p.topic_id = t.id AND p.state = 'published') FROM topics t WHERE t.id = ?`, id).
-			Scan(&d.title, &d.body, &status, &d.publishedAt, &d.popularity)
-		if err == nil && status != 1 {
-			return d, false, nil
-		}
-	case KindUser:
-		var account sql.NullString
-		d.kind = kind
-		err = tx.QueryRow(ctx, `SELECT u.name, u.bio, u.account, u.created_at,
-			(SELECT COUNT(*) FROM follows f WHERE f.followee_id = u.id) FROM users u WHERE u.id = ?`, id).
-			Scan(&d.title, &d.body, &account, &d.publishedAt, &d.popularity)
-		if err == nil && !account.Valid {
-			return d, false, nil
-		}
-	default:
-		return d, false, ErrBadKind
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return d, false, nil
-	}
-	if err != nil {
-		return d, false, err
-	}
-	d.title = cutRunes(strings.TrimSpace(d.title), maxTitleRunes)
-	d.body = cutRunes(d.body, maxBodyRunes)
-	if d.publishedAt < 0 {
-		d.publishedAt = 0
-	}
-	if len(Tokens(d.title)) == 0 && len(Tokens(d.body)) == 0 {
-		return d, false, nil // nothing a query could match
-	}
-	return d, true, nil
-}
-
-// facets are the filter tokens of d (SQLite: the facets column;
-// PostgreSQL: weight-D lexemes of the tsvector).
-func (d doc) facets() []string {
-	f := []string{"k" + d.kind, "v" + strconv.Itoa(d.vipLevel)}
-	if d.moduleID > 0 {
-		f = append(f, "m"+strconv.FormatInt(d.moduleID, 10))
-	}
-	if d.subModuleID > 0 && d.subModuleID != d.moduleID {
-		f = append(f, "m"+strconv.FormatInt(d.subModuleID, 10))
-	}
-	return f
-}
-
 // Touch makes the index agree with item (kind, id) as tx sees it: the doc
-// exists exactly while anyone may see the item, with its current title,
-// text and filters. Call it in the transaction that changes the item.
-// KindVideo and KindShort name the same videos row; either re-reads it and
-// files it under the kind its module gives it.
+// exists exactly while anyone may see the item, with its current text and
+// filters. Call it in the transaction that changes the item. KindVideo and
+// KindShort name the same videos row; either re-reads it and files it under
+// the kind its module gives it.
 func Touch(ctx context.Context, tx *db.Tx, kind string, id int64) error {
 	if !validKind(kind) {
 		return ErrBadKind
 	}
-	if tx.Engine() == db.Postgres {
-		// Two transactions touching one item take turns, so neither sees the
-		// other's doc missing and inserts a second one.
-		h := fnv.New32a()
-		fmt.Fprintf(h, "%s/%d", sourceKind(kind), id)
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(7250028, ?)`, int32(h.Sum32())); err != nil {
-			return err
-		}
+	if id <= 0 || id > maxRef {
+		return fmt.Errorf("search: %s id %d out of the index's range", kind, id)
 	}
-	d, ok, err := load(ctx, tx, kind, id)
+	src := sourceKind(kind)
+	if err := lockItems(ctx, tx, src, []int64{id}); err != nil {
+		return err
+	}
+	docs, err := loadDocs(ctx, tx, src, []int64{id}, true)
 	if err != nil {
 		return fmt.Errorf("search: load %s %d: %w", kind, id, err)
 	}
-	kinds := []string{kind}
-	if kind == KindVideo || kind == KindShort {
+	kinds := []string{src}
+	if src == KindVideo {
 		kinds = []string{KindVideo, KindShort}
 	}
-	keep := int64(0) // the doc id to reuse: an edit keeps its place in recency order
 	for _, k := range kinds {
-		var oldID int64
-		err := tx.QueryRow(ctx, `SELECT id FROM search_docs WHERE kind = ? AND ref_id = ?`, k, id).Scan(&oldID)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if ok && k == d.kind {
-			keep = oldID
-		}
-		if err := deleteDoc(ctx, tx, oldID); err != nil {
+		if err := deleteDocs(ctx, tx, docID(k, id), docID(k, id)); err != nil {
 			return err
 		}
 	}
-	if !ok {
+	if d := docs[id]; d != nil && d.visible {
+		return insertDocs(ctx, tx, []*doc{d})
+	}
+	return nil
+}
+
+// lockItems makes transactions that index the same items take turns on
+// PostgreSQL (SQLite has one writer), so none inserts a doc another is
+// inserting, and none writes a doc from a row older than the one another
+// wrote. Locks are taken in one order, so two Reindex runs cannot deadlock.
+func lockItems(ctx context.Context, tx *db.Tx, src string, ids []int64) error {
+	if tx.Engine() != db.Postgres || len(ids) == 0 {
 		return nil
 	}
-	return insertDoc(ctx, tx, keep, d)
-}
-
-func sourceKind(k string) string {
-	if k == KindShort {
-		return KindVideo
+	keys := make([]string, 0, len(ids))
+	for _, id := range ids {
+		h := fnv.New32a()
+		fmt.Fprintf(h, "%s/%d", src, id)
+		keys = append(keys, "("+strconv.Itoa(int(int32(h.Sum32())))+")")
 	}
-	return k
+	_, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(7250028, k) FROM (SELECT k FROM (VALUES `+strings.Join(keys, ", ")+`) v(k) ORDER BY k OFFSET 0) s`)
+	return err
 }
 
-func deleteDoc(ctx context.Context, tx *db.Tx, id int64) error {
+// deleteDocs removes the docs with ids in [lo, hi].
+func deleteDocs(ctx context.Context, tx *db.Tx, lo, hi int64) error {
+	q := `DELETE FROM search_fts WHERE id BETWEEN ? AND ?`
 	if tx.Engine() == db.SQLite {
-		if _, err := tx.Exec(ctx, `DELETE FROM search_fts WHERE rowid = ?`, id); err != nil {
-			return err
+		q = `DELETE FROM search_fts WHERE rowid BETWEEN ? AND ?`
+	}
+	_, err := tx.Exec(ctx, q, lo, hi)
+	return err
+}
+
+// insertBatch bounds the rows of one INSERT (two arguments each).
+const insertBatch = 500
+
+// insertDocs indexes docs (none may be in the index): those with nothing
+// to match are left out.
+func insertDocs(ctx context.Context, tx *db.Tx, docs []*doc) error {
+	row := `(?, ?)`
+	q := `INSERT INTO search_fts (rowid, tokens) VALUES `
+	if tx.Engine() == db.Postgres {
+		// array_to_tsvector takes the tokens as they are (no parser, no
+		// dictionary, no positions), dropping repeats.
+		row = `(?, array_to_tsvector(string_to_array(?, ' ')))`
+		q = `INSERT INTO search_fts (id, tsv) VALUES `
+	}
+	for len(docs) > 0 {
+		n := min(len(docs), insertBatch)
+		var rows []string
+		var args []any
+		for _, d := range docs[:n] {
+			toks := d.tokens()
+			if toks == nil {
+				continue
+			}
+			rows = append(rows, row)
+			args = append(args, docID(d.kind, d.refID), strings.Join(toks, " "))
 		}
+		if len(rows) > 0 {
+			if _, err := tx.Exec(ctx, q+strings.Join(rows, ", "), args...); err != nil {
+				return err
+			}
+		}
+		docs = docs[n:]
 	}
-	// PostgreSQL: search_fts goes with it (ON DELETE CASCADE).
-	_, err := tx.Exec(ctx, `DELETE FROM search_docs WHERE id = ?`, id)
-	return err
-}
-
-// insertDoc writes d under id, or under the next id when id is 0.
-func insertDoc(ctx context.Context, tx *db.Tx, id int64, d doc) error {
-	var err error
-	if id > 0 {
-		_, err = tx.Exec(ctx, `INSERT INTO search_docs (id, kind, ref_id, module_id, sub_module_id, vip_level, coins, title, popularity, published_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, d.kind, d.refID, d.moduleID, d.subModuleID, d.vipLevel, d.coins, d.title, d.popularity, d.publishedAt)
-	} else {
-		err = tx.QueryRow(ctx, `INSERT INTO search_docs (kind, ref_id, module_id, sub_module_id, vip_level, coins, title, popularity, published_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, d.kind, d.refID, d.moduleID, d.subModuleID, d.vipLevel, d.coins, d.title, d.popularity, d.publishedAt).Scan(&id)
-	}
-	if err != nil {
-		return err
-	}
-	title, body, facets := Tokens(d.title), Tokens(d.body), d.facets()
-	if tx.Engine() == db.SQLite {
-		_, err = tx.Exec(ctx, `INSERT INTO search_fts (rowid, title, body, facets) VALUES (?, ?, ?, ?)`,
-			id, strings.Join(title, " "), strings.Join(body, " "), strings.Join(facets, " "))
-		return err
-	}
-	// array_to_tsvector takes the tokens as they are (no parser, no
-	// dictionary); it refuses empty elements, so empty lists become NULL
-	// arrays and COALESCE keeps the tsvector non-null.
-	_, err = tx.Exec(ctx, `INSERT INTO search_fts (id, tsv) VALUES (?,
-		COALESCE(setweight(array_to_tsvector(string_to_array(NULLIF(?, ''), ' ')), 'A'), ''::tsvector) ||
-		COALESCE(setweight(array_to_tsvector(string_to_array(NULLIF(?, ''), ' ')), 'B'), ''::tsvector) ||
-		setweight(array_to_tsvector(string_to_array(?, ' ')), 'D'))`,
-		id, strings.Join(title, " "), strings.Join(body, " "), strings.Join(facets, " "))
-	return err
+	return nil
 }

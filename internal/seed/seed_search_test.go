@@ -2,7 +2,6 @@ package seed
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -13,14 +12,11 @@ import (
 // seedIndexDocs is the index's rows in a stable order.
 func seedIndexDocs(t *testing.T, d *db.DB) (string, map[string]int) {
 	t.Helper()
-	kinds := map[string]int{}
-	rows, err := db.All(context.Background(), d, func(r db.Scanner) (string, error) {
-		var kind, title string
-		var ref, mod, sub, vip, coins, pop, pub int64
-		err := r.Scan(&kind, &ref, &title, &mod, &sub, &vip, &coins, &pop, &pub)
-		kinds[kind]++
-		return fmt.Sprint(kind, ref, title, mod, sub, vip, coins, pop, pub), err
-	}, `SELECT kind, ref_id, title, module_id, sub_module_id, vip_level, coins, popularity, published_at FROM search_docs ORDER BY kind, ref_id`)
+	rows, err := search.Dump(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds, err := search.Counts(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)
 	}

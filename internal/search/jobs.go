@@ -1,0 +1,42 @@
+package search
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"prima/internal/platform/db"
+	"prima/internal/platform/jobs"
+)
+
+// ReindexKind is the job that runs Reindex: enqueued after a migration that
+// rebuilt the index's tables (EnqueueRebuild), and by nobody else.
+const ReindexKind = "search.reindex"
+
+// rebuildMigrations are the migrations that leave the index empty.
+var rebuildMigrations = []string{"0029_search_compact"}
+
+// RegisterJobs adds the reindex job to q.
+func RegisterJobs(q *jobs.Queue, d *db.DB) {
+	jobs.Register(q, ReindexKind, func(ctx context.Context, _ jobs.Job, _ struct{}) error {
+		_, err := Reindex(ctx, d)
+		return err
+	}, jobs.KindOpts{Timeout: 2 * time.Hour})
+}
+
+// EnqueueRebuild enqueues one reindex job when applied (the migrations just
+// run) emptied the index of a database that has content: an upgrade. A new
+// database has nothing to index, and the domains index what they write.
+func EnqueueRebuild(ctx context.Context, d *db.DB, applied []string) error {
+	if !slices.ContainsFunc(applied, func(v string) bool { return slices.Contains(rebuildMigrations, v) }) {
+		return nil
+	}
+	var content bool
+	err := d.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM videos) OR EXISTS (SELECT 1 FROM galleries) OR EXISTS (SELECT 1 FROM posts)
+		OR EXISTS (SELECT 1 FROM topics) OR EXISTS (SELECT 1 FROM users WHERE account IS NOT NULL)`).Scan(&content)
+	if err != nil || !content {
+		return err
+	}
+	_, err = jobs.EnqueueNow(ctx, d, ReindexKind, struct{}{}, jobs.Opts{UniqueKey: ReindexKind + ":" + applied[len(applied)-1]})
+	return err
+}
