@@ -1,9 +1,7 @@
 package search
 
 import (
-	"cmp"
 	"context"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -193,7 +191,8 @@ func Suggest(ctx context.Context, q db.Querier, prefix string, limit int) ([]str
 	// Titles: of the newest 200 matches, those starting with the prefix
 	// first, then the rest, newest first.
 	w := newWindow(ctx, q, toks, lastIsWord(norm), Query{VipLevel: -1})
-	ids, err := db.All(ctx, q, scanID, w.sql, w.args(200, 0)...)
+	sql, args := w.ranked("", 200, `CASE WHEN `+strpos(q)+`(lower(r.title), ?) = 1 THEN 0 ELSE 1 END, r.id DESC`, []any{norm}, 2*limit, 0)
+	ids, err := db.All(ctx, q, scanID, sql, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -201,22 +200,12 @@ func Suggest(ctx context.Context, q db.Querier, prefix string, limit int) ([]str
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(found, func(a, b *doc) int {
-		return cmp.Compare(b2i(strings.HasPrefix(Normalize(b.title), norm)), b2i(strings.HasPrefix(Normalize(a.title), norm)))
-	})
 	for _, d := range found {
 		if add(d.title) {
 			break
 		}
 	}
 	return out, nil
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // lastIsWord reports whether s ends inside a Latin or digit word (which

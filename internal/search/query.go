@@ -1,14 +1,12 @@
 package search
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"prima/internal/platform/db"
 )
@@ -112,12 +110,22 @@ func Search(ctx context.Context, q db.Querier, in Query) ([]Hit, int, error) {
 	// Relevance and plays rank the newest RankWindow matches; the rest of
 	// the window follows newest first.
 	if in.Offset < RankWindow {
-		cands, err := newest(0, RankWindow)
+		order := "r.pop DESC, r.id DESC"
+		var orderArgs []any
+		if in.Sort != SortPlays {
+			phrase := strings.Join(strings.Fields(Normalize(text)), " ")
+			order = `CASE WHEN lower(r.title) = ? THEN 3 WHEN ` + strpos(q) + `(lower(r.title), ?) = 1 THEN 2 WHEN ` + strpos(q) + `(lower(r.title), ?) > 0 THEN 1 ELSE 0 END DESC,
+				length(r.title), r.pop DESC, r.id DESC`
+			orderArgs = []any{phrase, phrase, phrase}
+		}
+		sql, args := w.ranked(in.Kind, RankWindow, order, orderArgs, min(in.Limit, RankWindow-in.Offset), in.Offset)
+		ids, err := db.All(ctx, q, scanID, sql, args...)
 		if err != nil {
 			return nil, 0, err
 		}
-		rank(cands, in.Sort, strings.Join(strings.Fields(Normalize(text)), " "))
-		found = cands[min(in.Offset, len(cands)):min(in.Offset+in.Limit, len(cands))]
+		if found, err = items(ctx, q, ids); err != nil {
+			return nil, 0, err
+		}
 	}
 	if end := in.Offset + in.Limit; end > RankWindow && total > RankWindow {
 		from := max(in.Offset, RankWindow)
@@ -157,35 +165,6 @@ func items(ctx context.Context, q db.Querier, ids []int64) ([]*doc, error) {
 	return out, nil
 }
 
-// rank orders candidates (newest first as they come) by sort.
-func rank(docs []*doc, sort, phrase string) {
-	if sort == SortPlays {
-		slices.SortStableFunc(docs, func(a, b *doc) int { return cmp.Compare(b.popularity, a.popularity) })
-		return
-	}
-	type key struct {
-		tier, runes int
-	}
-	keys := make(map[*doc]key, len(docs))
-	for _, d := range docs {
-		t := Normalize(d.title)
-		k := key{runes: utf8.RuneCountInString(d.title)}
-		switch {
-		case t == phrase:
-			k.tier = 3
-		case strings.HasPrefix(t, phrase):
-			k.tier = 2
-		case strings.Contains(t, phrase):
-			k.tier = 1
-		}
-		keys[d] = k
-	}
-	slices.SortStableFunc(docs, func(a, b *doc) int {
-		ka, kb := keys[a], keys[b]
-		return cmp.Or(cmp.Compare(kb.tier, ka.tier), cmp.Compare(ka.runes, kb.runes), cmp.Compare(b.popularity, a.popularity))
-	})
-}
-
 func hitsOf(docs []*doc, toks []string) []Hit {
 	hits := make([]Hit, 0, len(docs))
 	for _, d := range docs {
@@ -205,13 +184,56 @@ func (w window) args(limit, offset int) []any {
 	return append(slices.Clone(w.base), limit, offset)
 }
 
+// rankCols are each kind's title and popularity as the items' tables have
+// them now, for ranking a window in SQL. A post without a title ranks by
+// its text's first line (Go's firstLine, which also drops markup, makes the
+// title it is shown with).
+var rankCols = map[string]struct{ table, title, pop string }{
+	KindVideo:   {"videos", "x.title", "x.play_count"},
+	KindShort:   {"videos", "x.title", "x.play_count"},
+	KindGallery: {"galleries", "x.title", "(SELECT COUNT(*) FROM gallery_collects c WHERE c.gallery_id = x.id)"},
+	KindPost:    {"posts", "CASE WHEN trim(x.title) <> '' THEN x.title ELSE substr(x.body, 1, 60) END", "x.like_count"},
+	KindTopic:   {"topics", "x.name", "(SELECT COUNT(*) FROM posts p WHERE p.topic_id = x.id AND p.state = 'published')"},
+	KindUser:    {"users", "x.name", "(SELECT COUNT(*) FROM follows f WHERE f.followee_id = x.id)"},
+}
+
+// ranked is the query of the doc ids of page (limit, offset) of the newest
+// n matches of kind ("" every kind) in order: r.id, r.title and r.pop name
+// each match's doc id, title and popularity there. Only the ranked page
+// leaves the database.
+func (w window) ranked(kind string, n int, order string, orderArgs []any, limit, offset int) (string, []any) {
+	kinds := []string{kind}
+	if kind == "" {
+		kinds = Kinds
+	}
+	var branches []string
+	args := w.args(n, 0)
+	for _, k := range kinds {
+		c := rankCols[k]
+		lo, hi := idRange(k)
+		branches = append(branches, `SELECT w.id AS id, `+c.title+` AS title, `+c.pop+` AS pop FROM w JOIN `+c.table+` x ON x.id = w.id - ? WHERE w.id BETWEEN ? AND ?`)
+		args = append(args, docID(k, 0), lo, hi)
+	}
+	args = append(append(args, orderArgs...), limit, offset)
+	return `WITH w AS (` + w.sql + `) SELECT r.id FROM (` + strings.Join(branches, " UNION ALL ") + `) r ORDER BY ` + order + ` LIMIT ? OFFSET ?`, args
+}
+
+// strpos is the engine's position-of-substring function (1-based, 0 when
+// absent), called as strpos(haystack, needle).
+func strpos(q db.Querier) string {
+	if isSQLite(q) {
+		return "instr"
+	}
+	return "strpos"
+}
+
 // newWindow builds the window of toks (the last one a prefix when prefix
 // is set) with in's filters, for q's engine.
 func newWindow(ctx context.Context, q db.Querier, toks []string, prefix bool, in Query) window {
 	lo, hi := idRange(in.Kind)
 	facets := facetQuery(in)
 	if isSQLite(q) {
-		return window{`SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid DESC LIMIT ? OFFSET ?`,
+		return window{`SELECT rowid AS id FROM search_fts WHERE search_fts MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid DESC LIMIT ? OFFSET ?`,
 			[]any{ftsMatch(toks, prefix, facets), lo, hi}}
 	}
 	tsq := tsQuery(toks, prefix, facets)
