@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -73,8 +74,8 @@ func TestUpgradeRebuildsTheIndex(t *testing.T) {
 	})
 }
 
-// TestPostgresPlansAgree: the id walk and the GIN path (query.go, pgPlan)
-// find the same window, whichever the statistics pick.
+// TestPostgresPlansAgree: the id walk, the GIN path and the GIN slice
+// (query.go, pgWindow) find the same window, whichever the statistics pick.
 func TestPostgresPlansAgree(t *testing.T) {
 	d := dbtest.Open(t, db.Postgres)
 	f, home, sub, short, ssub := setup(t, d)
@@ -88,17 +89,9 @@ func TestPostgresPlansAgree(t *testing.T) {
 	}
 	f.exec(`ANALYZE search_fts`)
 	ctx := context.Background()
-	defer pgStats.forget()
-	window := func(walk bool, text, kind string) []int64 {
-		pgStats.mu.Lock()
-		pgStats.read = time.Now()
-		pgStats.rows, pgStats.minFreq, pgStats.freq = 0, 1, nil // GIN
-		if walk {
-			pgStats.rows = 1e12 // any frequency makes the walk win
-		}
-		pgStats.mu.Unlock()
-		toks := queryTokens(text)
-		w := newWindow(ctx, d, toks, false, Query{Kind: kind, VipLevel: -1})
+	window := func(plan int, span int64, text, kind string) []int64 {
+		lo, hi := idRange(kind)
+		w := pgWindow(ctx, d, tsQuery(queryTokens(text), false, nil), lo, hi, plan, span)
 		ids, err := db.All(ctx, d, scanID, w.sql, w.args(Window, 0)...)
 		if err != nil {
 			t.Fatal(err)
@@ -107,24 +100,33 @@ func TestPostgresPlansAgree(t *testing.T) {
 	}
 	for _, text := range []string{"的", "猫", "北京", "日常", "iphone 教程", "没有的词"} {
 		for _, kind := range []string{"", KindVideo, KindShort} {
-			walk, gin := window(true, text, kind), window(false, text, kind)
-			if len(walk) != len(gin) {
-				t.Fatalf("%q %q: walk %d ids, GIN %d", text, kind, len(walk), len(gin))
-			}
-			for i := range walk {
-				if walk[i] != gin[i] {
-					t.Fatalf("%q %q: differ at %d", text, kind, i)
-				}
-			}
-			if text != "没有的词" && len(walk) == 0 {
+			want := window(planGIN, 0, text, kind)
+			if text != "没有的词" && len(want) == 0 {
 				t.Errorf("%q %q: nothing found", text, kind)
+			}
+			for _, p := range []struct {
+				plan int
+				span int64
+			}{{planWalk, 0}, {planSlice, 10}, {planSlice, 120}, {planSlice, 1000}} {
+				if got := window(p.plan, p.span, text, kind); !slices.Equal(got, want) {
+					t.Fatalf("%q %q: plan %d span %d found %d ids, GIN %d", text, kind, p.plan, p.span, len(got), len(want))
+				}
 			}
 		}
 	}
-	// The statistics are read: 的 is common, a made-up token is not.
+	// The statistics are read, and decide as they would at a million rows.
 	pgStats.forget()
-	pgStats.walk(ctx, d, []string{"的"}, false)
-	if pgStats.freq["的"] == 0 || pgStats.rows < 300 {
-		t.Errorf("statistics not read: rows %v, 的 %v", pgStats.rows, pgStats.freq["的"])
+	defer pgStats.forget()
+	if plan, _ := pgStats.plan(ctx, d, []string{"的"}, false); plan != planGIN || pgStats.freq["的"] < 0.5 {
+		t.Errorf("300 rows: plan %d, share of 的 %v; want GIN and about 0.7", plan, pgStats.freq["的"])
+	}
+	pgStats.mu.Lock()
+	pgStats.rows = 1e6
+	pgStats.mu.Unlock()
+	if plan, _ := pgStats.plan(ctx, d, []string{"的"}, false); plan != planWalk {
+		t.Errorf("的: plan %d, want the walk", plan)
+	}
+	if plan, _ := pgStats.plan(ctx, d, []string{"没有"}, false); plan != planGIN {
+		t.Errorf("an unlisted token: plan %d, want GIN", plan)
 	}
 }
