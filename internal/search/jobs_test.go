@@ -111,6 +111,18 @@ func TestPostgresPlansAgree(t *testing.T) {
 				if got := window(p.plan, p.span, text, kind); !slices.Equal(got, want) {
 					t.Fatalf("%q %q: plan %d span %d found %d ids, GIN %d", text, kind, p.plan, p.span, len(got), len(want))
 				}
+				// As Search composes it: counted, and ranked.
+				lo, hi := idRange(kind)
+				w := pgWindow(ctx, d, tsQuery(queryTokens(text), false, nil), lo, hi, p.plan, p.span)
+				var n int
+				if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM (`+w.sql+`) w`, w.args(Window, 0)...).Scan(&n); err != nil || n != len(want) {
+					t.Fatalf("%q %q plan %d: count %d (%v), want %d", text, kind, p.plan, n, err, len(want))
+				}
+				sql, args := w.ranked(kind, RankWindow, "r.id DESC", nil, 20, 0)
+				top, err := db.All(ctx, d, scanID, sql, args...)
+				if err != nil || !slices.Equal(top, want[:min(20, len(want))]) {
+					t.Fatalf("%q %q plan %d: ranked %v (%v)", text, kind, p.plan, top, err)
+				}
 			}
 		}
 	}

@@ -215,7 +215,13 @@ func (w window) ranked(kind string, n int, order string, orderArgs []any, limit,
 		args = append(args, docID(k, 0), lo, hi)
 	}
 	args = append(append(args, orderArgs...), limit, offset)
-	return `WITH w AS (` + w.sql + `) SELECT r.id FROM (` + strings.Join(branches, " UNION ALL ") + `) r ORDER BY ` + order + ` LIMIT ? OFFSET ?`, args
+	// One kind: the window is read as the join walks it. Several: read once
+	// and kept, not walked again by each kind's branch.
+	with := `WITH w AS (`
+	if len(kinds) > 1 {
+		with = `WITH w AS MATERIALIZED (`
+	}
+	return with + w.sql + `) SELECT r.id FROM (` + strings.Join(branches, " UNION ALL ") + `) r ORDER BY ` + order + ` LIMIT ? OFFSET ?`, args
 }
 
 // strpos is the engine's position-of-substring function (1-based, 0 when
