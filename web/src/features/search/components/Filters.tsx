@@ -47,7 +47,6 @@ export function FilterButton({ filter, onOpen }: { filter: Filter; onOpen: () =>
       className={`${styles.filterBtn} ${n > 0 ? styles.filterOn : ''}`}
       onClick={onOpen}
       aria-haspopup="dialog"
-      aria-label={n > 0 ? t('search.filter.openN', { n }) : t('search.filter.open')}
       data-testid="search-filter-open"
       data-active={n > 0}
     >
@@ -55,7 +54,14 @@ export function FilterButton({ filter, onOpen }: { filter: Filter; onOpen: () =>
         <path d="M3 4h14l-5.5 6.5V16l-3 1.5v-7z" fill={n > 0 ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="1.6" strokeLinejoin="round" />
       </svg>
       {t('search.filter.open')}
-      {n > 0 && <span className={styles.filterCount}>{n}</span>}
+      {n > 0 && (
+        <>
+          <span className={styles.filterCount} aria-hidden="true">
+            {n}
+          </span>
+          <span className="prima-sr-only">{t('search.filter.onN', { n })}</span>
+        </>
+      )}
     </button>
   )
 }
