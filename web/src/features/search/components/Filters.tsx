@@ -120,7 +120,7 @@ export function FilterSheet({
         </h3>
         <div className={styles.choices}>
           {ACCESS.map((a) => (
-            <Choice key={a} on={draft.vipLevel === a} onClick={() => set({ vipLevel: a })} testid={`search-filter-vip-${a}`}>
+            <Choice key={a} on={draft.vipLevel === a} onClick={() => set({ vipLevel: a })} testid={`search-filter-vip-${a === -1 ? 'any' : a}`}>
               {t(ACCESS_LABEL[a])}
             </Choice>
           ))}
