@@ -222,16 +222,23 @@ async function filterTo(...choices) {
   await $('search-filter-sheet').waitFor({ state: 'detached' })
 }
 
-// settled waits for the kind's results under a filter to be the API's.
-async function settled(vip, module, want) {
+// settled waits for the kind's results under a filter to be the API's, in
+// its order, or (anyOrder) the same videos: once a video has been opened its
+// play count, and so its place in the ranking, may have moved between the
+// page's answer and the test's.
+async function settled(vip, module, want, { anyOrder = false } = {}) {
   await page.waitForFunction(([v, m]) => {
     const k = document.querySelector('[data-testid=search-kind]')
     return k?.dataset.vip === String(v) && k?.dataset.module === String(m)
   }, [vip, module])
-  await page.waitForFunction((ids) => {
-    const got = [...document.querySelectorAll('[data-testid=search-kind] [data-testid=search-result]')].map((e) => Number(e.dataset.id))
+  await page.waitForFunction(([ids, anyOrder]) => {
+    let got = [...document.querySelectorAll('[data-testid=search-kind] [data-testid=search-result]')].map((e) => Number(e.dataset.id))
+    if (anyOrder) {
+      got = got.sort((a, b) => a - b)
+      ids = [...ids].sort((a, b) => a - b)
+    }
     return JSON.stringify(got) === JSON.stringify(ids)
-  }, want.list.map((r) => r.id), { timeout: 10000 })
+  }, [want.list.map((r) => r.id), anyOrder], { timeout: 10000 })
 }
 
 test('江南: filter the videos to VIP, then to a module, come back from a result to the same filters and place, clear', async () => {
@@ -301,7 +308,7 @@ test('江南: filter the videos to VIP, then to a module, come back from a resul
   await page.evaluate(() => window.scrollTo(0, 0))
   await $('search-filter-clear').click()
   await page.waitForURL(/kind=video$/)
-  await settled(-1, 0, all)
+  await settled(-1, 0, all, { anyOrder: true })
 
   // Another tab keeps the access level and drops the module (modules are
   // each kind's own).
@@ -319,7 +326,7 @@ test('江南: filter the videos to VIP, then to a module, come back from a resul
   await light('filter-empty')
   await $('search-filter-clear-empty').click()
   await page.waitForURL(/kind=video$/)
-  await settled(-1, 0, all)
+  await settled(-1, 0, all, { anyOrder: true })
 })
 
 test('an English word: case folded, and mixed with Chinese', async () => {
