@@ -1,6 +1,7 @@
 // Accessibility, measured: axe-core audits every built page (home, mine as
 // a guest and signed in, login, register, setting, a coming-soon page, the
-// community tab under the tab bar, the gate's hand-off page, ...) in light and dark
+// community tab under the tab bar, the search results with the filter sheet
+// open, the gate's hand-off page, ...) in light and dark
 // mode, in Chromium as an iPhone.
 // A page passes with no critical or serious violation and exactly one main
 // landmark (axe rates a missing main only "moderate", but a screen reader
@@ -145,6 +146,15 @@ for (const colorScheme of ['light', 'dark']) {
       await page.goto(server.base + '/search/result?keyword=' + encodeURIComponent('猫'))
       await $(page, 'search-overview').waitFor()
       await check('searchresult', page)
+      // A kind's results under a filter (its summary line and 清除筛选), then
+      // the filter sheet open over them.
+      await page.goto(server.base + '/search/result?keyword=' + encodeURIComponent('江南') + '&kind=video&vipLevel=1')
+      await $(page, 'search-filter-summary').waitFor()
+      await page.locator('[data-testid=search-kind] [data-testid=search-result]').first().waitFor()
+      await check('searchresult (filtered)', page)
+      await $(page, 'search-filter-open').click()
+      await $(page, 'search-filter-group').first().waitFor()
+      await check('searchresult (filter sheet)', page)
 
       await page.goto(server.base + '/shortvideo')
       await $(page, 'short-slide').first().waitFor()

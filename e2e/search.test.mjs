@@ -7,8 +7,9 @@
 // shows the API's ranking, every title marked where it matched. 北京's 帖子
 // tab scrolls; a post opened and closed comes back to the same tab and
 // scroll position. "iphone" finds "iPhone" (case folded) and "iPhone 教程"
-// mixes scripts. The history keeps the words newest first and clears after
-// a confirm. A post the operator removes is found no more. Bad input gets
+// mixes scripts. 江南's videos filter by access level and module (the
+// sheet, the URL, back from a result, clear, an empty filtered page). The
+// history keeps the words newest first and clears after a confirm. A post the operator removes is found no more. Bad input gets
 // its message, never an error page; offline shows the offline state.
 // Screenshots light and dark.
 import { test, before, after } from 'node:test'
@@ -59,6 +60,11 @@ before(async () => {
   for (const [title, sub] of [['北京中轴线纪录片', long.subModules[0].id], ['老北京的胡同故事', long.subModules[0].id], ['iPhone 教程：拍出电影感', long.subModules[0].id], ['北京街头一分钟', short.subModules[0].id]]) {
     await api('POST', '/api/admin/videos', { token: opToken, body: { title, subModuleId: sub, published: true, duration: 120 } })
   }
+  // Twelve more free 江南 videos, so the free filter holds a page to scroll
+  // (the seed's 江南 videos are free, VIP, coin-priced, in 首页 and 暗网).
+  for (let i = 1; i <= 12; i++) {
+    await api('POST', '/api/admin/videos', { token: opToken, body: { title: `江南水乡 第${i}集`, subModuleId: long.subModules[1].id, published: true, duration: 300 } })
+  }
   // Two writers (ten posts per ten minutes each), one named for the city.
   const w1 = await writer('srch_a' + stamp, BEIJING.slice(0, 7))
   await writer('srch_b' + stamp, [...BEIJING.slice(7), ...LATIN])
@@ -102,8 +108,8 @@ async function shown() {
   )
 }
 
-async function apiPage(q, kind, sort = 'relevance') {
-  const r = await raw(`/api/app/search?q=${encodeURIComponent(q)}&kind=${kind}&sort=${sort}&pageNumber=1&pageSize=20`)
+async function apiPage(q, kind, sort = 'relevance', filter = '') {
+  const r = await raw(`/api/app/search?q=${encodeURIComponent(q)}&kind=${kind}&sort=${sort}&pageNumber=1&pageSize=20${filter}`)
   assert.equal(r.code, 200, JSON.stringify(r))
   return r.data
 }
@@ -200,6 +206,129 @@ test('北京: posts scroll; opening one and coming back restores the tab and the
   await both('beijing-posts')
 })
 
+// videoCards lists the video results on screen: [id, badge level].
+async function videoCards() {
+  return page.$$eval('[data-testid=search-kind] [data-testid=search-result]', (els) =>
+    els.map((e) => ({ id: Number(e.dataset.id), level: e.querySelector('[data-testid=video-badge]')?.dataset.level ?? 'free' })),
+  )
+}
+
+// filterTo opens the sheet, taps the choices and applies them.
+async function filterTo(...choices) {
+  await $('search-filter-open').click()
+  await $('search-filter-sheet').waitFor()
+  for (const c of choices) await $(c).click()
+  await $('search-filter-apply').click()
+  await $('search-filter-sheet').waitFor({ state: 'detached' })
+}
+
+// settled waits for the kind's results under a filter to be the API's, in
+// its order, or (anyOrder) the same videos: once a video has been opened its
+// play count, and so its place in the ranking, may have moved between the
+// page's answer and the test's.
+async function settled(vip, module, want, { anyOrder = false } = {}) {
+  await page.waitForFunction(([v, m]) => {
+    const k = document.querySelector('[data-testid=search-kind]')
+    return k?.dataset.vip === String(v) && k?.dataset.module === String(m)
+  }, [vip, module])
+  await page.waitForFunction(([ids, anyOrder]) => {
+    let got = [...document.querySelectorAll('[data-testid=search-kind] [data-testid=search-result]')].map((e) => Number(e.dataset.id))
+    if (anyOrder) {
+      got = got.sort((a, b) => a - b)
+      ids = [...ids].sort((a, b) => a - b)
+    }
+    return JSON.stringify(got) === JSON.stringify(ids)
+  }, [want.list.map((r) => r.id), anyOrder], { timeout: 10000 })
+}
+
+test('江南: filter the videos to VIP, then to a module, come back from a result to the same filters and place, clear', async () => {
+  const all = await apiPage('江南', 'video')
+  const levels = new Set(all.list.map((r) => r.video.vipLevel))
+  assert.ok(levels.has(0) && levels.has(1), `江南 finds free and VIP videos: ${[...levels]}`)
+  await page.goto(server.base + '/search')
+  await $('search-input').fill('江南')
+  await page.keyboard.press('Enter')
+  await $('search-overview').waitFor({ timeout: 15000 })
+  await $('search-tab-video').click()
+  await settled(-1, 0, all)
+  assert.equal(await $('search-filter-open').getAttribute('data-active'), 'false')
+  assert.equal(await $('search-filter-summary').count(), 0)
+
+  // VIP: only VIP videos, the button and the line say so.
+  await filterTo('search-filter-vip-1')
+  assert.match(page.url(), /kind=video&vipLevel=1$/)
+  const vip = await apiPage('江南', 'video', 'relevance', '&vipLevel=1')
+  assert.ok(vip.list.length > 0 && vip.list.length < all.total)
+  for (const r of vip.list) assert.equal(r.video.vipLevel, 1)
+  await settled(1, 0, vip)
+  for (const c of await videoCards()) assert.equal(c.level, '1', `video ${c.id} shows the VIP badge`)
+  assert.equal(await $('search-filter-open').getAttribute('data-active'), 'true')
+  assert.deepEqual(await $('search-filter-pill').allInnerTexts(), ['VIP'])
+
+  // A module (the dark module, every level): only its videos.
+  const dark = (await api('GET', '/api/app/modules/list?moduleType=2'))[0]
+  await $('search-filter-open').click()
+  await $('search-filter-sheet').waitFor()
+  await both('filter-sheet')
+  await $('search-filter-vip-any').click()
+  await $(`search-filter-module-${dark.moduleID}`).click()
+  await $('search-filter-apply').click()
+  assert.match(page.url(), new RegExp(`kind=video&moduleID=${dark.moduleID}$`))
+  const inDark = await apiPage('江南', 'video', 'relevance', `&moduleID=${dark.moduleID}`)
+  assert.ok(inDark.list.length > 0 && inDark.list.length < all.total)
+  for (const r of inDark.list) assert.equal(r.video.moduleID, dark.moduleID)
+  await settled(-1, dark.moduleID, inDark)
+  assert.deepEqual(await $('search-filter-pill').allInnerTexts(), [dark.moduleName])
+
+  // Free (and coin-priced) in any module: a page to scroll. Open the
+  // twelfth, come back: same filters, same place.
+  await filterTo('search-filter-module-0', 'search-filter-vip-0')
+  const free = await apiPage('江南', 'video', 'relevance', '&vipLevel=0')
+  assert.ok(free.list.length >= 16, `${free.list.length} free`)
+  await settled(0, 0, free)
+  for (const c of await videoCards()) assert.ok(c.level === 'free' || c.level === 'coins', `video ${c.id}: ${c.level}`)
+  await both('filtered')
+  const target = page.locator('[data-testid=search-kind] [data-testid=search-result]').nth(11)
+  await target.scrollIntoViewIfNeeded()
+  await page.mouse.wheel(0, 120)
+  await page.waitForTimeout(300)
+  const y = await page.evaluate(() => window.scrollY)
+  assert.ok(y > 300, `scrolled (${y})`)
+  const id = Number(await target.getAttribute('data-id'))
+  await target.locator('[data-testid=video-card]').click()
+  await page.waitForURL(new RegExp(`/detail/${id}$`))
+  await $('detail-page').waitFor()
+  await page.goBack()
+  await page.waitForURL(/kind=video&vipLevel=0$/)
+  await settled(0, 0, free)
+  await page.waitForFunction((want) => Math.abs(window.scrollY - want) < 4, y, { timeout: 5000 })
+  assert.equal(await $('search-filter-open').getAttribute('data-active'), 'true')
+
+  // Clear: every video again.
+  await page.evaluate(() => window.scrollTo(0, 0))
+  await $('search-filter-clear').click()
+  await page.waitForURL(/kind=video$/)
+  await settled(-1, 0, all, { anyOrder: true })
+
+  // Another tab keeps the access level and drops the module (modules are
+  // each kind's own).
+  await filterTo('search-filter-vip-1', `search-filter-module-${dark.moduleID}`)
+  await $('search-tab-short').click()
+  await page.waitForURL(/kind=short&vipLevel=1$/)
+  await page.waitForFunction(() => document.querySelector('[data-testid=search-kind]')?.dataset.vip === '1')
+
+  // Nothing under a filter: it says so, and 清除筛选 brings the results back.
+  const sub = (await api('GET', '/api/app/modules/list?moduleType=0'))[0].subModules.at(-1)
+  assert.equal((await apiPage('江南', 'video', 'relevance', `&vipLevel=2&moduleID=${sub.id}`)).total, 0)
+  await page.goto(server.base + `/search/result?keyword=${encodeURIComponent('江南')}&kind=video&vipLevel=2&moduleID=${sub.id}`)
+  await $('state-empty').waitFor({ timeout: 10000 })
+  assert.match(await $('state-empty').innerText(), /没有符合筛选条件的内容/)
+  await light('filter-empty')
+  await $('search-filter-clear-empty').click()
+  await page.waitForURL(/kind=video$/)
+  await settled(-1, 0, all, { anyOrder: true })
+})
+
 test('an English word: case folded, and mixed with Chinese', async () => {
   await page.goto(server.base + '/search')
   await $('search-input').fill('iphone')
@@ -223,10 +352,10 @@ test('the history keeps the words newest first and clears after a confirm', asyn
   await page.goto(server.base + '/search')
   await $('search-history').waitFor()
   const words = await $('search-history-word').allInnerTexts()
-  assert.deepEqual(words.slice(0, 2), ['iphone', '猫'])
+  assert.deepEqual(words.slice(0, 3), ['iphone', '江南', '猫'])
   await both('history')
   // A word from the history searches it.
-  await $('search-history-word').nth(1).click()
+  await $('search-history-word').nth(2).click()
   await page.waitForURL(/keyword=%E7%8C%AB/)
   await page.goBack()
   await $('search-history-clear').click()

@@ -12,13 +12,15 @@ interface Props {
   title?: ReactNode
   message?: ReactNode
   onRetry?: () => void
+  // action: another way out of an empty state (清除筛选, say).
+  action?: { label: string; onClick: () => void; testid?: string }
   compact?: boolean
   // error, for kind 'error': a failure of the network (no answer, or the
   // browser offline) shows the offline state; any other shows its tip.
   error?: unknown
 }
 
-export function StateView({ kind, title, message, onRetry, compact, error }: Props) {
+export function StateView({ kind, title, message, onRetry, action, compact, error }: Props) {
   const online = useSyncExternalStore(subscribeNetwork, browserOnline, () => true)
   if (kind === 'error' && isOfflineError(error, online)) {
     return (
@@ -50,6 +52,11 @@ export function StateView({ kind, title, message, onRetry, compact, error }: Pro
       {onRetry && (
         <button type="button" className={`${styles.retry} prima-hit`} onClick={onRetry} data-testid="state-retry">
           {t('state.retry')}
+        </button>
+      )}
+      {action && (
+        <button type="button" className={`${styles.retry} prima-hit`} onClick={action.onClick} data-testid={action.testid}>
+          {action.label}
         </button>
       )}
     </div>

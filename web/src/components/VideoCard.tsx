@@ -11,9 +11,9 @@ import type { Video } from '@/lib/video'
 import styles from './VideoCard.module.css'
 
 function Badge({ video }: { video: Video }) {
-  if (video.vipLevel === 2) return <span className={`${styles.badge} ${styles.svip}`}>{t('video.svip')}</span>
-  if (video.vipLevel === 1) return <span className={`${styles.badge} ${styles.vip}`}>{t('video.vip')}</span>
-  if (video.coins > 0) return <span className={`${styles.badge} ${styles.coins}`}>{t('video.coins', { n: video.coins })}</span>
+  if (video.vipLevel === 2) return <span className={`${styles.badge} ${styles.svip}`} data-testid="video-badge" data-level="2">{t('video.svip')}</span>
+  if (video.vipLevel === 1) return <span className={`${styles.badge} ${styles.vip}`} data-testid="video-badge" data-level="1">{t('video.vip')}</span>
+  if (video.coins > 0) return <span className={`${styles.badge} ${styles.coins}`} data-testid="video-badge" data-level="coins">{t('video.coins', { n: video.coins })}</span>
   return null
 }
 

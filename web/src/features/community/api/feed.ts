@@ -1,6 +1,6 @@
 // The feeds' calls: GET /api/app/community/posts (every source), the topic
 // list, one topic, following topics and the followed list.
-import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryKey } from '@tanstack/react-query'
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryKey } from '@tanstack/react-query'
 import { api, ApiError } from '@/lib/api'
 import { useUserStore } from '@/stores/user'
 import { nextPage, type Paged } from '@/lib/video'
@@ -116,10 +116,14 @@ export interface CommunityModule {
   subModules: { id: number; moduleName: string }[]
 }
 
-export function useCommunityModules() {
-  return useQuery({
+export function communityModulesQueryOptions() {
+  return queryOptions({
     queryKey: feedKeys.modules(),
     queryFn: () => api.get<CommunityModule[]>('/api/app/modules/list', { moduleType: 1 }, { silent: true }),
     staleTime: 5 * 60_000,
   })
+}
+
+export function useCommunityModules() {
+  return useQuery(communityModulesQueryOptions())
 }

@@ -14,10 +14,12 @@ export function getImageModules(): Promise<ImageModule[]> {
   return api.get<ImageModule[]>('/api/app/modules/list', { moduleType: IMAGES_MODULE_TYPE }, { silent: true })
 }
 
+export function imageModulesQueryOptions() {
+  return queryOptions({ queryKey: galleryKeys.modules(), queryFn: getImageModules, staleTime: 5 * 60_000 })
+}
+
 export function useImageModules() {
-  return useQuery(
-    queryOptions({ queryKey: galleryKeys.modules(), queryFn: getImageModules, staleTime: 5 * 60_000 }),
-  )
+  return useQuery(imageModulesQueryOptions())
 }
 
 export type ListScope = { moduleID?: number; subModuleID?: number }

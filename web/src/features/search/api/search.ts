@@ -6,16 +6,21 @@ import { nextPage, type Paged } from '@/lib/video'
 import { useUserStore } from '@/stores/user'
 import { searchKeys } from '@/features/search/keys'
 import type { SearchSort } from '@/features/search/query'
+import { apiFilter, type Filter } from '@/features/search/filters'
 import type { HotWord, Overview, Result, SearchKind } from '@/features/search/types'
 
 export const SEARCH_PAGE_SIZE = 20
 
-export function useResults(q: string, kind: SearchKind, sort: SearchSort) {
+// resultParams are the query parameters of one page of results.
+export function resultParams(q: string, kind: SearchKind, sort: SearchSort, filter: Filter, pageNumber: number) {
+  return { q, kind, sort, ...apiFilter(filter), pageNumber, pageSize: SEARCH_PAGE_SIZE }
+}
+
+export function useResults(q: string, kind: SearchKind, sort: SearchSort, filter: Filter) {
   const token = useUserStore((s) => s.token)
   return useInfiniteQuery({
-    queryKey: searchKeys.results(q, kind, sort, token),
-    queryFn: ({ pageParam }) =>
-      api.get<Paged<Result>>('/api/app/search', { q, kind, sort, pageNumber: pageParam, pageSize: SEARCH_PAGE_SIZE }, { silent: true }),
+    queryKey: searchKeys.results(q, kind, sort, filter, token),
+    queryFn: ({ pageParam }) => api.get<Paged<Result>>('/api/app/search', resultParams(q, kind, sort, filter, pageParam), { silent: true }),
     initialPageParam: 1,
     getNextPageParam: nextPage,
     enabled: q !== '',

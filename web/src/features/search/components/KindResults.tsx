@@ -1,12 +1,18 @@
-// All results of one kind: sort chips where the kind has them, then the
-// cards by page as the user scrolls (the 视频 / 帖子 ... tabs and
+// All results of one kind: sort chips where the kind has them, the filters
+// where it has those (access level and module, in the URL like the sort),
+// then the cards by page as the user scrolls (the 视频 / 帖子 ... tabs and
 // /search/more).
+import { useState } from 'react'
 import { t } from '@/i18n'
 import { PagedGrid } from '@/components/PagedGrid'
+import { StateView } from '@/components/StateView'
+import type { SearchModuleKind } from '@/components/SearchModulesSlot'
 import { useResults } from '@/features/search/api/search'
 import { sortsOf, type SearchSort } from '@/features/search/query'
+import { NO_FILTER, hasFilters, isFiltered, type Filter } from '@/features/search/filters'
 import type { Result, SearchKind } from '@/features/search/types'
 import { ResultCard, gridOf } from './Results'
+import { FilterButton, FilterSheet, FilterSummary, useModules } from './Filters'
 import styles from './search.module.css'
 
 export function ResultItem({ r, i }: { r: Result; i: number }) {
@@ -22,16 +28,24 @@ interface Props {
   kind: SearchKind
   sort: SearchSort
   onSort: (s: SearchSort) => void
+  filter: Filter
+  onFilter: (f: Filter) => void
 }
 
-export function KindResults({ q, kind, sort, onSort }: Props) {
-  const query = useResults(q, kind, sort)
+export function KindResults({ q, kind, sort, onSort, filter, onFilter }: Props) {
+  const query = useResults(q, kind, sort, filter)
   const sorts = sortsOf(kind)
+  const filters = hasFilters(kind)
   const { Grid, Skeleton } = gridOf(kind)
   const total = query.data?.pages[0]?.total
+  const filtered = isFiltered(filter)
+  const [open, setOpen] = useState(false)
+  const modules = useModules(filters ? (kind as SearchModuleKind) : null)
+  const clear = () => onFilter(NO_FILTER)
+  const empty = query.data != null && query.data.pages.every((p) => p.list.length === 0)
   return (
-    <section data-testid="search-kind" data-kind={kind} data-sort={sort}>
-      {(sorts.length > 0 || total != null) && (
+    <section data-testid="search-kind" data-kind={kind} data-sort={sort} data-vip={filter.vipLevel} data-module={filter.moduleID}>
+      {(sorts.length > 0 || filters || total != null) && (
         <div className={styles.sortRow}>
           <div className={styles.sorts} role="tablist">
             {sorts.map((s) => (
@@ -48,16 +62,46 @@ export function KindResults({ q, kind, sort, onSort }: Props) {
               </button>
             ))}
           </div>
-          {total != null && total > 0 && <span className={styles.total}>{t('search.total', { n: total })}</span>}
+          {filters ? (
+            <FilterButton filter={filter} onOpen={() => setOpen(true)} />
+          ) : (
+            total != null && total > 0 && <span className={styles.total}>{t('search.total', { n: total })}</span>
+          )}
         </div>
       )}
-      <PagedGrid
-        q={query}
-        Grid={Grid}
-        Skeleton={Skeleton}
-        empty={t('search.noResult')}
-        item={(r, i) => <ResultItem key={`${r.kind}-${r.id}`} r={r} i={i} />}
-      />
+      {filters && (filtered || (total != null && total > 0)) && (
+        <div className={styles.metaRow}>
+          {total != null && total > 0 && <span className={styles.total}>{t('search.total', { n: total })}</span>}
+          <FilterSummary filter={filter} modules={modules} onClear={clear} />
+        </div>
+      )}
+      {filtered && empty ? (
+        <StateView
+          kind="empty"
+          title={t('search.filter.none')}
+          message={t('search.filter.noneHint')}
+          action={{ label: t('search.filter.clear'), onClick: clear, testid: 'search-filter-clear-empty' }}
+        />
+      ) : (
+        <PagedGrid
+          q={query}
+          Grid={Grid}
+          Skeleton={Skeleton}
+          empty={t('search.noResult')}
+          item={(r, i) => <ResultItem key={`${r.kind}-${r.id}`} r={r} i={i} />}
+        />
+      )}
+      {open && (
+        <FilterSheet
+          filter={filter}
+          modules={modules}
+          onClose={() => setOpen(false)}
+          onApply={(f) => {
+            setOpen(false)
+            onFilter(f)
+          }}
+        />
+      )}
     </section>
   )
 }

@@ -1,10 +1,12 @@
 // searchmore (/search/more?keyword=…&kind=…): every result of one kind,
-// by page as the user scrolls, with the kind's sort chips.
+// by page as the user scrolls, with the kind's sort chips and filters (in
+// the URL, replaced, like the sort).
 import { useSearchParams } from 'react-router'
 import { t } from '@/i18n'
 import { NavBar } from '@/components/NavBar'
 import { StateView } from '@/components/StateView'
 import { cleanQuery, parseKind, parseSort, queryProblem, resultURL, type SearchSort } from '@/features/search/query'
+import { parseFilter, withFilter, type Filter } from '@/features/search/filters'
 import { KindResults } from '@/features/search/components/KindResults'
 import styles from '@/features/search/components/search.module.css'
 
@@ -27,7 +29,15 @@ export default function SearchMorePage() {
         ) : !kind ? (
           <StateView kind="empty" title={t('search.noResult')} />
         ) : (
-          <KindResults key={`${q}-${kind}`} q={q} kind={kind} sort={parseSort(kind, params.get('sort'))} onSort={setSort} />
+          <KindResults
+            key={`${q}-${kind}`}
+            q={q}
+            kind={kind}
+            sort={parseSort(kind, params.get('sort'))}
+            onSort={setSort}
+            filter={parseFilter(kind, params)}
+            onFilter={(f: Filter) => setParams(withFilter(params, f), { replace: true })}
+          />
         )}
       </main>
     </div>

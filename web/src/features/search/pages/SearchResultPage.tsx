@@ -1,9 +1,10 @@
 // searchresult (/search/result?keyword=…&kind=…): the field on top to
 // refine, the tabs 综合 / 视频 / 短视频 / 图集 / 帖子 / 话题 / 用户, and under
 // them either the overview (each kind's first hits, 查看更多 opening
-// /search/more) or one kind's results by page. The tab and sort live in
-// the URL (replaced, not pushed), so coming back from an opened result
-// shows the same tab, and the shell restores the scroll position.
+// /search/more) or one kind's results by page. The tab, sort and filters
+// live in the URL (replaced, not pushed), so coming back from an opened
+// result shows the same tab and filters, and the shell restores the scroll
+// position.
 import { useEffect, useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { t } from '@/i18n'
@@ -12,6 +13,7 @@ import { StateView } from '@/components/StateView'
 import { useOverview } from '@/features/search/api/search'
 import { addHistory } from '@/features/search/history'
 import { TABS, cleanQuery, moreURL, parseSort, parseTab, queryProblem, resultURL, type SearchSort, type SearchTab } from '@/features/search/query'
+import { parseFilter, withFilter, withTab, type Filter } from '@/features/search/filters'
 import type { SearchKind } from '@/features/search/types'
 import { SearchBox } from '@/features/search/components/SearchBox'
 import { SearchHeader } from '@/features/search/components/Header'
@@ -38,13 +40,8 @@ export default function SearchResultPage() {
     if (next !== q) navigate(resultURL(next, tab))
   }
 
-  const setTab = (k: SearchTab) => {
-    const p = new URLSearchParams(params)
-    if (k === 'all') p.delete('kind')
-    else p.set('kind', k)
-    p.delete('sort')
-    setParams(p, { replace: true })
-  }
+  const setTab = (k: SearchTab) => setParams(withTab(params, k), { replace: true })
+  const setFilter = (f: Filter) => setParams(withFilter(params, f), { replace: true })
   const setSort = (s: SearchSort) => {
     const p = new URLSearchParams(params)
     p.set('sort', s)
@@ -80,7 +77,15 @@ export default function SearchResultPage() {
         ) : tab === 'all' ? (
           <OverviewList q={q} onTab={setTab} />
         ) : (
-          <KindResults key={`${q}-${tab}`} q={q} kind={tab} sort={parseSort(tab, params.get('sort'))} onSort={setSort} />
+          <KindResults
+            key={`${q}-${tab}`}
+            q={q}
+            kind={tab}
+            sort={parseSort(tab, params.get('sort'))}
+            onSort={setSort}
+            filter={parseFilter(tab, params)}
+            onFilter={setFilter}
+          />
         )}
       </main>
     </div>
