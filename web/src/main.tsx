@@ -8,6 +8,7 @@ import { App, applyTheme } from './app/App'
 import { setLang } from './i18n'
 import { isDark, useAppStore } from './stores/app'
 import { rememberInviteFromURL } from './lib/invite'
+import { watchFirstScreen } from './app/first-screen'
 
 // Theme and language before the first paint, so a dark-mode user never sees
 // a white flash and no string renders in the wrong language.
@@ -16,6 +17,8 @@ applyTheme(isDark(app))
 setLang(app.lang)
 // An invite link's code (/?ic=) is kept for the first guest login.
 rememberInviteFromURL(window.location.search)
+// The first screen the server drew goes once the app shows the same.
+watchFirstScreen()
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
