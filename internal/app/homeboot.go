@@ -361,17 +361,33 @@ func headOf(d bootData, preload []string) string {
 	return head.String()
 }
 
+// laterLink is a script or stylesheet preload the web build marks as not
+// needed for the first paint (web/vite.config.ts preloadPages: the app's
+// chunks and home's).
+var laterLink = regexp.MustCompile(`<link [^>]*\bdata-prima-later\b[^>]*>\n?`)
+
 // splice puts head before </head> and first (when not "") before </body>
-// (or at the end when the page has no </body>).
+// (or at the end when the page has no </body>). With a first screen the
+// page's later preloads are moved from the head into a <template
+// id="prima-later"> beside it, where they fetch nothing: the page's entry
+// puts them back once the first screen is painted
+// (web/src/app/first-paint.ts), so the picture does not share the line
+// with the app's scripts.
 func splice(index []byte, head, first string) []byte {
 	at := bytes.Index(index, []byte("</head>"))
 	if at < 0 {
 		return nil
 	}
+	top, rest := index[:at], index[at:]
+	if first != "" {
+		if later := laterLink.FindAll(top, -1); len(later) > 0 {
+			top = laterLink.ReplaceAll(top, nil)
+			first = `<template id="prima-later">` + string(bytes.Join(later, nil)) + "</template>\n" + first
+		}
+	}
 	out := make([]byte, 0, len(index)+len(head)+len(first))
-	out = append(out, index[:at]...)
+	out = append(out, top...)
 	out = append(out, head...)
-	rest := index[at:]
 	if first == "" {
 		return append(out, rest...)
 	}

@@ -385,6 +385,26 @@ func TestFirstScreen(t *testing.T) {
 		}
 	}
 
+	// The app's preloads (marked by the web build) wait in a template
+	// beside the layer on such a page; the entry's own stay in the head,
+	// and a page without a layer keeps them all.
+	const built = `<!doctype html><html><head><title>t</title>` +
+		`<script type="module" crossorigin src="/assets/index-a.js"></script>` + "\n" +
+		`<link rel="modulepreload" crossorigin href="/assets/loader-b.js">` + "\n" +
+		`<link rel="modulepreload" crossorigin href="/assets/start-c.js" data-prima-later>` + "\n" +
+		`<link rel="preload" as="style" crossorigin fetchpriority="low" href="/assets/Home-d.css" data-prima-later>` + "\n" +
+		`</head><body><div id="root"></div></body></html>`
+	page := app.RenderHomeBoot(s.App, s.Handler, httptest.NewRequest("GET", "/home", nil), []byte(built))
+	head, body, _ := strings.Cut(string(page), "</head>")
+	want = `<template id="prima-later"><link rel="modulepreload" crossorigin href="/assets/start-c.js" data-prima-later>` + "\n" +
+		`<link rel="preload" as="style" crossorigin fetchpriority="low" href="/assets/Home-d.css" data-prima-later>` + "\n" + `</template>` + "\n" + `<div id="prima-first"`
+	if strings.Contains(head, "data-prima-later") || !strings.Contains(head, `href="/assets/loader-b.js"`) || !strings.Contains(head, `src="/assets/index-a.js"`) || !strings.Contains(body, want) {
+		t.Fatalf("held-back preloads:\n%s", page)
+	}
+	if page := app.RenderHomeBoot(s.App, s.Handler, httptest.NewRequest("GET", "/main", nil), []byte(built)); bytes.Count(page, []byte("data-prima-later")) != 2 || bytes.Contains(page, []byte("prima-later\"")) {
+		t.Fatalf("/main (no layer):\n%s", page)
+	}
+
 	// Without a banner home has no LCP picture of its own: no layer (the
 	// rest of the boot is still there).
 	bare := apptest.New(t, db.SQLite)
@@ -395,7 +415,7 @@ func TestFirstScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := app.RenderHomeBoot(bare.App, bare.Handler, httptest.NewRequest("GET", "/home", nil), []byte(bootIndex))
+	page = app.RenderHomeBoot(bare.App, bare.Handler, httptest.NewRequest("GET", "/home", nil), []byte(bootIndex))
 	if page == nil || !bytes.Contains(page, []byte("prima-home-data")) || bytes.Contains(page, []byte("prima-first")) {
 		t.Fatalf("home without a banner: %s", page)
 	}
