@@ -1,6 +1,6 @@
 // The app itself: theme and language, then React. main.tsx (the page's
 // entry) imports this once the page's first screen has been painted.
-import { StrictMode } from 'react'
+import { startTransition, StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, applyTheme } from './app/App'
 import { watchFirstScreen } from './app/first-screen'
@@ -18,8 +18,16 @@ rememberInviteFromURL(window.location.search)
 // The first screen the server drew goes once the app shows the same.
 watchFirstScreen()
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-)
+// The first render as a transition: React then renders in slices of a few
+// milliseconds, yielding to the browser between them, instead of one long
+// task that holds every tap and frame until the whole first screen is
+// built (on a slow phone, hundreds of milliseconds). What it shows does
+// not change.
+const root = createRoot(document.getElementById('root')!)
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  )
+})

@@ -18,16 +18,25 @@ export const FIRST_PAINT_MAX_MS = 1000
 
 // afterPaint calls fn once the next frame has been painted: a
 // requestAnimationFrame callback runs just before the paint, a task it
-// queues runs after. A hidden page paints no frames, hence the timer.
-function afterPaint(fn: () => void): void {
+// queues runs after. A hidden page paints no frames: it goes on at once,
+// or as soon as it is hidden.
+function afterPaint(doc: Document, fn: () => void): void {
   let called = false
   const once = () => {
     if (called) return
     called = true
+    doc.removeEventListener?.('visibilitychange', onHide)
     fn()
   }
-  setTimeout(once, 100)
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(once, 0))
+  const onHide = () => {
+    if (doc.visibilityState === 'hidden') once()
+  }
+  if (typeof requestAnimationFrame !== 'function' || doc.visibilityState === 'hidden') {
+    setTimeout(once, 0)
+    return
+  }
+  doc.addEventListener?.('visibilitychange', onHide)
+  requestAnimationFrame(() => setTimeout(once, 0))
 }
 
 // putBackLater moves the held-back preloads into the head, where they
@@ -51,7 +60,7 @@ export function firstScreenPainted(doc: Document = document, maxMs = FIRST_PAINT
       if (done) return
       done = true
       clearTimeout(timer)
-      afterPaint(() => {
+      afterPaint(doc, () => {
         putBackLater(doc)
         resolve()
       })
