@@ -36,6 +36,64 @@ test('home shows the seeded modules and videos', async () => {
   await shot(page, '01-home')
 })
 
+// The server draws the first screen's largest picture (home's banner, the
+// first clip's poster, the video's cover) over the app before any script
+// runs (internal/app/firstscreen.go); the app takes over from it
+// (web/src/app/first-screen.ts). Scripts held back show what the server
+// drew; with them, the layer goes only once the app shows the same picture
+// in the same place, and nothing moves.
+test('the first screen the server draws is where the app draws the same picture', async () => {
+  const id = await $('video-card').first().evaluate((e) => e.dataset.videoId)
+  for (const path of ['/home', '/shortvideo', `/detail/${id}`]) {
+    const still = await phone.context.newPage()
+    await still.route(/\/assets\/.*\.js$/, (r) => r.abort())
+    await still.goto(server.base + path)
+    const drawn = await still.locator('#prima-first img').evaluate(async (img) => {
+      await img.decode()
+      const r = img.getBoundingClientRect()
+      return { src: img.getAttribute('src'), rect: [r.x, r.y, r.width, r.height] }
+    })
+    await still.close()
+
+    const live = await phone.context.newPage()
+    await live.addInitScript(() => {
+      window.__shift = 0
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) if (!e.hadRecentInput) window.__shift += e.value
+      }).observe({ type: 'layout-shift', buffered: true })
+      // When the layer goes, is the app showing its picture, and where?
+      new MutationObserver((records, obs) => {
+        for (const r of records) {
+          for (const n of r.removedNodes) {
+            if (n.id !== 'prima-first') continue
+            const src = n.querySelector('img').getAttribute('src')
+            const el = [...document.querySelectorAll('#root img, #root video')].find((e) => e.getAttribute(e.tagName === 'VIDEO' ? 'poster' : 'src') === src)
+            const b = el?.getBoundingClientRect()
+            window.__takenOver = b && [b.x, b.y, b.width, b.height]
+            obs.disconnect()
+          }
+        }
+      }).observe(document, { childList: true, subtree: true })
+    })
+    await live.goto(server.base + path)
+    await live.locator('#prima-first').waitFor({ state: 'detached', timeout: 8000 })
+    await live.waitForTimeout(1000)
+    const app = await live.evaluate((src) => {
+      const el = [...document.querySelectorAll('#root img, #root video')].find((e) => e.getAttribute(e.tagName === 'VIDEO' ? 'poster' : 'src') === src)
+      const r = el?.getBoundingClientRect()
+      return { rect: r && [r.x, r.y, r.width, r.height], takenOver: window.__takenOver, shift: window.__shift }
+    }, drawn.src)
+    assert.ok(app.takenOver, `${path}: the layer went once the app showed ${drawn.src}`)
+    assert.deepEqual(app.takenOver.map(Math.round), drawn.rect.map(Math.round), `${path}: the same place and size`)
+    assert.deepEqual(app.rect?.map(Math.round), drawn.rect.map(Math.round), `${path}: and it stays there`)
+    // Detail's bar title moving sideways as the video's title replaces the
+    // route's is the app's own (0.0007, on main too); nothing else moves
+    // (home's <main> did, by 8 px, when PullRefresh's wrapper arrived).
+    assert.ok(app.shift < 0.001, `${path}: layout shift ${app.shift}`)
+    await live.close()
+  }
+})
+
 test('scrolling loads more', async () => {
   const before = await $('home-section').count()
   for (let i = 0; i < 12 && (await $('home-section').count()) === before; i++) {

@@ -9,8 +9,13 @@
 // Lighthouse's simulation give a page that does nothing, so a busy machine
 // shows in it as well.
 //
-//   node lighthouse-pages.mjs [--bin ../../bin/prima] [--runs 5] [--json out.json]
+//   node lighthouse-pages.mjs [--bin ../../bin/prima] [--before <bin>] [--runs 5] [--json out.json]
+//
+// --before serves a second binary (say, main's build) beside the first and
+// adds its three pages to the same round robin, marked "(before)", so a
+// change and what it changes are measured under the same load.
 import { writeFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import http from 'node:http'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -22,7 +27,7 @@ import { chromeFlags, freePort, startServer } from '../../e2e/harness.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const { values: opts } = parseArgs({
-  options: { bin: { type: 'string' }, runs: { type: 'string', default: '5' }, json: { type: 'string' } },
+  options: { bin: { type: 'string' }, before: { type: 'string' }, runs: { type: 'string', default: '5' }, json: { type: 'string' } },
 })
 const RUNS = Math.max(1, Number(opts.runs) || 5)
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium'
@@ -90,27 +95,42 @@ async function lighthouseOnce(url, { signInBase }) {
   }
 }
 
+// pagesOf finds a free video with a real stream for the detail page (and a
+// cover for the baseline) as a phone would, and names the three pages.
+async function pagesOf(server, tag = '') {
+  const b = await chromium.launch({ executablePath: CHROME_PATH, args: chromeFlags })
+  const page = await (await b.newContext()).newPage()
+  await page.goto(server.base + '/')
+  await page.waitForURL(/\/home/, { timeout: 20000 })
+  await page.locator('[data-testid=video-card]').first().waitFor()
+  const ids = await page.locator('[data-testid=video-card]').evaluateAll((els) => els.map((e) => Number(e.dataset.videoId)))
+  const cover = await page.locator('[data-testid=video-card] img').first().getAttribute('src')
+  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('prima_token') ?? 'null'))
+  await b.close()
+  let id
+  for (const vid of ids) {
+    const d = (await (await fetch(`${server.base}/api/app/vid/info?id=${vid}`, { headers: { Authorization: `Bearer ${token}` } })).json()).data
+    if (d?.playback && !d.playback.preview) { id = vid; break }
+  }
+  return {
+    coverURL: new URL(cover, server.base).href,
+    targets: [
+      { name: '/home' + tag, url: server.base + '/home', signInBase: server.base },
+      { name: `/detail/${id}${tag}`, url: `${server.base}/detail/${id}`, signInBase: server.base },
+      { name: '/shortvideo' + tag, url: server.base + '/shortvideo', signInBase: server.base },
+    ],
+  }
+}
+
 async function main() {
+  const loadStart = loadavg()
   const server = await startServer({}, { bin: resolve(opts.bin || process.env.PRIMA_BIN || join(here, '..', '..', 'bin', 'prima')) })
+  const before = opts.before ? await startServer({}, { bin: resolve(opts.before) }) : null
   let baseSrv
   const runs = new Map()
   try {
-    // A free video for the detail page, and a cover for the baseline.
-    const b = await chromium.launch({ executablePath: CHROME_PATH, args: chromeFlags })
-    const page = await (await b.newContext()).newPage()
-    await page.goto(server.base + '/')
-    await page.waitForURL(/\/home/, { timeout: 20000 })
-    await page.locator('[data-testid=video-card]').first().waitFor()
-    const ids = await page.locator('[data-testid=video-card]').evaluateAll((els) => els.map((e) => Number(e.dataset.videoId)))
-    const cover = await page.locator('[data-testid=video-card] img').first().getAttribute('src')
-    const token = await page.evaluate(() => JSON.parse(localStorage.getItem('prima_token') ?? 'null'))
-    await b.close()
-    let id
-    for (const vid of ids) {
-      const d = (await (await fetch(`${server.base}/api/app/vid/info?id=${vid}`, { headers: { Authorization: `Bearer ${token}` } })).json()).data
-      if (d?.playback && !d.playback.preview) { id = vid; break }
-    }
-    const coverURL = new URL(cover, server.base).href
+    const { coverURL, targets: pages } = await pagesOf(server)
+    const beforePages = before ? (await pagesOf(before, ' (before)')).targets : []
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Baseline</title><meta name="description" content="A static page: the floor of this measurement.">
 <style>body{margin:0;font:16px/1.5 system-ui,sans-serif}header{height:45px;display:flex;align-items:center;justify-content:center;border-bottom:1px solid #ddd;font-weight:600}img{display:block;width:100%;height:auto;aspect-ratio:16/9}p{margin:12px 16px}</style>
@@ -121,12 +141,9 @@ async function main() {
       res.end(html)
     })
     await new Promise((r) => baseSrv.listen(port, '127.0.0.1', r))
-    const targets = [
-      { name: 'baseline (static page + 1 cover)', url: `http://127.0.0.1:${port}/`, signInBase: null },
-      { name: '/home', url: server.base + '/home', signInBase: server.base },
-      { name: `/detail/${id}`, url: `${server.base}/detail/${id}`, signInBase: server.base },
-      { name: '/shortvideo', url: server.base + '/shortvideo', signInBase: server.base },
-    ]
+    // Each page right after its own "before", so the two see the same load.
+    const targets = [{ name: 'baseline (static page + 1 cover)', url: `http://127.0.0.1:${port}/`, signInBase: null }]
+    pages.forEach((p, i) => targets.push(...(before ? [beforePages[i]] : []), p))
     for (let i = 0; i < RUNS; i++) {
       for (const t of targets) {
         process.stderr.write(`lighthouse ${t.name} ${i + 1}/${RUNS}\n`)
@@ -137,10 +154,14 @@ async function main() {
   } finally {
     baseSrv?.close()
     await server.stop()
+    await before?.stop()
   }
   const ms = (n) => (n == null ? '–' : `${Math.round(n)} ms`)
+  const la = (l) => l.map((x) => x.toFixed(1)).join(' ')
   const lines = [
     `### Lighthouse 12 mobile, signed in, HTTP cache cleared: median of ${RUNS} interleaved runs`,
+    '',
+    `Load average (1, 5, 15 min) at the start ${la(loadStart)}, at the end ${la(loadavg())}.`,
     '',
     '| page | performance | a11y | best practices | SEO | FCP | LCP | TBT | CLS | SI | performance scores |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',

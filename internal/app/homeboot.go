@@ -34,6 +34,9 @@ import (
 // homeBootPaths are the client routes whose first screen is home.
 var homeBootPaths = map[string]bool{"/": true, "/main": true, "/home": true}
 
+// homePath is home's own route, the one whose page the server also draws.
+const homePath = "/home"
+
 // shortPath is the short-video tab: its first screen is the first short
 // module's feed (web/src/features/shortvideo/pages/ShortVideoPage.tsx,
 // api/get-feed.ts: moduleVideo newest first, 10 a page).
@@ -231,9 +234,10 @@ func detailID(p string) int64 {
 func wantsBoot(p string) bool { return homeBootPaths[p] || p == shortPath || detailID(p) > 0 }
 
 // renderDetail preloads a video's cover, which the player shows as its
-// poster: the detail page's LCP. Only the cover, which is public: the rest
-// of vid/info depends on who asks, and the page's request carries no token.
-func (b *homeBoot) renderDetail(r *http.Request, index []byte, at int, id int64) []byte {
+// poster: the detail page's LCP, and draws it where the player will be.
+// Only the cover, which is public: the rest of vid/info depends on who
+// asks, and the page's request carries no token.
+func (b *homeBoot) renderDetail(r *http.Request, index []byte, id int64) []byte {
 	var v struct {
 		Cover string `json:"cover"`
 	}
@@ -245,24 +249,21 @@ func (b *homeBoot) renderDetail(r *http.Request, index []byte, at int, id int64)
 		return nil
 	}
 	link := `<link rel="preload" as="image" href="` + html.EscapeString(v.Cover) + `" fetchpriority="high">` + "\n"
-	out := make([]byte, 0, len(index)+len(link))
-	out = append(out, index[:at]...)
-	out = append(out, link...)
-	return append(out, index[at:]...)
+	return splice(index, link, firstScreen(firstDetail, r.URL.Path, v.Cover, false))
 }
 
 // render returns the page for r: index with the boot block and the
-// preloads put before </head>, or nil to serve index as it is.
+// preloads put before </head> and the first screen before </body>, or nil
+// to serve index as it is.
 func (b *homeBoot) render(r *http.Request, index []byte) []byte {
-	at := bytes.Index(index, []byte("</head>"))
-	if at < 0 {
+	if !bytes.Contains(index, []byte("</head>")) {
 		return nil
 	}
 	if id := detailID(r.URL.Path); id > 0 {
-		return b.renderDetail(r, index, at, id)
+		return b.renderDetail(r, index, id)
 	}
 	if r.URL.Path == shortPath {
-		return b.renderShort(r, index, at)
+		return b.renderShort(r, index)
 	}
 	if !homeBootPaths[r.URL.Path] {
 		return nil
@@ -273,8 +274,14 @@ func (b *homeBoot) render(r *http.Request, index []byte) []byte {
 		Announce: b.call(r, "/api/app/modules/announce"),
 	}
 	var preload []string
+	first := ""
 	if b := firstBanner(d.Source); b != "" {
 		preload = append(preload, b)
+		// Drawn by the server only where home itself is the page: "/" is
+		// splash and "/main" moves on to /home.
+		if r.URL.Path == homePath {
+			first = firstScreen(firstHome, homePath, b, hasAnnouncements(d.Announce))
+		}
 	}
 	if id := defaultModule(d.Source, d.Modules); id > 0 {
 		q := "moduleID=" + strconv.FormatInt(id, 10) + "&pageNumber=1&pageSize=" + strconv.Itoa(bootSectionsPageSize) +
@@ -288,18 +295,24 @@ func (b *homeBoot) render(r *http.Request, index []byte) []byte {
 			}
 		}
 	}
-	return b.inject(index, at, d, preload)
+	head := headOf(d, preload)
+	if head == "" {
+		return nil
+	}
+	return splice(index, head, first)
 }
 
 // renderShort embeds the short-video tab's first feed page and preloads
 // its first clip's cover, the poster on screen until the clip plays (the
-// tab's LCP). The slide shows the cover as it is, from this server.
-func (b *homeBoot) renderShort(r *http.Request, index []byte, at int) []byte {
+// tab's LCP), and draws it. The slide shows the cover as it is, from this
+// server.
+func (b *homeBoot) renderShort(r *http.Request, index []byte) []byte {
 	d := bootData{ShortModules: b.call(r, "/api/app/modules/list?moduleType=4")}
 	var ms []struct {
 		ModuleID int64 `json:"moduleID"`
 	}
 	var preload []string
+	first := ""
 	if json.Unmarshal(d.ShortModules, &ms) == nil && len(ms) > 0 && ms[0].ModuleID > 0 {
 		id := ms[0].ModuleID
 		q := "moduleID=" + strconv.FormatInt(id, 10) + "&newsType=0&pageNumber=1&pageSize=" + strconv.Itoa(bootShortPageSize) +
@@ -313,24 +326,25 @@ func (b *homeBoot) renderShort(r *http.Request, index []byte, at int) []byte {
 			}
 			if json.Unmarshal(page, &p) == nil && len(p.List) > 0 && strings.HasPrefix(p.List[0].Cover, "/media/") {
 				preload = append(preload, p.List[0].Cover)
+				first = firstScreen(firstShort, shortPath, p.List[0].Cover, false)
 			}
 		}
 	}
 	if d.ShortModules == nil {
 		return nil
 	}
-	return b.inject(index, at, d, preload)
+	return splice(index, headOf(d, preload), first)
 }
 
-// inject puts the preloads (the first at high priority) and the data block
-// before </head> (at).
-func (b *homeBoot) inject(index []byte, at int, d bootData, preload []string) []byte {
+// headOf is what goes before </head>: the preloads (the first at high
+// priority) and the data block; "" when the block cannot be made.
+func headOf(d bootData, preload []string) string {
 	// json.Marshal escapes <, > and &, so no "</script>" can end the block.
 	blob, err := json.Marshal(d)
 	if err != nil {
-		return nil
+		return ""
 	}
-	var head bytes.Buffer
+	var head strings.Builder
 	for i, c := range preload {
 		head.WriteString(`<link rel="preload" as="image" href="` + html.EscapeString(c) + `"`)
 		if set := cardSrcSet(c); set != "" {
@@ -344,10 +358,46 @@ func (b *homeBoot) inject(index []byte, at int, d bootData, preload []string) []
 	head.WriteString(`<script type="application/json" id="prima-home-data">`)
 	head.Write(blob)
 	head.WriteString("</script>\n")
-	out := make([]byte, 0, len(index)+head.Len())
-	out = append(out, index[:at]...)
-	out = append(out, head.Bytes()...)
-	return append(out, index[at:]...)
+	return head.String()
+}
+
+// laterLink is a script or stylesheet preload the web build marks as not
+// needed for the first paint (web/vite.config.ts preloadPages: the app's
+// chunks and home's).
+var laterLink = regexp.MustCompile(`<link [^>]*\bdata-prima-later\b[^>]*>\n?`)
+
+// splice puts head before </head> and first (when not "") before </body>
+// (or at the end when the page has no </body>). With a first screen the
+// page's later preloads are moved from the head into a <template
+// id="prima-later"> beside it, where they fetch nothing: the page's entry
+// puts them back once the first screen is painted
+// (web/src/app/first-paint.ts), so the picture does not share the line
+// with the app's scripts.
+func splice(index []byte, head, first string) []byte {
+	at := bytes.Index(index, []byte("</head>"))
+	if at < 0 {
+		return nil
+	}
+	top, rest := index[:at], index[at:]
+	if first != "" {
+		if later := laterLink.FindAll(top, -1); len(later) > 0 {
+			top = laterLink.ReplaceAll(top, nil)
+			first = `<template id="prima-later">` + string(bytes.Join(later, nil)) + "</template>\n" + first
+		}
+	}
+	out := make([]byte, 0, len(index)+len(head)+len(first))
+	out = append(out, top...)
+	out = append(out, head...)
+	if first == "" {
+		return append(out, rest...)
+	}
+	end := bytes.LastIndex(rest, []byte("</body>"))
+	if end < 0 {
+		end = len(rest)
+	}
+	out = append(out, rest[:end]...)
+	out = append(out, first...)
+	return append(out, rest[end:]...)
 }
 
 // recorder is the little ResponseWriter the in-process calls write to.

@@ -308,3 +308,115 @@ func TestShortBoot(t *testing.T) {
 		}
 	})
 }
+
+var firstLayer = regexp.MustCompile(`(?s)<div id="prima-first".*?</div>\n`)
+
+// TestFirstScreen: /home, /shortvideo and /detail/{id} carry the layer the
+// server draws (firstscreen.go) before </body>, after the app's root: the
+// picture is the one in the data (the first banner, the first clip's
+// cover, the video's cover), escaped, and nothing else from the data is
+// written (titles are user text). No banner, no layer; "/" (splash) and
+// "/main" get none.
+func TestFirstScreen(t *testing.T) {
+	s := apptest.New(t, db.SQLite)
+	bootCatalogue(t, s)
+	var short int64
+	err := s.App.DB.Tx(context.Background(), func(ctx context.Context, tx *db.Tx) error {
+		if _, err := catalog.InsertAnnouncement(ctx, tx, catalog.Announcement{Title: `<b>公告</b>`, Content: "c"}, 1, 0, 0, 1); err != nil {
+			return err
+		}
+		mod, err := catalog.InsertModule(ctx, tx, 0, "短视频", 4, 1, 1)
+		if err != nil {
+			return err
+		}
+		sub, err := catalog.InsertModule(ctx, tx, mod, "热门", 4, 1, 1)
+		if err != nil {
+			return err
+		}
+		short, err = catalog.InsertVideo(ctx, tx, catalog.NewVideo{Title: `"><img src=x onerror=alert(1)>`, Cover: `/media/covers/s"1<.jpg`, ModuleID: mod, SubModuleID: sub, Published: true, CreatedAt: 10})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	render := func(path string) []byte {
+		return app.RenderHomeBoot(s.App, s.Handler, httptest.NewRequest("GET", path, nil), []byte(bootIndex))
+	}
+	layer := func(path string) string {
+		t.Helper()
+		page := render(path)
+		m := firstLayer.Find(page)
+		if m == nil {
+			t.Fatalf("%s: no first screen in %s", path, page)
+		}
+		if i, root, end := bytes.Index(page, m), bytes.Index(page, []byte(`<div id="root">`)), bytes.Index(page, []byte("</body>")); i < root || i > end {
+			t.Fatalf("%s: the layer is not between the root and </body>: %s", path, page)
+		}
+		return string(m)
+	}
+
+	home := layer("/home")
+	want := `<div id="prima-first" class="prima-first" data-path="/home" aria-hidden="true"><div class="prima-first-head"></div><div class="prima-first-note"></div>` +
+		`<div class="prima-first-banner"><img src="/media/ads/b1.jpg" alt=""></div><div class="prima-first-tabs"></div></div>` + "\n"
+	if home != want {
+		t.Fatalf("home:\n%s\nwant\n%s", home, want)
+	}
+
+	// The clip's cover is escaped; its title is not written at all.
+	if got := layer("/shortvideo"); !strings.Contains(got, `<div class="prima-first-reel"><img src="/media/covers/s&#34;1&lt;.jpg" alt=""></div>`) ||
+		strings.Contains(got, "onerror") || !strings.Contains(got, `data-path="/shortvideo"`) {
+		t.Fatalf("short: %s", got)
+	}
+	var id int64
+	if err := s.App.DB.QueryRow(context.Background(), `SELECT id FROM videos WHERE cover = '/media/covers/b.jpg'`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	path := "/detail/" + strconv.FormatInt(id, 10)
+	if got := layer(path); got != `<div id="prima-first" class="prima-first" data-path="`+path+`" aria-hidden="true"><div class="prima-first-nav"></div>`+
+		`<div class="prima-first-player"><img src="/media/covers/b.jpg" alt=""></div></div>`+"\n" {
+		t.Fatalf("detail: %s", got)
+	}
+	if page := render("/detail/" + strconv.FormatInt(short, 10)); bytes.Contains(page, []byte("onerror")) || bytes.Contains(page, []byte(`s"1<`)) {
+		t.Fatalf("detail of a hostile video: %s", page)
+	}
+	for _, p := range []string{"/", "/main"} {
+		if page := render(p); page == nil || bytes.Contains(page, []byte("prima-first")) {
+			t.Fatalf("%s: %s", p, page)
+		}
+	}
+
+	// The app's preloads (marked by the web build) wait in a template
+	// beside the layer on such a page; the entry's own stay in the head,
+	// and a page without a layer keeps them all.
+	const built = `<!doctype html><html><head><title>t</title>` +
+		`<script type="module" crossorigin src="/assets/index-a.js"></script>` + "\n" +
+		`<link rel="modulepreload" crossorigin href="/assets/loader-b.js">` + "\n" +
+		`<link rel="modulepreload" crossorigin href="/assets/start-c.js" data-prima-later>` + "\n" +
+		`<link rel="preload" as="style" crossorigin fetchpriority="low" href="/assets/Home-d.css" data-prima-later>` + "\n" +
+		`</head><body><div id="root"></div></body></html>`
+	page := app.RenderHomeBoot(s.App, s.Handler, httptest.NewRequest("GET", "/home", nil), []byte(built))
+	head, body, _ := strings.Cut(string(page), "</head>")
+	want = `<template id="prima-later"><link rel="modulepreload" crossorigin href="/assets/start-c.js" data-prima-later>` + "\n" +
+		`<link rel="preload" as="style" crossorigin fetchpriority="low" href="/assets/Home-d.css" data-prima-later>` + "\n" + `</template>` + "\n" + `<div id="prima-first"`
+	if strings.Contains(head, "data-prima-later") || !strings.Contains(head, `href="/assets/loader-b.js"`) || !strings.Contains(head, `src="/assets/index-a.js"`) || !strings.Contains(body, want) {
+		t.Fatalf("held-back preloads:\n%s", page)
+	}
+	if page := app.RenderHomeBoot(s.App, s.Handler, httptest.NewRequest("GET", "/main", nil), []byte(built)); bytes.Count(page, []byte("data-prima-later")) != 2 || bytes.Contains(page, []byte("prima-later\"")) {
+		t.Fatalf("/main (no layer):\n%s", page)
+	}
+
+	// Without a banner home has no LCP picture of its own: no layer (the
+	// rest of the boot is still there).
+	bare := apptest.New(t, db.SQLite)
+	err = bare.App.DB.Tx(context.Background(), func(ctx context.Context, tx *db.Tx) error {
+		_, err := catalog.InsertModule(ctx, tx, 0, "推荐", 0, 1, 1)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page = app.RenderHomeBoot(bare.App, bare.Handler, httptest.NewRequest("GET", "/home", nil), []byte(bootIndex))
+	if page == nil || !bytes.Contains(page, []byte("prima-home-data")) || bytes.Contains(page, []byte("prima-first")) {
+		t.Fatalf("home without a banner: %s", page)
+	}
+}

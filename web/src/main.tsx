@@ -1,24 +1,13 @@
-// Entry point: global styles first (antd-mobile's variables, then ours on
-// top), then the app.
+// Entry point. The global styles are the page's own stylesheets (index.html
+// links them, render-blocking): the boot mark and the first screen the
+// server draws (internal/app/firstscreen.go) are styled by them. The app
+// (start.tsx: React, the router, every page) is imported only once that
+// first screen has been painted with its picture (app/first-paint.ts), so
+// on a slow phone the picture comes first and is not held back by the
+// app's scripts, neither on the wire nor on the main thread. A page without
+// a first screen starts the app at once.
 import 'antd-mobile/es/global'
 import './styles/global.css'
-import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
-import { App, applyTheme } from './app/App'
-import { setLang } from './i18n'
-import { isDark, useAppStore } from './stores/app'
-import { rememberInviteFromURL } from './lib/invite'
+import { firstScreenPainted } from './app/first-paint'
 
-// Theme and language before the first paint, so a dark-mode user never sees
-// a white flash and no string renders in the wrong language.
-const app = useAppStore.getState()
-applyTheme(isDark(app))
-setLang(app.lang)
-// An invite link's code (/?ic=) is kept for the first guest login.
-rememberInviteFromURL(window.location.search)
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-)
+void firstScreenPainted().then(() => import('./start'))

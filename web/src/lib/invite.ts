@@ -43,7 +43,7 @@ export function rememberInviteFromURL(search: string): void {
 }
 
 // pendingInviteText is the cutInfos of a guest login: "ic=<code>" or "".
-// The address bar wins: the first login can start before main.tsx has
+// The address bar wins: the first login can start before start.tsx has
 // kept the code (it begins while the app's modules load).
 export function pendingInviteText(search: string = typeof location === 'undefined' ? '' : location.search): string {
   const now = inviteCodeFromSearch(search)

@@ -1,0 +1,33 @@
+// The app itself: theme and language, then React. main.tsx (the page's
+// entry) imports this once the page's first screen has been painted.
+import { startTransition, StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { App, applyTheme } from './app/App'
+import { watchFirstScreen } from './app/first-screen'
+import { setLang } from './i18n'
+import { isDark, useAppStore } from './stores/app'
+import { rememberInviteFromURL } from './lib/invite'
+
+// Theme and language before the first paint, so a dark-mode user never sees
+// a white flash and no string renders in the wrong language.
+const app = useAppStore.getState()
+applyTheme(isDark(app))
+setLang(app.lang)
+// An invite link's code (/?ic=) is kept for the first guest login.
+rememberInviteFromURL(window.location.search)
+// The first screen the server drew goes once the app shows the same.
+watchFirstScreen()
+
+// The first render as a transition: React then renders in slices of a few
+// milliseconds, yielding to the browser between them, instead of one long
+// task that holds every tap and frame until the whole first screen is
+// built (on a slow phone, hundreds of milliseconds). What it shows does
+// not change.
+const root = createRoot(document.getElementById('root')!)
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  )
+})
