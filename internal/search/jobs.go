@@ -28,7 +28,8 @@ func RegisterJobs(q *jobs.Queue, d *db.DB) {
 // run) emptied the index of a database that has content: an upgrade. A new
 // database has nothing to index, and the domains index what they write.
 func EnqueueRebuild(ctx context.Context, d *db.DB, applied []string) error {
-	if !slices.ContainsFunc(applied, func(v string) bool { return slices.Contains(rebuildMigrations, v) }) {
+	i := slices.IndexFunc(applied, func(v string) bool { return slices.Contains(rebuildMigrations, v) })
+	if i < 0 {
 		return nil
 	}
 	var content bool
@@ -37,6 +38,6 @@ func EnqueueRebuild(ctx context.Context, d *db.DB, applied []string) error {
 	if err != nil || !content {
 		return err
 	}
-	_, err = jobs.EnqueueNow(ctx, d, ReindexKind, struct{}{}, jobs.Opts{UniqueKey: ReindexKind + ":" + applied[len(applied)-1]})
+	_, err = jobs.EnqueueNow(ctx, d, ReindexKind, struct{}{}, jobs.Opts{UniqueKey: ReindexKind + ":" + applied[i]})
 	return err
 }

@@ -184,17 +184,17 @@ func (w window) args(limit, offset int) []any {
 	return append(slices.Clone(w.base), limit, offset)
 }
 
-// rankCols are each kind's title and popularity as the items' tables have
-// them now, for ranking a window in SQL. A post without a title ranks by
-// its text's first line (Go's firstLine, which also drops markup, makes the
-// title it is shown with).
-var rankCols = map[string]struct{ table, title, pop string }{
-	KindVideo:   {"videos", "x.title", "x.play_count"},
-	KindShort:   {"videos", "x.title", "x.play_count"},
-	KindGallery: {"galleries", "x.title", "(SELECT COUNT(*) FROM gallery_collects c WHERE c.gallery_id = x.id)"},
-	KindPost:    {"posts", "CASE WHEN trim(x.title) <> '' THEN x.title ELSE substr(x.body, 1, 60) END", "x.like_count"},
-	KindTopic:   {"topics", "x.name", "(SELECT COUNT(*) FROM posts p WHERE p.topic_id = x.id AND p.state = 'published')"},
-	KindUser:    {"users", "x.name", "(SELECT COUNT(*) FROM follows f WHERE f.followee_id = x.id)"},
+// rankCols are each kind's title and popularity as its source table x
+// (sourceTables) has them now, for ranking a window in SQL. A post without
+// a title ranks by its text's first line (Go's firstLine, which also drops
+// markup, makes the title it is shown with).
+var rankCols = map[string]struct{ title, pop string }{
+	KindVideo:   {"x.title", "x.play_count"},
+	KindShort:   {"x.title", "x.play_count"},
+	KindGallery: {"x.title", "(SELECT COUNT(*) FROM gallery_collects c WHERE c.gallery_id = x.id)"},
+	KindPost:    {"CASE WHEN trim(x.title) <> '' THEN x.title ELSE substr(x.body, 1, 60) END", "x.like_count"},
+	KindTopic:   {"x.name", "(SELECT COUNT(*) FROM posts p WHERE p.topic_id = x.id AND p.state = 'published')"},
+	KindUser:    {"x.name", "(SELECT COUNT(*) FROM follows f WHERE f.followee_id = x.id)"},
 }
 
 // ranked is the query of the doc ids of page (limit, offset) of the newest
@@ -211,7 +211,7 @@ func (w window) ranked(kind string, n int, order string, orderArgs []any, limit,
 	for _, k := range kinds {
 		c := rankCols[k]
 		lo, hi := idRange(k)
-		branches = append(branches, `SELECT w.id AS id, `+c.title+` AS title, `+c.pop+` AS pop FROM w JOIN `+c.table+` x ON x.id = w.id - ? WHERE w.id BETWEEN ? AND ?`)
+		branches = append(branches, `SELECT w.id AS id, `+c.title+` AS title, `+c.pop+` AS pop FROM w JOIN `+sourceTables[sourceKind(k)]+` x ON x.id = w.id - ? WHERE w.id BETWEEN ? AND ?`)
 		args = append(args, docID(k, 0), lo, hi)
 	}
 	args = append(append(args, orderArgs...), limit, offset)
