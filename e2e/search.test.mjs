@@ -189,14 +189,7 @@ test('北京: posts scroll; opening one and coming back restores the tab and the
   assert.ok((await apiPage('北京', 'user')).list.length >= 1)
 
   // Scroll to the eighth post, open it, come back.
-  const target = page.locator('[data-testid=search-kind] [data-testid=search-result]').nth(7)
-  await target.scrollIntoViewIfNeeded()
-  await page.mouse.wheel(0, 120)
-  await page.waitForTimeout(300)
-  const y = await page.evaluate(() => window.scrollY)
-  assert.ok(y > 300, `scrolled (${y})`)
-  const id = Number(await target.getAttribute('data-id'))
-  await target.locator('[data-testid=post-link]').first().click()
+  const { id, y } = await scrollAndOpen(7, 'post-link')
   await page.waitForURL(new RegExp(`/cdetail/${id}$`))
   await page.goBack()
   await page.waitForURL(/kind=post/)
@@ -205,6 +198,21 @@ test('北京: posts scroll; opening one and coming back restores the tab and the
   assert.equal(await page.locator('[data-testid=search-tab-post]').getAttribute('aria-selected'), 'true')
   await both('beijing-posts')
 })
+
+// scrollAndOpen scrolls the nth result of the kind tab into view and a
+// little past, then taps its link (testid); it returns the result's id and
+// the scroll position to come back to.
+async function scrollAndOpen(nth, link) {
+  const target = page.locator('[data-testid=search-kind] [data-testid=search-result]').nth(nth)
+  await target.scrollIntoViewIfNeeded()
+  await page.mouse.wheel(0, 120)
+  await page.waitForTimeout(300)
+  const y = await page.evaluate(() => window.scrollY)
+  assert.ok(y > 300, `scrolled (${y})`)
+  const id = Number(await target.getAttribute('data-id'))
+  await target.locator(`[data-testid=${link}]`).first().click()
+  return { id, y }
+}
 
 // videoCards lists the video results on screen: [id, badge level].
 async function videoCards() {
@@ -288,14 +296,7 @@ test('江南: filter the videos to VIP, then to a module, come back from a resul
   await settled(0, 0, free)
   for (const c of await videoCards()) assert.ok(c.level === 'free' || c.level === 'coins', `video ${c.id}: ${c.level}`)
   await both('filtered')
-  const target = page.locator('[data-testid=search-kind] [data-testid=search-result]').nth(11)
-  await target.scrollIntoViewIfNeeded()
-  await page.mouse.wheel(0, 120)
-  await page.waitForTimeout(300)
-  const y = await page.evaluate(() => window.scrollY)
-  assert.ok(y > 300, `scrolled (${y})`)
-  const id = Number(await target.getAttribute('data-id'))
-  await target.locator('[data-testid=video-card]').click()
+  const { id, y } = await scrollAndOpen(11, 'video-card')
   await page.waitForURL(new RegExp(`/detail/${id}$`))
   await $('detail-page').waitFor()
   await page.goBack()
