@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { startServer, launchPhone, shot } from './harness.mjs'
+import { devices } from 'playwright-core'
 
 let server, phone, page
 const account = 'e2e_' + Date.now().toString(36).slice(-6)
@@ -92,6 +93,41 @@ test('the first screen the server draws is where the app draws the same picture'
     assert.ok(app.shift < 0.001, `${path}: layout shift ${app.shift}`)
     await live.close()
   }
+  // A visitor without a session goes to splash: the server draws them no
+  // first screen, which would only flash home's bars before splash.
+  const stranger = await phone.browser.newContext({ ...devices['iPhone 13'], locale: 'zh-CN' })
+  const blank = await stranger.newPage()
+  await blank.route(/\/assets\/.*\.js$/, (r) => r.abort())
+  for (const path of ['/home', '/shortvideo', `/detail/${id}`]) {
+    await blank.goto(server.base + path)
+    assert.equal(await blank.locator('#prima-first').count(), 0, `${path}: no first screen without a session`)
+  }
+  await stranger.close()
+})
+
+// A theme chosen in the app is the page's before any script runs: the
+// server reads it from the app's cookie (internal/app/webapp.go themeOf),
+// so a dark choice on a light phone never paints the first screen light.
+test('the theme chosen in the app is the page\'s before scripts run', async () => {
+  await page.goto(server.base + '/mine/setting')
+  await $('dark-toggle').click()
+  await page.waitForFunction(() => document.documentElement.dataset.prefersColorScheme === 'dark')
+  const still = await phone.context.newPage()
+  await still.route(/\/assets\/.*\.js$/, (r) => r.abort())
+  for (const path of ['/home', '/mine']) {
+    await still.goto(server.base + path)
+    assert.equal(await still.evaluate(() => document.documentElement.dataset.prefersColorScheme), 'dark', `${path}: dark before scripts`)
+  }
+  await still.goto(server.base + '/home')
+  assert.equal(await still.locator('#prima-first').evaluate((e) => getComputedStyle(e).backgroundColor), 'rgb(28, 28, 30)', 'the first screen is dark')
+  await page.goto(server.base + '/mine/setting')
+  await $('dark-toggle').click()
+  await page.waitForFunction(() => document.documentElement.dataset.prefersColorScheme === 'light')
+  await still.goto(server.base + '/home')
+  assert.equal(await still.evaluate(() => document.documentElement.dataset.prefersColorScheme), 'light', 'and light again')
+  await still.close()
+  await page.goto(server.base + '/home')
+  await $('video-card').first().waitFor()
 })
 
 test('scrolling loads more', async () => {
@@ -247,7 +283,8 @@ test('/source lists a module with the filters moduleVideo takes', async () => {
   assert.deepEqual(short.length ? await cards() : [], short)
   await page.locator('[data-testid=source-recent]').click()
   await page.waitForURL(/newsType=1/)
-  assert.equal(await page.locator('[data-testid=source-recent]').getAttribute('aria-checked'), 'true')
+  // The address changes before the transition that redraws the chip commits.
+  await page.locator('[data-testid=source-recent][aria-checked=true]').waitFor({ timeout: 5000 })
   // Filters replaced the history entry: back returns to discover.
   await page.goBack()
   await page.waitForURL(/\/discover$/)

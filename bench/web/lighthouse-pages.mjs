@@ -56,6 +56,14 @@ async function signIn(port, base) {
   }
 }
 
+// failedItems names what a failed audit lists (a console message, a
+// deprecated API), briefly.
+function failedItems(a) {
+  const items = a.details?.items ?? []
+  const said = items.slice(0, 3).map((it) => String(it.description ?? it.value ?? it.source?.url ?? it.url ?? '').slice(0, 120)).filter(Boolean)
+  return said.length ? `: ${said.join(' | ')}` : ''
+}
+
 async function lighthouseOnce(url, { signInBase }) {
   const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags })
   try {
@@ -77,6 +85,14 @@ async function lighthouseOnce(url, { signInBase }) {
       const a = lhr.audits[id]
       if (!a || a.score == null || a.score >= 0.9 || a.scoreDisplayMode === 'notApplicable' || a.scoreDisplayMode === 'manual') continue
       below.push(`${a.title}${a.displayValue ? ` (${a.displayValue})` : ''}`)
+    }
+    // The other categories' failed audits, so a score under 100 says why.
+    for (const c of CATEGORIES.slice(1)) {
+      for (const { id } of lhr.categories[c]?.auditRefs ?? []) {
+        const a = lhr.audits[id]
+        if (!a || a.score == null || a.score >= 1 || a.scoreDisplayMode !== 'binary') continue
+        below.push(`${c}: ${a.title}${failedItems(a)}`)
+      }
     }
     return {
       ...cat,

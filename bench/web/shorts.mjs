@@ -83,19 +83,26 @@ try {
     await playingId(ids[i])
     warm.push(await lastLatency(ids[i]))
   }
-  // Baseline: back two slides then forward again lands on clips whose
-  // source was dropped; the swipe back onto index N-2 from N-1 after going
-  // to N... simpler: jump back by swiping down twice quickly; the second
-  // lands on a clip that had no source (it was two behind).
+  // Baseline: a swipe onto a clip with no source at all, which a feed
+  // without preloading pays on every swipe (attach + playlists + first
+  // segment + play). Two swipes back in quick succession: the second starts
+  // before the window has followed the first (SETTLE_MS), so it lands two
+  // behind the settled slide, outside the source window. (Waiting between
+  // them would let the window move and keep that clip's metadata.)
   const cold = []
   for (let k = 0; k < Math.min(3, Math.floor(N / 2)); k++) {
+    await page.waitForTimeout(1200) // the window settles around the current slide
     const at = Number(await page.locator('[data-testid=short-feed]').getAttribute('data-index'))
+    const held = await page.evaluate((id) => {
+      const v = document.querySelector(`[data-testid=short-slide][data-video-id="${id}"] video`)
+      return !!v && (v.hasAttribute('src') || v.querySelector('source') != null)
+    }, ids[at - 2])
     await swipe('down')
-    await playingId(ids[at - 1])
-    await page.waitForTimeout(150)
     await swipe('down')
     await playingId(ids[at - 2])
-    cold.push(await lastLatency(ids[at - 2]))
+    const ms = await lastLatency(ids[at - 2])
+    if (held || ms == null) throw new Error(`baseline swipe ${k}: the clip two back ${held ? 'still held a source' : 'gave no playing event after the release'}`)
+    cold.push(ms)
     // forward again two, so the next round also starts with a dropped clip behind
     await swipe('up'); await playingId(ids[at - 1])
     await swipe('up'); await playingId(ids[at])

@@ -249,7 +249,11 @@ func (b *homeBoot) renderDetail(r *http.Request, index []byte, id int64) []byte 
 		return nil
 	}
 	link := `<link rel="preload" as="image" href="` + html.EscapeString(v.Cover) + `" fetchpriority="high">` + "\n"
-	return splice(index, link, firstScreen(firstDetail, r.URL.Path, v.Cover, false))
+	first := ""
+	if hasSession(r) {
+		first = firstScreen(firstDetail, r.URL.Path, v.Cover, false)
+	}
+	return splice(index, link, first)
 }
 
 // render returns the page for r: index with the boot block and the
@@ -279,7 +283,7 @@ func (b *homeBoot) render(r *http.Request, index []byte) []byte {
 		preload = append(preload, b)
 		// Drawn by the server only where home itself is the page: "/" is
 		// splash and "/main" moves on to /home.
-		if r.URL.Path == homePath {
+		if r.URL.Path == homePath && hasSession(r) {
 			first = firstScreen(firstHome, homePath, b, hasAnnouncements(d.Announce))
 		}
 	}
@@ -326,7 +330,9 @@ func (b *homeBoot) renderShort(r *http.Request, index []byte) []byte {
 			}
 			if json.Unmarshal(page, &p) == nil && len(p.List) > 0 && strings.HasPrefix(p.List[0].Cover, "/media/") {
 				preload = append(preload, p.List[0].Cover)
-				first = firstScreen(firstShort, shortPath, p.List[0].Cover, false)
+				if hasSession(r) {
+					first = firstScreen(firstShort, shortPath, p.List[0].Cover, false)
+				}
 			}
 		}
 	}
@@ -334,6 +340,19 @@ func (b *homeBoot) renderShort(r *http.Request, index []byte) []byte {
 		return nil
 	}
 	return splice(index, headOf(d, preload), first)
+}
+
+// sessionCookie is the cookie the web app keeps its session token in,
+// beside localStorage (web/src/lib/storage.ts setToken).
+const sessionCookie = "prima_token"
+
+// hasSession says whether the page's visitor has a session the app will
+// find. Without one the app sends them to splash (RootLayout), so drawing
+// the page's first screen would only flash it before splash. The cookie's
+// value is not checked: it decides a picture, never access.
+func hasSession(r *http.Request) bool {
+	c, err := r.Cookie(sessionCookie)
+	return err == nil && c.Value != ""
 }
 
 // headOf is what goes before </head>: the preloads (the first at high

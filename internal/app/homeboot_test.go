@@ -185,6 +185,14 @@ func TestHomeBootThroughTheServer(t *testing.T) {
 			t.Fatalf("%s carries the boot block", p)
 		}
 	}
+	// A theme chosen in the app comes back on a boot page's <html> too.
+	rec := httptest.NewRecorder()
+	r := httptest.NewRequest("GET", "/home", nil)
+	r.AddCookie(&http.Cookie{Name: "prima_theme", Value: "dark"})
+	s.Handler.ServeHTTP(rec, r)
+	if !strings.Contains(rec.Body.String(), `<html data-prefers-color-scheme="dark"`) || !strings.Contains(rec.Body.String(), `id="prima-home-data"`) {
+		t.Fatalf("themed home: %.300s", rec.Body)
+	}
 }
 
 // TestHomeBootSkipsWhatItCannotKnow: a default tab that is a sub-module
@@ -339,8 +347,14 @@ func TestFirstScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A signed-in visitor: the app keeps its token in this cookie too.
+	signedIn := func(path string) *http.Request {
+		r := httptest.NewRequest("GET", path, nil)
+		r.AddCookie(&http.Cookie{Name: "prima_token", Value: "t"})
+		return r
+	}
 	render := func(path string) []byte {
-		return app.RenderHomeBoot(s.App, s.Handler, httptest.NewRequest("GET", path, nil), []byte(bootIndex))
+		return app.RenderHomeBoot(s.App, s.Handler, signedIn(path), []byte(bootIndex))
 	}
 	layer := func(path string) string {
 		t.Helper()
@@ -384,6 +398,15 @@ func TestFirstScreen(t *testing.T) {
 			t.Fatalf("%s: %s", p, page)
 		}
 	}
+	// A visitor without a session is sent to splash by the app: their
+	// pages keep the data and the preloads but get no layer, which would
+	// only flash before splash.
+	for _, p := range []string{"/home", "/shortvideo", path} {
+		page := app.RenderHomeBoot(s.App, s.Handler, httptest.NewRequest("GET", p, nil), []byte(bootIndex))
+		if page == nil || !bytes.Contains(page, []byte(`rel="preload" as="image"`)) || bytes.Contains(page, []byte("prima-first")) {
+			t.Fatalf("%s without a session: %s", p, page)
+		}
+	}
 
 	// The app's preloads (marked by the web build) wait in a template
 	// beside the layer on such a page; the entry's own stay in the head,
@@ -394,14 +417,14 @@ func TestFirstScreen(t *testing.T) {
 		`<link rel="modulepreload" crossorigin href="/assets/start-c.js" data-prima-later>` + "\n" +
 		`<link rel="preload" as="style" crossorigin fetchpriority="low" href="/assets/Home-d.css" data-prima-later>` + "\n" +
 		`</head><body><div id="root"></div></body></html>`
-	page := app.RenderHomeBoot(s.App, s.Handler, httptest.NewRequest("GET", "/home", nil), []byte(built))
+	page := app.RenderHomeBoot(s.App, s.Handler, signedIn("/home"), []byte(built))
 	head, body, _ := strings.Cut(string(page), "</head>")
 	want = `<template id="prima-later"><link rel="modulepreload" crossorigin href="/assets/start-c.js" data-prima-later>` + "\n" +
 		`<link rel="preload" as="style" crossorigin fetchpriority="low" href="/assets/Home-d.css" data-prima-later>` + "\n" + `</template>` + "\n" + `<div id="prima-first"`
 	if strings.Contains(head, "data-prima-later") || !strings.Contains(head, `href="/assets/loader-b.js"`) || !strings.Contains(head, `src="/assets/index-a.js"`) || !strings.Contains(body, want) {
 		t.Fatalf("held-back preloads:\n%s", page)
 	}
-	if page := app.RenderHomeBoot(s.App, s.Handler, httptest.NewRequest("GET", "/main", nil), []byte(built)); bytes.Count(page, []byte("data-prima-later")) != 2 || bytes.Contains(page, []byte("prima-later\"")) {
+	if page := app.RenderHomeBoot(s.App, s.Handler, signedIn("/main"), []byte(built)); bytes.Count(page, []byte("data-prima-later")) != 2 || bytes.Contains(page, []byte("prima-later\"")) {
 		t.Fatalf("/main (no layer):\n%s", page)
 	}
 
@@ -415,7 +438,7 @@ func TestFirstScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page = app.RenderHomeBoot(bare.App, bare.Handler, httptest.NewRequest("GET", "/home", nil), []byte(bootIndex))
+	page = app.RenderHomeBoot(bare.App, bare.Handler, signedIn("/home"), []byte(bootIndex))
 	if page == nil || !bytes.Contains(page, []byte("prima-home-data")) || bytes.Contains(page, []byte("prima-first")) {
 		t.Fatalf("home without a banner: %s", page)
 	}

@@ -22,6 +22,9 @@ type webApp struct {
 	// boot, when set, puts home's first screen into the page for the
 	// paths that show home (homeboot.go).
 	boot *homeBoot
+	// themed is index.html in each theme a user can choose in the app
+	// (themeCookie), made once at start-up.
+	themed map[string]*webFile
 }
 
 type webFile struct {
@@ -50,12 +53,8 @@ func newWebApp(dist fs.FS) (*webApp, error) {
 			f.cache = "public, max-age=31536000, immutable"
 		}
 		if len(body) > 512 && worthGzip(f.ctype) {
-			var b bytes.Buffer
-			zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-			_, _ = zw.Write(body)
-			_ = zw.Close()
-			if b.Len() < len(body) {
-				f.gz = b.Bytes()
+			if gz := gzipped(body); len(gz) < len(body) {
+				f.gz = gz
 			}
 		}
 		a.files["/"+p] = f
@@ -71,7 +70,55 @@ func newWebApp(dist fs.FS) (*webApp, error) {
 			ctype: "text/html; charset=utf-8", cache: "no-cache",
 		}
 	}
+	a.themed = map[string]*webFile{}
+	for _, theme := range []string{"dark", "light"} {
+		f := *a.index
+		f.body, f.gz = withTheme(a.index.body, theme), nil
+		if a.index.gz != nil {
+			f.gz = gzipped(f.body)
+		}
+		a.themed[theme] = &f
+	}
 	return a, nil
+}
+
+// themeCookie holds the theme the user chose in the app ("dark" or
+// "light"; none follows the system): web/src/app/App.tsx rememberTheme.
+// The page is sent in that theme, so that what paints before the app's
+// scripts run (the first screen, the boot mark) is not in the system's
+// for a moment when the two differ.
+const themeCookie = "prima_theme"
+
+func themeOf(r *http.Request) string {
+	if c, err := r.Cookie(themeCookie); err == nil && (c.Value == "dark" || c.Value == "light") {
+		return c.Value
+	}
+	return ""
+}
+
+// withTheme sets on <html> the attribute the app's stylesheets (and
+// antd-mobile's) key the theme on, as the app itself does when it starts.
+func withTheme(page []byte, theme string) []byte {
+	if theme == "" {
+		return page
+	}
+	at := bytes.Index(page, []byte("<html"))
+	if at < 0 {
+		return page
+	}
+	at += len("<html")
+	out := make([]byte, 0, len(page)+40)
+	out = append(out, page[:at]...)
+	out = append(out, ` data-prefers-color-scheme="`+theme+`"`...)
+	return append(out, page[at:]...)
+}
+
+func gzipped(body []byte) []byte {
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	_, _ = zw.Write(body)
+	_ = zw.Close()
+	return b.Bytes()
 }
 
 // contentType knows the web app's own types first: the system MIME table
@@ -109,11 +156,18 @@ func (a *webApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		f = a.index
+		theme := themeOf(r)
+		// The page depends on cookies (the theme; the session, for the
+		// first screen): a cache must not hand one user's to another.
+		w.Header().Add("Vary", "Cookie")
 		if a.boot != nil && wantsBoot(r.URL.Path) {
 			if page := a.boot.render(r, f.body); page != nil {
-				a.serveBoot(w, r, page)
+				a.serveBoot(w, r, withTheme(page, theme))
 				return
 			}
+		}
+		if t := a.themed[theme]; t != nil {
+			f = t
 		}
 	}
 	h := w.Header()

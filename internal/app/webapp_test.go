@@ -1,6 +1,9 @@
 package app
 
 import (
+	"compress/gzip"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -67,5 +70,55 @@ func TestWebApp(t *testing.T) {
 	wa.ServeHTTP(rec, r)
 	if rec.Code != 405 {
 		t.Errorf("POST to a page: %d", rec.Code)
+	}
+}
+
+// TestThemedPage: a theme chosen in the app (its cookie) comes back on the
+// page's <html>, plain and gzipped, so the page paints in it before any
+// script; no cookie or any other value leaves the system's; the page says
+// it varies by cookie.
+func TestThemedPage(t *testing.T) {
+	index := "<!doctype html><html lang=\"zh-CN\"><head></head><body>" + strings.Repeat("<p>prima</p>", 100) + "</body></html>"
+	wa, err := newWebApp(fstest.MapFS{"index.html": {Data: []byte(index)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(theme, enc string) (string, *httptest.ResponseRecorder) {
+		r := httptest.NewRequest("GET", "/mine/setting", nil)
+		if theme != "" {
+			r.AddCookie(&http.Cookie{Name: "prima_theme", Value: theme})
+		}
+		if enc != "" {
+			r.Header.Set("Accept-Encoding", enc)
+		}
+		rec := httptest.NewRecorder()
+		wa.ServeHTTP(rec, r)
+		body := rec.Body.String()
+		if rec.Header().Get("Content-Encoding") == "gzip" {
+			zr, err := gzip.NewReader(rec.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(zr)
+			body = string(b)
+		}
+		return body, rec
+	}
+	for _, c := range []struct{ cookie, want string }{
+		{"dark", `<html data-prefers-color-scheme="dark" lang="zh-CN">`},
+		{"light", `<html data-prefers-color-scheme="light" lang="zh-CN">`},
+		{"", `<html lang="zh-CN">`},
+		{`dark" onload="x`, `<html lang="zh-CN">`},
+		{"blue", `<html lang="zh-CN">`},
+	} {
+		for _, enc := range []string{"", "gzip"} {
+			body, rec := get(c.cookie, enc)
+			if !strings.Contains(body, c.want) || !strings.HasSuffix(body, "</body></html>") {
+				t.Errorf("theme %q, encoding %q: %.80s", c.cookie, enc, body)
+			}
+			if !strings.Contains(strings.Join(rec.Header().Values("Vary"), ","), "Cookie") {
+				t.Errorf("theme %q: Vary %q", c.cookie, rec.Header().Values("Vary"))
+			}
+		}
 	}
 }

@@ -6,6 +6,7 @@ import { BrowserRouter, useRoutes } from 'react-router'
 import { forgetUserData } from '@/features/account/session'
 import { getLang, setLang } from '@/i18n'
 import { setUnauthorizedHandler } from '@/lib/api'
+import { cookie, PREFIX } from '@/lib/storage'
 import { useAppStore } from '@/stores/app'
 import { useAppName } from '@/stores/config'
 import { isSwitchingSession, useUserStore } from '@/stores/user'
@@ -65,6 +66,17 @@ export function applyTheme(dark: boolean) {
   document.querySelectorAll('meta[name="theme-color"]').forEach((m) => m.setAttribute('content', dark ? '#000000' : '#ffffff'))
 }
 
+// THEME_COOKIE tells the server the theme the user chose in the app (none:
+// follow the system), so the page it sends is in that theme before any
+// script runs (internal/app/webapp.go themed); without it a user whose
+// choice differs from the system's would see the system's for a moment.
+export const THEME_COOKIE = PREFIX + 'theme'
+
+export function rememberTheme(chosen: boolean | null) {
+  if (chosen == null) cookie.remove(THEME_COOKIE)
+  else cookie.set(THEME_COOKIE, chosen ? 'dark' : 'light', 365)
+}
+
 function AppRoutes() {
   return useRoutes(routes)
 }
@@ -81,6 +93,7 @@ export function App() {
   const appName = useAppName()
 
   useLayoutEffect(() => applyTheme(dark), [dark])
+  useEffect(() => rememberTheme(chosen), [chosen])
   // The operator's name for the app (remote APPNAME) titles the tab too.
   useEffect(() => {
     document.title = appName
