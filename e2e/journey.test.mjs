@@ -130,6 +130,60 @@ test('the theme chosen in the app is the page\'s before scripts run', async () =
   await $('video-card').first().waitFor()
 })
 
+// Pull to refresh (components/PullRefresh): a finger pulling down from the
+// top moves the content and the head says what a release does; released
+// past the threshold home asks for its data again and the content goes
+// back with no transform left; the same pull on a scrolled page scrolls.
+test('pulling home down from the top refreshes it', async () => {
+  await page.goto(server.base + '/home')
+  await $('video-card').first().waitFor()
+  const cdp = await page.context().newCDPSession(page)
+  const touch = (type, y) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x: 190, y }] })
+  const pull = async (to) => {
+    await touch('touchStart', 300)
+    for (let y = 310; y <= to; y += 20) {
+      await touch('touchMove', y)
+      await page.waitForTimeout(16)
+    }
+  }
+  const ptr = page.locator('[data-testid=home-page] [data-testid=pull-refresh]')
+  const asked = []
+  page.on('request', (r) => { if (/modules\/list|moduleSection/.test(r.url())) asked.push(r.url()) })
+
+  await pull(380) // 80 px of finger: not far enough
+  assert.equal(await ptr.getAttribute('data-status'), 'pulling')
+  assert.match(await ptr.locator('[role=status]').innerText(), /下拉刷新/)
+  await touch('touchEnd')
+  await page.waitForFunction(() => document.querySelector('[data-testid=pull-refresh]').dataset.status === 'idle')
+  assert.equal(asked.length, 0, 'a short pull refreshes nothing')
+
+  await pull(600)
+  assert.equal(await ptr.getAttribute('data-status'), 'canRelease')
+  assert.match(await ptr.locator('[role=status]').innerText(), /释放立即刷新/)
+  const moved = await ptr.evaluate((e) => e.lastElementChild.getBoundingClientRect().top)
+  await touch('touchEnd')
+  await page.waitForFunction(() => ['refreshing', 'complete'].includes(document.querySelector('[data-testid=pull-refresh]').dataset.status))
+  await page.waitForFunction(() => document.querySelector('[data-testid=pull-refresh]').dataset.status === 'idle', null, { timeout: 8000 })
+  assert.ok(asked.length > 0, 'home asked for its data again')
+  await page.waitForTimeout(400) // the snap back
+  const rest = await ptr.evaluate((e) => [e.lastElementChild.getBoundingClientRect().top, e.lastElementChild.style.transform])
+  assert.ok(moved > rest[0] + 40, `the content followed the finger (${moved} -> ${rest[0]})`)
+  assert.equal(rest[1], '', 'no transform left at rest')
+  await $('video-card').first().waitFor()
+
+  // Scrolled down, the same gesture is the page's scroll, not a pull.
+  await page.evaluate(() => window.scrollTo(0, 400))
+  await page.waitForTimeout(100)
+  asked.length = 0
+  await pull(600)
+  assert.equal(await ptr.getAttribute('data-status'), 'idle')
+  await touch('touchEnd')
+  await page.waitForTimeout(300)
+  assert.equal(asked.length, 0, 'no refresh from a scrolled page')
+  await page.evaluate(() => window.scrollTo(0, 0))
+  await cdp.detach()
+})
+
 test('scrolling loads more', async () => {
   const before = await $('home-section').count()
   for (let i = 0; i < 12 && (await $('home-section').count()) === before; i++) {

@@ -1,35 +1,149 @@
-// Pull to refresh (antd-mobile's PullToRefresh). Its code, with the
-// gesture and animation libraries under it, is about 25 kB gzip that the
-// first paint does not need, so it loads in its own chunks as soon as the
-// home page runs and wraps the content once it has arrived (normally while
-// the first data is still loading).
-import { lazy, Suspense, type ReactNode } from 'react'
+// Pull to refresh: pulled down from the top of the page, the content
+// follows the finger with resistance; released past the threshold it rests
+// under a head that says "refreshing", runs onRefresh, says "updated" and
+// goes back. Our own rather than antd-mobile's PullToRefresh, whose gesture
+// and spring libraries were 25 kB gzip of home's first JavaScript and
+// which animated the head's height (a layout per frame): here a drag
+// writes only transforms (the compositor's work) and renders nothing but a
+// status change. The rules are in lib/pull.ts.
+//
+// At rest the content carries no transform, so nothing inside it loses
+// position: fixed or sticky. The touchmove listener is not passive: a pull
+// at the top must stop the browser's own overscroll, and it calls
+// preventDefault only for a downward pull that began at the top.
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { t } from '@/i18n'
+import { axisOf } from '@/lib/gesture'
+import { PULL_COMPLETE_MS, PULL_HEAD, pullOffset, pullStatus, type PullStatus } from '@/lib/pull'
+import styles from './PullRefresh.module.css'
 
-type Module = typeof import('antd-mobile/es/components/pull-to-refresh')
-let loading: Promise<Module> | null = null
-const load = () => (loading ??= import('antd-mobile/es/components/pull-to-refresh'))
+const SNAP = 'transform 0.3s cubic-bezier(0.25, 0.8, 0.25, 1)'
 
-export function preloadPullRefresh(): void {
-  load().catch(() => {
-    loading = null // a later render tries again
-  })
+// atTop: the page and every scrolling box between the finger and the
+// pull's root are scrolled to their tops, so a pull down is not a scroll.
+function atTop(target: EventTarget | null, root: HTMLElement): boolean {
+  if ((document.scrollingElement?.scrollTop ?? window.scrollY) > 0) return false
+  for (let el = target instanceof Element ? target : null; el && el !== root; el = el.parentElement) {
+    if (el.scrollTop > 0) return false
+  }
+  return true
 }
 
-const PullToRefresh = lazy(load)
-
 export function PullRefresh({ onRefresh, children }: { onRefresh: () => Promise<unknown>; children: ReactNode }) {
+  const root = useRef<HTMLDivElement>(null)
+  const head = useRef<HTMLDivElement>(null)
+  const body = useRef<HTMLDivElement>(null)
+  const refresh = useRef(onRefresh)
+  refresh.current = onRefresh
+  const [status, setStatus] = useState<PullStatus>('idle')
+
+  useEffect(() => {
+    const el = root.current
+    const h = head.current
+    const b = body.current
+    if (!el || !h || !b) return
+    let start: { x: number; y: number } | null = null
+    let pulling = false
+    let busy = false
+    let offset = 0
+    let unmounted = false
+
+    // move puts the content offset px down (and the head above it),
+    // animated or following the finger; 0 leaves no transform behind.
+    const move = (px: number, animate: boolean) => {
+      offset = px
+      const transition = animate ? SNAP : 'none'
+      b.style.transition = transition
+      h.style.transition = `${transition}, opacity 0.2s`
+      b.style.transform = px > 0 ? `translate3d(0, ${px}px, 0)` : ''
+      h.style.transform = `translate3d(0, ${px - PULL_HEAD}px, 0)`
+      h.style.opacity = px > 0 ? String(Math.min(1, px / PULL_HEAD)) : '0'
+    }
+    const settle = () => {
+      move(0, true)
+      setStatus('idle')
+    }
+
+    const onStart = (e: TouchEvent) => {
+      start = null
+      pulling = false
+      if (busy || e.touches.length !== 1 || !atTop(e.target, el)) return
+      start = { x: e.touches[0].clientX, y: e.touches[0].clientY }
+    }
+    const onMove = (e: TouchEvent) => {
+      if (!start) return
+      const dx = e.touches[0].clientX - start.x
+      const dy = e.touches[0].clientY - start.y
+      if (!pulling) {
+        const axis = axisOf(dx, dy)
+        if (axis === 'x' || dy < 0 || (axis === 'y' && !atTop(e.target, el))) {
+          start = null // a sideways swipe or a scroll: not ours
+          return
+        }
+        // Within the slop a downward move at the top is held back already,
+        // or iOS would start its own overscroll and stop letting us cancel.
+        if (axis == null) {
+          if (e.cancelable && dy > 0) e.preventDefault()
+          return
+        }
+        pulling = true
+      }
+      if (e.cancelable) e.preventDefault()
+      const px = pullOffset(dy)
+      move(px, false)
+      setStatus(px > 0 ? pullStatus(px) : 'idle')
+    }
+    const onEnd = () => {
+      if (!start) return
+      start = null
+      if (!pulling) return
+      pulling = false
+      if (pullStatus(offset) !== 'canRelease') return settle()
+      busy = true
+      move(PULL_HEAD, true)
+      setStatus('refreshing')
+      refresh
+        .current()
+        .then(
+          () => {
+            if (unmounted) return
+            setStatus('complete')
+            return new Promise((r) => setTimeout(r, PULL_COMPLETE_MS))
+          },
+          () => undefined, // the page shows its own error state
+        )
+        .finally(() => {
+          busy = false
+          if (!unmounted) settle()
+        })
+    }
+
+    el.addEventListener('touchstart', onStart, { passive: true })
+    el.addEventListener('touchmove', onMove, { passive: false })
+    el.addEventListener('touchend', onEnd)
+    el.addEventListener('touchcancel', onEnd)
+    return () => {
+      unmounted = true
+      el.removeEventListener('touchstart', onStart)
+      el.removeEventListener('touchmove', onMove)
+      el.removeEventListener('touchend', onEnd)
+      el.removeEventListener('touchcancel', onEnd)
+    }
+  }, [])
+
+  const text =
+    status === 'pulling' ? t('ptr.pulling') : status === 'canRelease' ? t('ptr.release') : status === 'refreshing' ? t('ptr.refreshing') : status === 'complete' ? t('ptr.complete') : ''
   return (
-    <Suspense fallback={children}>
-      <PullToRefresh
-        onRefresh={onRefresh}
-        pullingText={t('ptr.pulling')}
-        canReleaseText={t('ptr.release')}
-        refreshingText={t('ptr.refreshing')}
-        completeText={t('ptr.complete')}
-      >
-        {children}
-      </PullToRefresh>
-    </Suspense>
+    <div ref={root} className={styles.root} data-testid="pull-refresh" data-status={status}>
+      <div ref={head} className={styles.head} role="status">
+        {status !== 'idle' && (
+          <>
+            <span className={`${styles.mark} ${styles[status]}`} aria-hidden="true" />
+            {text}
+          </>
+        )}
+      </div>
+      <div ref={body}>{children}</div>
+    </div>
   )
 }

@@ -14,14 +14,12 @@ import { AnnounceBar } from '@/features/catalog/components/AnnounceBar'
 import { Banner } from '@/features/catalog/components/Banner'
 import { axisOf } from '@/lib/gesture'
 import { ModuleTabs, ModuleTabsSkeleton } from '@/features/catalog/components/ModuleTabs'
-import { preloadPullRefresh, PullRefresh } from '@/components/PullRefresh'
+import { PullRefresh } from '@/components/PullRefresh'
 import { SectionFeed, SectionsSkeleton } from '@/features/catalog/components/SectionFeed'
 import { VideoFeed } from '@/features/catalog/components/VideoFeed'
 import { channelSwipe, defaultTabIndex, homeTabs, neighbourTab, pickTab, type HomeTab } from '@/features/catalog/tabs'
 import styles from './HomePage.module.css'
 import { catalogKeys } from '@/features/catalog/keys'
-
-preloadPullRefresh()
 
 export default function HomePage() {
   const queryClient = useQueryClient()

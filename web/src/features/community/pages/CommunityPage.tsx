@@ -7,7 +7,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { t } from '@/i18n'
-import { PullRefresh, preloadPullRefresh } from '@/components/PullRefresh'
+import { PullRefresh } from '@/components/PullRefresh'
 import { StateView } from '@/components/StateView'
 import { useAppStore } from '@/stores/app'
 import { useConfigStore } from '@/stores/config'
@@ -17,8 +17,6 @@ import { feedKeys, type FeedSource } from '@/features/community/keys'
 import { choiceFeed, communityColumns, feedChoice, type FeedName } from '@/features/community/layout'
 import { PostList } from '@/features/community/components/PostList'
 import styles from './CommunityPage.module.css'
-
-preloadPullRefresh()
 
 const FEEDS: { feed: FeedName; label: 'comm.feed.follow' | 'comm.feed.recommend' | 'comm.feed.new' }[] = [
   { feed: 'follow', label: 'comm.feed.follow' },
