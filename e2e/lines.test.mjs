@@ -74,3 +74,59 @@ test('two API lines, one down: the app uses the live one and the dead one is rep
     await server.stop()
   }
 })
+
+// Two video lines, the first down: the app races them, keeps the live one
+// and plays from it, on the detail page (the browser's own HLS here) and in
+// the short-video feed (hls.js, which fetches across origins: the server
+// answers CORS for media to a page on one of its lines). The live line is
+// this same server under another origin name (localhost for 127.0.0.1).
+test('two video lines, one down: videos play from the live one', async () => {
+  const server = await startServer()
+  const live = `http://localhost:${new URL(server.base).port}`
+  const dead = `http://127.0.0.1:${await freePort()}`
+  const phone = await launchPhone()
+  try {
+    execFileSync(server.bin, ['admin', 'create', '-account', 'ops_1'], { env: server.env, input: 'lines-e2e-pass\n', stdio: ['pipe', 'ignore', 'inherit'] })
+    const { token } = await call(server.base, 'POST', '/api/app/mine/login/h5', { account: 'ops_1', passWord: 'lines-e2e-pass', sysType: 'ios' })
+    await call(server.base, 'POST', '/api/admin/lines', { api: [server.base], video: [dead, live] }, token)
+    let free
+    for (let id = 1; id <= 400 && !free; id++) {
+      const r = await fetch(`${server.base}/api/app/vid/info?id=${id}`)
+      const d = (await r.json()).data
+      if (d && d.vipLevel === 0 && d.coins === 0 && d.playback?.url) free = d
+    }
+    assert.ok(free, 'the seed has a free video with a stream')
+
+    const { page } = phone
+    const media = []
+    page.on('request', (r) => { if (/\.(m3u8|m4s|ts|mp4)(\?|$)/.test(new URL(r.url()).pathname)) media.push(new URL(r.url()).origin) })
+    await page.goto(server.base + '/')
+    await page.waitForURL(/\/home/, { timeout: 15000 })
+    await page.waitForFunction(() => JSON.parse(localStorage.getItem('prima_config') || '{}')?.state?.lines?.video != null, null, { timeout: 10000 })
+    assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('prima_config')).state.lines.video), live)
+
+    await page.goto(`${server.base}/detail/${free.id}`)
+    await page.locator('[data-testid=player][data-status=ready]').waitFor({ timeout: 20000 })
+    const played = await page.locator('[data-testid=player] video').evaluate(async (v) => {
+      v.muted = true
+      await v.play()
+      const t0 = performance.now()
+      while (v.currentTime <= 0 && performance.now() - t0 < 10000) await new Promise((r) => setTimeout(r, 100))
+      return { t: v.currentTime, src: v.currentSrc }
+    })
+    assert.ok(played.t > 0, `the detail video played (${JSON.stringify(played)})`)
+    assert.ok(media.length > 0 && media.every((o) => o === live), `detail media from the live line: ${[...new Set(media)]}`)
+
+    media.length = 0
+    await page.goto(server.base + '/shortvideo')
+    await page.waitForFunction(() => {
+      const v = document.querySelector('[data-testid=short-slide][data-role=play] video')
+      return v && !v.paused && v.currentTime > 0
+    }, null, { timeout: 20000 })
+    assert.ok(media.length > 0 && media.every((o) => o === live), `short media from the live line: ${[...new Set(media)]}`)
+    await shot(page, '61-video-line')
+  } finally {
+    await phone.browser.close()
+    await server.stop()
+  }
+})

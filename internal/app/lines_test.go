@@ -158,6 +158,28 @@ func TestOperatorSetsLines(t *testing.T) {
 		if res.Header().Get("Access-Control-Allow-Origin") != "" {
 			t.Errorf("evil origin allowed: %v", res.Header())
 		}
+		// Media too (hls.js on a page of one line fetches from a video line),
+		// with Range allowed and the range headers readable; not for
+		// another origin.
+		pre = httptest.NewRequest("OPTIONS", "/media/s/x/videos/1/hls/master.m3u8", nil)
+		pre.Header.Set("Origin", "https://img.example.org")
+		pre.Header.Set("Access-Control-Request-Method", "GET")
+		pre.Header.Set("Access-Control-Request-Headers", "range")
+		r = httptest.NewRecorder()
+		s.Handler.ServeHTTP(r, pre)
+		if r.Code != 204 || r.Header().Get("Access-Control-Allow-Origin") != "https://img.example.org" || r.Header().Get("Access-Control-Allow-Headers") != "Range" ||
+			r.Header().Get("Access-Control-Allow-Methods") != "GET, HEAD" {
+			t.Errorf("media preflight %d %v", r.Code, r.Header())
+		}
+		for origin, want := range map[string]string{"https://img.example.org": "https://img.example.org", "https://evil.example": ""} {
+			get := httptest.NewRequest("GET", "/media/covers/none.jpg", nil)
+			get.Header.Set("Origin", origin)
+			r = httptest.NewRecorder()
+			s.Handler.ServeHTTP(r, get)
+			if r.Header().Get("Access-Control-Allow-Origin") != want || (want != "" && !strings.Contains(r.Header().Get("Access-Control-Expose-Headers"), "Content-Range")) {
+				t.Errorf("media GET from %s: %v", origin, r.Header())
+			}
+		}
 		// Fallback sources are file hosts, not pages.
 		res = apitest.Scenario{URL: "/api/app/ping/check", Headers: map[string]string{"Origin": "https://cdn.example.net"}}.Send(t, s.Handler)
 		if res.Header().Get("Access-Control-Allow-Origin") != "" {

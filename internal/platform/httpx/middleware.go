@@ -220,16 +220,19 @@ func linePolicy(origins []string, anyHTTPS bool) string {
 }
 
 // CORS lets a page served from one delivery line call the API and the line
-// checks on another: a request whose Origin the lines allow gets it back
-// in Access-Control-Allow-Origin (never "*", never credentials: the token
-// travels in a header the page sets), and a preflight to /api/ or /check
-// is answered here with 204. Other origins get no CORS headers, so the
-// browser keeps its same-origin rule.
+// checks on another, and play media from a video line through hls.js
+// (which fetches playlists and segments rather than handing a URL to the
+// <video>): a request whose Origin the lines allow gets it back in
+// Access-Control-Allow-Origin (never "*", never credentials: the token
+// travels in a header the page sets, and media URLs are signed), and a
+// preflight to /api/, /check or /media/ is answered here with 204. Other
+// origins get no CORS headers, so the browser keeps its same-origin rule.
 func CORS(lines Lines) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			origin := r.Header.Get("Origin")
-			scoped := strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/check"
+			media := strings.HasPrefix(r.URL.Path, "/media/")
+			scoped := strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/check" || media
 			if !scoped || origin == "" {
 				next.ServeHTTP(w, r)
 				return
@@ -242,13 +245,22 @@ func CORS(lines Lines) func(http.Handler) http.Handler {
 			}
 			h.Set("Access-Control-Allow-Origin", origin)
 			if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
-				h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE")
-				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-App-Client, Accept")
+				if media {
+					h.Set("Access-Control-Allow-Methods", "GET, HEAD")
+					h.Set("Access-Control-Allow-Headers", "Range")
+				} else {
+					h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE")
+					h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-App-Client, Accept")
+				}
 				h.Set("Access-Control-Max-Age", "600")
 				w.WriteHeader(http.StatusNoContent)
 				return
 			}
-			h.Set("Access-Control-Expose-Headers", "X-Request-Id")
+			if media {
+				h.Set("Access-Control-Expose-Headers", "Content-Range, Content-Length, Accept-Ranges")
+			} else {
+				h.Set("Access-Control-Expose-Headers", "X-Request-Id")
+			}
 			next.ServeHTTP(w, r)
 		})
 	}

@@ -9,6 +9,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type HlsType from 'hls.js/light'
 import { t } from '@/i18n'
 import { chooseEngine, formatRate, HLS_MIME, PLAYBACK_RATES, resumeAt, saveResume, type PlaybackRate } from '@/lib/player'
+import { useVideoURL } from '@/stores/config'
 import { LazyImage } from './LazyImage'
 import { Spinner } from './Spinner'
 import styles from './VideoPlayer.module.css'
@@ -48,7 +49,8 @@ interface WebkitVideo extends HTMLVideoElement {
   webkitEnterFullscreen?: () => void
 }
 
-export function VideoPlayer({ src, poster, resumeID, onStart, onEnded, overlay, emptyText, onRetry, autoPlay }: Props) {
+export function VideoPlayer({ src: path, poster, resumeID, onStart, onEnded, overlay, emptyText, onRetry, autoPlay }: Props) {
+  const src = useVideoURL(path)
   const box = useRef<HTMLDivElement>(null)
   const video = useRef<HTMLVideoElement>(null)
   const [status, setStatus] = useState<Status>('idle')

@@ -5,7 +5,7 @@ import { create } from 'zustand'
 import { persist } from 'zustand/middleware'
 import type { GateMode } from '@/lib/platform'
 import { t } from '@/i18n'
-import type { ChosenLines } from '@/lib/lines'
+import { mediaURL, type ChosenLines } from '@/lib/lines'
 import { primaStorage } from './persist'
 
 export interface SourceEntry {
@@ -107,6 +107,16 @@ export const useConfigStore = create<ConfigState>()(
     },
   ),
 )
+
+// useVideoURL puts a server-relative stream (a signed HLS playlist) on the
+// video line this device chose (src/app/lines.ts); until then, and on a
+// single-origin install, it stays on this origin. The playlist's segments
+// are relative, so they follow it to the line.
+export function useVideoURL(path: string | null): string | null {
+  const line = useConfigStore((s) => s.lines?.video)
+  if (!path) return path
+  return mediaURL(path, line, typeof location === 'undefined' ? undefined : location.origin)
+}
 
 // useAppName: the operator's name for the app, else the built-in one.
 export function useAppName(): string {

@@ -15,6 +15,7 @@ import { useLike } from '@/features/shortvideo/api/interact'
 import { preloadAttr, SETTLE_MS, type SourceRole } from '@/features/shortvideo/feed'
 import { attach, release, type Attached } from '@/features/shortvideo/hls'
 import { shareVideo } from '@/features/shortvideo/share'
+import { useVideoURL } from '@/stores/config'
 import type { Refusal, ShortVideo } from '@/features/shortvideo/types'
 import styles from './ShortFeed.module.css'
 
@@ -57,7 +58,7 @@ export const Slide = memo(function Slide({ video, slot, role, muted, onPlaying, 
   const [paused, setPaused] = useState(false)
 
   const data = info.data
-  const url = data?.playback?.url ?? null
+  const url = useVideoURL(data?.playback?.url ?? null)
   const hasSource = role !== 'none' && url != null && !failed
 
   useEffect(() => {
