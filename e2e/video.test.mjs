@@ -76,6 +76,17 @@ test('like and favourite toggle at once and stick', async () => {
   await shot(page, 'video-01-detail')
 })
 
+// Share: no system share sheet in this browser, so the link to the detail
+// page goes to the clipboard and a toast says so.
+test('share copies the video\'s link', async () => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base })
+  const hasShare = await page.evaluate(() => typeof navigator.share === 'function')
+  if (hasShare) await page.evaluate(() => { navigator.share = undefined })
+  await $('detail-share').click()
+  await page.locator('.adm-toast-main', { hasText: '链接已复制' }).waitFor()
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${server.base}/detail/${videoID}`)
+})
+
 test('the report sheet lists the reasons and sends one', async () => {
   await $('detail-report').click()
   await $('report-reason').first().waitFor()

@@ -1,5 +1,5 @@
-// Glyphs of the detail page's actions: like (heart), favourite (star) and
-// report (flag). Filled when on.
+// Glyphs of the detail page's actions: like (heart), favourite (star),
+// share (arrow out of a tray) and report (flag). Filled when on.
 const box = { width: 24, height: 24, viewBox: '0 0 24 24', 'aria-hidden': true } as const
 
 export const HeartIcon = ({ on }: { on: boolean }) => (
@@ -29,5 +29,18 @@ export const StarIcon = ({ on }: { on: boolean }) => (
 export const FlagIcon = () => (
   <svg {...box}>
     <path d="M6 21V4m0 0h10l-2 4 2 4H6" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" strokeLinecap="round" />
+  </svg>
+)
+
+export const ShareIcon = () => (
+  <svg {...box}>
+    <path
+      d="M12 15V4m0 0L8 8m4-4 4 4M6 11H5v9h14v-9h-1"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinejoin="round"
+      strokeLinecap="round"
+    />
   </svg>
 )

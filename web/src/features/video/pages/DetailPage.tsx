@@ -20,7 +20,8 @@ import { countPlay } from '@/features/video/api/play'
 import { parseID } from '@/features/video/id'
 import { videoKeys } from '@/features/video/keys'
 import type { VideoDetail } from '@/features/video/types'
-import { FlagIcon, HeartIcon, StarIcon } from '@/features/video/components/ActionIcons'
+import { FlagIcon, HeartIcon, ShareIcon, StarIcon } from '@/features/video/components/ActionIcons'
+import { shareVideo } from '@/lib/share'
 import { ReportSheet } from '@/features/video/components/ReportSheet'
 import styles from './DetailPage.module.css'
 
@@ -205,6 +206,10 @@ function Detail({ video, token }: { video: VideoDetail; token: string | null }) 
           >
             <StarIcon on={video.isCollect} />
             <span>{video.isCollect ? t('detail.collected') : t('detail.collect')}</span>
+          </button>
+          <button type="button" className={styles.action} onClick={() => void shareVideo(video.id, video.title)} data-testid="detail-share">
+            <ShareIcon />
+            <span>{t('short.share')}</span>
           </button>
           <button
             type="button"

@@ -1,5 +1,6 @@
-// Sharing a clip: the system share sheet where the browser has one, else
-// the link to its detail page copied to the clipboard.
+// Sharing a video: the system share sheet where the browser has one, else
+// the link to its detail page copied to the clipboard (the short feed and
+// the detail page).
 import { t } from '@/i18n'
 import { toast } from '@/lib/toast'
 
