@@ -2,21 +2,21 @@
 // through t(). zh-CN is the default; en is switchable from settings.
 import { zhCN, type PageKey } from './zh-CN'
 import { en } from './en'
-import { libZhCN, libEn, type LibKey } from './lib'
-import { payZhCN, payEn, type PayKey } from './pay'
-import { wdZhCN, wdEn, type WdKey } from './withdraw'
-import { profileZhCN, profileEn, type ProfileKey } from './profile'
-import { supZhCN, supEn, type SupKey } from './support'
-import { msgZhCN, msgEn, type MsgKey } from './messages'
-import { waysZhCN, waysEn, type WaysKey } from './ways'
-import { certZhCN, certEn, type CertKey } from './cert'
-import { wfZhCN, wfEn, type WfKey } from './welfare'
-import { codesZhCN, codesEn, type CodesKey } from './codes'
-import { inviteZhCN, inviteEn, type InviteKey } from './invite'
-import { commZhCN, commEn, type CommKey } from './community'
-import { pubZhCN, pubEn, type PubKey } from './publish'
-import { postZhCN, postEn, type PostKey } from './post'
-import { searchZhCN, searchEn, type SearchKey } from './search'
+import { libZhCN, type LibKey } from './lib'
+import { payZhCN, type PayKey } from './pay'
+import { wdZhCN, type WdKey } from './withdraw'
+import { profileZhCN, type ProfileKey } from './profile'
+import { supZhCN, type SupKey } from './support'
+import { msgZhCN, type MsgKey } from './messages'
+import { waysZhCN, type WaysKey } from './ways'
+import { certZhCN, type CertKey } from './cert'
+import { wfZhCN, type WfKey } from './welfare'
+import { codesZhCN, type CodesKey } from './codes'
+import { inviteZhCN, type InviteKey } from './invite'
+import { commZhCN, type CommKey } from './community'
+import { pubZhCN, type PubKey } from './publish'
+import { postZhCN, type PostKey } from './post'
+import { searchZhCN, type SearchKey } from './search'
 
 export type Lang = 'zh-CN' | 'en'
 
@@ -27,7 +27,7 @@ export type MessageKey = PageKey | LibKey | PayKey | WdKey | ProfileKey | SupKey
 
 const catalogues: Record<Lang, Partial<Record<string, string>>> = {
   'zh-CN': { ...libZhCN, ...payZhCN, ...wdZhCN, ...profileZhCN, ...supZhCN, ...msgZhCN, ...waysZhCN, ...certZhCN, ...wfZhCN, ...codesZhCN, ...inviteZhCN, ...pubZhCN, ...commZhCN, ...postZhCN, ...searchZhCN, ...zhCN },
-  en: { ...libEn, ...payEn, ...wdEn, ...profileEn, ...supEn, ...msgEn, ...waysEn, ...certEn, ...wfEn, ...codesEn, ...inviteEn, ...pubEn, ...commEn, ...postEn, ...searchEn, ...en },
+  en,
 }
 
 let current: Lang = 'zh-CN'

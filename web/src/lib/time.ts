@@ -2,7 +2,8 @@
 // Asia/Shanghai calendar) with DESIGN departure 4: past 12 months it says
 // years. Strings come from i18n keys time.*, so en works too.
 import { getLang, t, type Lang, type MessageKey } from '@/i18n'
-import { libEn, libZhCN } from '@/i18n/lib'
+import { libZhCN } from '@/i18n/lib'
+import { libEn } from '@/i18n/en/lib'
 
 // Asia/Shanghai has been UTC+8 without daylight saving since 1991, so a
 // fixed offset gives its wall clock without Intl time-zone data.
