@@ -1,5 +1,6 @@
-// The whole English catalogue in one module, for i18n/index.ts. Same order
-// as the zh-CN side: the pages' keys last.
+// The whole English catalogue in one module: i18n/index.ts imports it
+// dynamically (loadLang), so it is a chunk of its own that only a user who
+// reads English downloads. Same order as the zh-CN side: the pages' keys last.
 import { en as pages } from './pages'
 import { libEn } from './lib'
 import { payEn } from './pay'
