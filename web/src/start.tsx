@@ -4,7 +4,7 @@ import { startTransition, StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, applyTheme } from './app/App'
 import { watchFirstScreen } from './app/first-screen'
-import { setLang } from './i18n'
+import { loadLang, setLang } from './i18n'
 import { isDark, useAppStore } from './stores/app'
 import { rememberInviteFromURL } from './lib/invite'
 
@@ -23,11 +23,19 @@ watchFirstScreen()
 // task that holds every tap and frame until the whole first screen is
 // built (on a slow phone, hundreds of milliseconds). What it shows does
 // not change.
-const root = createRoot(document.getElementById('root')!)
-startTransition(() => {
-  root.render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  )
-})
+function render() {
+  const root = createRoot(document.getElementById('root')!)
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    )
+  })
+}
+
+// English is a chunk of its own (i18n/index.ts): a user who reads it waits
+// for it, so the app never shows a screen of zh-CN first; zh-CN renders at
+// once. Should it fail to load (offline), the app still renders, in zh-CN.
+if (app.lang === 'en') loadLang('en').then(render, render)
+else render()

@@ -5,22 +5,38 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { hasMessage } from '@/i18n'
+import { en as enChunk } from '@/i18n/en'
+import { libEn } from '@/i18n/en/lib'
 import { zhCN as zhCNTyped } from '@/i18n/zh-CN'
-import { en as enTyped } from '@/i18n/en'
-import { payEn, payZhCN } from '@/i18n/pay'
-import { wdEn, wdZhCN } from '@/i18n/withdraw'
-import { profileEn, profileZhCN } from '@/i18n/profile'
-import { supEn, supZhCN } from '@/i18n/support'
-import { msgEn, msgZhCN } from '@/i18n/messages'
-import { waysEn, waysZhCN } from '@/i18n/ways'
-import { certEn, certZhCN } from '@/i18n/cert'
-import { wfEn, wfZhCN } from '@/i18n/welfare'
-import { codesEn, codesZhCN } from '@/i18n/codes'
-import { inviteEn, inviteZhCN } from '@/i18n/invite'
-import { commEn, commZhCN } from '@/i18n/community'
-import { pubEn, pubZhCN } from '@/i18n/publish'
-import { postEn, postZhCN } from '@/i18n/post'
-import { searchEn, searchZhCN } from '@/i18n/search'
+import { en as enTyped } from '@/i18n/en/pages'
+import { payZhCN } from '@/i18n/pay'
+import { payEn } from '@/i18n/en/pay'
+import { wdZhCN } from '@/i18n/withdraw'
+import { wdEn } from '@/i18n/en/withdraw'
+import { profileZhCN } from '@/i18n/profile'
+import { profileEn } from '@/i18n/en/profile'
+import { supZhCN } from '@/i18n/support'
+import { supEn } from '@/i18n/en/support'
+import { msgZhCN } from '@/i18n/messages'
+import { msgEn } from '@/i18n/en/messages'
+import { waysZhCN } from '@/i18n/ways'
+import { waysEn } from '@/i18n/en/ways'
+import { certZhCN } from '@/i18n/cert'
+import { certEn } from '@/i18n/en/cert'
+import { wfZhCN } from '@/i18n/welfare'
+import { wfEn } from '@/i18n/en/welfare'
+import { codesZhCN } from '@/i18n/codes'
+import { codesEn } from '@/i18n/en/codes'
+import { inviteZhCN } from '@/i18n/invite'
+import { inviteEn } from '@/i18n/en/invite'
+import { commZhCN } from '@/i18n/community'
+import { commEn } from '@/i18n/en/community'
+import { pubZhCN } from '@/i18n/publish'
+import { pubEn } from '@/i18n/en/publish'
+import { postZhCN } from '@/i18n/post'
+import { postEn } from '@/i18n/en/post'
+import { searchZhCN } from '@/i18n/search'
+import { searchEn } from '@/i18n/en/search'
 
 // The side catalogues: each feature group keeps its strings in a file of
 // its own, in both languages, with no key of the pages' catalogue.
@@ -71,6 +87,13 @@ describe('message catalogues', () => {
       expect(e[k].trim(), k).not.toBe('')
       expect(placeholders(e[k]), k).toEqual(placeholders(zh[k]))
       expect(k in zhCN, k).toBe(false)
+    }
+  })
+
+  // i18n/en/index.ts is what loadLang('en') installs: every file's English.
+  it('the English chunk holds every English message', () => {
+    for (const part of [en, libEn, ...SIDE.map(([, , e]) => e)]) {
+      for (const [k, v] of Object.entries(part)) expect(enChunk[k], k).toBe(v)
     }
   })
 

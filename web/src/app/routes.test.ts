@@ -4,7 +4,7 @@ import { matchRoutes, type RouteObject } from 'react-router'
 import { appRoutes, buildRoutes, flatRoutes, RedirectTo, routeNameAt, type RouteHandle } from './routes'
 import { RouteBoundary } from './RouteErrorBoundary'
 import { zhCN as zhCNTyped } from '@/i18n/zh-CN'
-import { en as enTyped } from '@/i18n/en'
+import { en as enTyped } from '@/i18n/en/pages'
 
 const zhCN: Record<string, string> = zhCNTyped
 const en: Record<string, string> = enTyped

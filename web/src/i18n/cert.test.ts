@@ -1,7 +1,8 @@
 // The certificate catalogue: both languages hold the same keys, none blank,
 // with the same {placeholders}, and no key the page catalogue also has.
 import { describe, expect, it } from 'vitest'
-import { certEn, certZhCN } from './cert'
+import { certZhCN } from './cert'
+import { certEn } from './en/cert'
 import { zhCN } from './zh-CN'
 
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort()

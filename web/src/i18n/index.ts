@@ -1,22 +1,28 @@
 // One message catalogue for the whole app: every string a user reads goes
 // through t(). zh-CN is the default; en is switchable from settings.
+//
+// Only zh-CN is bundled with the app. English (en/, 15 kB gzip) is a
+// chunk of its own that loadLang imports the first time it is wanted, so
+// the home page's initial JavaScript does not carry a catalogue most users
+// never read. start.tsx awaits it before the first render when English is
+// the saved language, and settings awaits it before switching; until it is
+// there t() answers in zh-CN, never with a blank.
 import { zhCN, type PageKey } from './zh-CN'
-import { en } from './en'
-import { libZhCN, libEn, type LibKey } from './lib'
-import { payZhCN, payEn, type PayKey } from './pay'
-import { wdZhCN, wdEn, type WdKey } from './withdraw'
-import { profileZhCN, profileEn, type ProfileKey } from './profile'
-import { supZhCN, supEn, type SupKey } from './support'
-import { msgZhCN, msgEn, type MsgKey } from './messages'
-import { waysZhCN, waysEn, type WaysKey } from './ways'
-import { certZhCN, certEn, type CertKey } from './cert'
-import { wfZhCN, wfEn, type WfKey } from './welfare'
-import { codesZhCN, codesEn, type CodesKey } from './codes'
-import { inviteZhCN, inviteEn, type InviteKey } from './invite'
-import { commZhCN, commEn, type CommKey } from './community'
-import { pubZhCN, pubEn, type PubKey } from './publish'
-import { postZhCN, postEn, type PostKey } from './post'
-import { searchZhCN, searchEn, type SearchKey } from './search'
+import { libZhCN, type LibKey } from './lib'
+import { payZhCN, type PayKey } from './pay'
+import { wdZhCN, type WdKey } from './withdraw'
+import { profileZhCN, type ProfileKey } from './profile'
+import { supZhCN, type SupKey } from './support'
+import { msgZhCN, type MsgKey } from './messages'
+import { waysZhCN, type WaysKey } from './ways'
+import { certZhCN, type CertKey } from './cert'
+import { wfZhCN, type WfKey } from './welfare'
+import { codesZhCN, type CodesKey } from './codes'
+import { inviteZhCN, type InviteKey } from './invite'
+import { commZhCN, type CommKey } from './community'
+import { pubZhCN, type PubKey } from './publish'
+import { postZhCN, type PostKey } from './post'
+import { searchZhCN, type SearchKey } from './search'
 
 export type Lang = 'zh-CN' | 'en'
 
@@ -27,10 +33,30 @@ export type MessageKey = PageKey | LibKey | PayKey | WdKey | ProfileKey | SupKey
 
 const catalogues: Record<Lang, Partial<Record<string, string>>> = {
   'zh-CN': { ...libZhCN, ...payZhCN, ...wdZhCN, ...profileZhCN, ...supZhCN, ...msgZhCN, ...waysZhCN, ...certZhCN, ...wfZhCN, ...codesZhCN, ...inviteZhCN, ...pubZhCN, ...commZhCN, ...postZhCN, ...searchZhCN, ...zhCN },
-  en: { ...libEn, ...payEn, ...wdEn, ...profileEn, ...supEn, ...msgEn, ...waysEn, ...certEn, ...wfEn, ...codesEn, ...inviteEn, ...pubEn, ...commEn, ...postEn, ...searchEn, ...en },
+  // Filled by loadLang('en').
+  en: {},
 }
 
 let current: Lang = 'zh-CN'
+let loadingEn: Promise<void> | null = null
+
+// loadLang makes a language's catalogue ready: at once for zh-CN; for en
+// it imports the English chunk (once: every later call shares the same
+// promise) and installs it. A failed import (offline) rejects, and the
+// next call tries again.
+export function loadLang(lang: Lang): Promise<void> {
+  if (lang === 'zh-CN') return Promise.resolve()
+  loadingEn ??= import('./en').then(
+    (m) => {
+      catalogues.en = m.en
+    },
+    (err: unknown) => {
+      loadingEn = null
+      throw err
+    },
+  )
+  return loadingEn
+}
 
 export function setLang(lang: Lang) {
   current = lang
@@ -41,11 +67,16 @@ export function getLang(): Lang {
   return current
 }
 
-// t looks a key up in the current language, then zh-CN, then shows the key
-// itself so a missing string is visible rather than blank. {name} in a
-// message is replaced from vars.
+// t looks a key up in the current language, then zh-CN (so also while
+// English is loading), then shows the key itself so a missing string is
+// visible rather than blank. {name} in a message is replaced from vars.
 export function t(key: MessageKey, vars?: Record<string, string | number>): string {
-  let s = catalogues[current][key] ?? catalogues['zh-CN'][key] ?? key
+  return translate(current, key, vars)
+}
+
+// translate is t in a language named by the caller, not the app's.
+export function translate(lang: Lang, key: MessageKey, vars?: Record<string, string | number>): string {
+  let s = catalogues[lang][key] ?? catalogues['zh-CN'][key] ?? key
   if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v))
   return s
 }

@@ -1,6 +1,8 @@
 // Strings of src/lib (HTTP status toasts, relative time, network errors,
 // toasts), kept apart from the pages' catalogue. Keys: http.*, time.*,
-// net.*, toast.*.
+// net.*, toast.*. The English is in en/lib.ts.
+import type { libEn } from './en/lib'
+
 export const libZhCN = {
   // spec §8: one message per HTTP status the server may answer with.
   'http.400': '请求错误',
@@ -36,41 +38,6 @@ export const libZhCN = {
   'time.countYi': '{n}亿',
 
   'toast.loading': '加载中…',
-} satisfies Record<string, string>
-
-export const libEn = {
-  'http.400': 'Bad request',
-  'http.401': 'Not authorised, please sign in again',
-  'http.403': 'Access forbidden',
-  'http.404': 'The requested address does not exist',
-  'http.405': 'Method not allowed',
-  'http.406': 'Requested format not available',
-  'http.410': 'The resource was permanently deleted',
-  'http.422': 'Validation error',
-  'http.500': 'Server error',
-  'http.502': 'Gateway error',
-  'http.503': 'Service unavailable, overloaded or in maintenance',
-  'http.504': 'Gateway timeout',
-  'http.other': 'Request failed ({status})',
-
-  'net.offline': 'Network error, please check your connection',
-  'net.timeout': 'The request timed out, please try again',
-  'net.badResponse': 'The server sent an unreadable response',
-  'net.failed': 'Request failed, please try again',
-
-  'time.justNow': 'just now',
-  'time.seconds': '{n}s ago',
-  'time.minutes': '{n}m ago',
-  'time.hours': '{n}h ago',
-  'time.days': '{n}d ago',
-  'time.months': '{n}mo ago',
-  'time.years': '{n}y ago',
-
-  'time.countK': '{n}k',
-  'time.countM': '{n}M',
-  'time.countB': '{n}B',
-
-  'toast.loading': 'Loading…',
 } satisfies Record<string, string>
 
 // Number units differ by language (万/亿 against k/M/B), so the two lib

@@ -376,6 +376,6 @@ export const zhCN = {
   'upload.signIn': '登录后才能上传视频',
 } satisfies Record<string, string>
 
-// PageKey is every key of the pages' catalogue; en.ts must define exactly
-// these (its type is Record<PageKey, string>).
+// PageKey is every key of the pages' catalogue; en/pages.ts must define
+// exactly these (its type is Record<PageKey, string>).
 export type PageKey = keyof typeof zhCN

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { setLang } from '@/i18n'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { loadLang, setLang } from '@/i18n'
 import { isDeviceId } from './device'
 import { setToken } from './storage'
 import { MemoryStorage } from './testing'
@@ -35,6 +35,8 @@ async function rejection(p: Promise<unknown>) {
   throw new Error('expected a rejection')
 }
 
+// English is a chunk loaded on demand; these tests switch to it.
+beforeAll(() => loadLang('en'))
 beforeEach(() => {
   vi.stubGlobal('localStorage', new MemoryStorage())
   vi.stubGlobal('navigator', {

@@ -1,7 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { setLang } from '@/i18n'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { loadLang, setLang } from '@/i18n'
 import { KNOWN_STATUSES, statusMessage } from './http'
 
+// English is a chunk loaded on demand; these tests switch to it.
+beforeAll(() => loadLang('en'))
 afterEach(() => setLang('zh-CN'))
 
 describe('statusMessage', () => {

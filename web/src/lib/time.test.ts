@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { setLang } from '@/i18n'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { loadLang, setLang } from '@/i18n'
 import { formatCount, formatDuration, relativeTime } from './time'
 
 const NOW = Date.parse('2026-11-21T05:00:00Z') // 13:00 in Shanghai
@@ -9,6 +9,8 @@ const MIN = 60 * S
 const H = 60 * MIN
 const D = 24 * H
 
+// English is a chunk loaded on demand; these tests switch to it.
+beforeAll(() => loadLang('en'))
 afterEach(() => setLang('zh-CN'))
 
 describe('relativeTime', () => {

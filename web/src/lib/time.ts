@@ -1,20 +1,16 @@
 // Time and number display. Relative time follows spec §4 (Chinese units,
 // Asia/Shanghai calendar) with DESIGN departure 4: past 12 months it says
 // years. Strings come from i18n keys time.*, so en works too.
-import { getLang, t, type Lang, type MessageKey } from '@/i18n'
-import { libEn, libZhCN } from '@/i18n/lib'
+import { getLang, translate, type Lang, type MessageKey } from '@/i18n'
 
 // Asia/Shanghai has been UTC+8 without daylight saving since 1991, so a
 // fixed offset gives its wall clock without Intl time-zone data.
 const SHANGHAI_OFFSET_MS = 8 * 3600 * 1000
 
-// msg uses the running language through t(), or the catalogue of an
-// explicitly requested language.
-function msg(key: MessageKey, vars: Record<string, string | number>, lang?: Lang): string {
-  if (!lang) return t(key, vars)
-  let s = (lang === 'en' ? (libEn as Partial<Record<string, string>>) : (libZhCN as Partial<Record<string, string>>))[key] ?? key
-  for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v))
-  return s
+// msg speaks an explicitly requested language, else the running one (en
+// only once loadLang('en') has installed it).
+function msg(key: MessageKey, vars: Record<string, string | number>, lang: Lang = getLang()): string {
+  return translate(lang, key, vars)
 }
 
 type When = Date | number | string

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { checkAccount, checkConfirm, checkPassword, hasErrors, validateLogin, validateRegister } from './validation'
 import { zhCN as zhCNTyped } from '@/i18n/zh-CN'
-import { en as enTyped } from '@/i18n/en'
+import { en as enTyped } from '@/i18n/en/pages'
 
 const zhCN: Record<string, string> = zhCNTyped
 const en: Record<string, string> = enTyped

@@ -2,10 +2,10 @@
 // the cache (local data and the query cache; the session and settings
 // stay), about with the version, and signing out (which revokes the token
 // and starts a fresh guest session on /mine).
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { useQueryClient } from '@tanstack/react-query'
-import { t, type Lang } from '@/i18n'
+import { loadLang, t, type Lang } from '@/i18n'
 import { APP_VERSION } from '@/lib/api'
 import { toast } from '@/lib/toast'
 import { DarkSwitch } from '@/components/DarkSwitch'
@@ -33,6 +33,21 @@ export default function SettingPage() {
   const setLang = useAppStore((s) => s.setLang)
   const user = useUserStore((s) => s.user)
   const [busy, setBusy] = useState(false)
+  const chosen = useRef(lang)
+
+  // A language's catalogue loads before the switch (English is a chunk of
+  // its own): offline, the network toast says so and nothing changes. Of
+  // two quick taps the last wins, whichever finishes loading first.
+  const chooseLang = async (next: Lang) => {
+    chosen.current = next
+    try {
+      await loadLang(next)
+    } catch {
+      toast.fail(t('net.offline'))
+      return
+    }
+    if (chosen.current === next) setLang(next)
+  }
 
   // Signing out asks first: it ends the session on this device.
   const confirmLogout = async () => {
@@ -99,7 +114,7 @@ export default function SettingPage() {
                     role="radio"
                     aria-checked={lang === l.lang}
                     className={`${styles.segment} ${lang === l.lang ? styles.on : ''} prima-hit`}
-                    onClick={() => setLang(l.lang)}
+                    onClick={() => void chooseLang(l.lang)}
                     data-testid={l.testid}
                   >
                     {l.label}

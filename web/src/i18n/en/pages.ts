@@ -1,6 +1,6 @@
-// English catalogue: exactly the keys of zh-CN.ts. The type says so: a
-// missing key and an extra key are both compile errors.
-import type { PageKey } from './zh-CN'
+// English of the pages' catalogue: exactly the keys of i18n/zh-CN.ts. The
+// type says so: a missing key and an extra key are both compile errors.
+import type { PageKey } from '@/i18n/zh-CN'
 
 export const en: Record<PageKey, string> = {
   'app.name': 'Prima',

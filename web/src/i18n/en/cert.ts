@@ -1,0 +1,43 @@
+// English of i18n/cert.ts, loaded only with the rest of the English catalogue
+// (./index.ts). The type holds it to exactly the zh-CN keys.
+import type { CertKey } from '@/i18n/cert'
+
+export const certEn: Record<CertKey, string> = {
+  'cert.title': 'Account credential',
+  'cert.idLine': 'Account ID: {uid}',
+  'cert.issued': 'Created {date}',
+  'cert.pictureHint': 'Keep it private: this picture signs in to your account',
+  'cert.alt': 'Account credential QR code, account ID {uid}',
+  'cert.intro': 'A guest account belongs to this device. On a new phone, or after clearing browser data, upload this picture on the sign-in page to get the account back.',
+  'cert.introRegistered': 'On a new phone, or if you forget your password, upload this picture on the sign-in page to sign in without the password.',
+  'cert.longPress': 'Press and hold the picture to save it to Photos',
+  'cert.save': 'Save to Photos',
+  'cert.download': 'Download picture',
+  'cert.saved': 'Saved',
+  'cert.saveFailed': 'Could not save: press and hold the picture instead',
+  'cert.renderFailed': 'Could not draw the credential picture',
+  'cert.safety': 'The credential is as good as your password: anyone with this picture can sign in to your account. If it may have leaked, reset it now.',
+  'cert.reset': 'Reset credential',
+  'cert.resetConfirm': 'Reset the account credential?',
+  'cert.resetConfirmHint': 'Every credential picture and link saved before stops working. Save the new one afterwards.',
+  'cert.resetDone': 'Credential reset: save the new one',
+  'cert.signIn': 'Please sign in first',
+
+  'cert.login.or': 'or',
+  'cert.login.pick': 'Sign in with account credential',
+  'cert.login.pickHint': 'Upload the credential picture you saved',
+  'cert.login.reading': 'Reading the credential…',
+  'cert.login.found': 'Account found',
+  'cert.login.foundLink': 'Credential in the link',
+  'cert.login.uid': 'Account ID {uid}',
+  'cert.login.switchHint': 'This device will switch to that account',
+  'cert.login.confirm': 'Sign in to this account',
+  'cert.login.cancel': 'Cancel',
+  'cert.login.success': 'Signed in',
+  'cert.login.failed': 'Sign-in failed, please try again',
+  'cert.login.readFailed': 'Could not read the picture, please try again',
+  'cert.login.badLink': 'The credential in this link is not valid',
+  'cert.login.tooLarge': 'Picture too large (5 MB at most)',
+  'cert.login.notImage': 'Please choose a picture',
+  'cert.login.empty': 'The picture is empty',
+}
