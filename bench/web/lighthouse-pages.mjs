@@ -9,7 +9,10 @@
 // Lighthouse's simulation give a page that does nothing, so a busy machine
 // shows in it as well.
 //
-//   node lighthouse-pages.mjs [--bin ../../bin/prima] [--before <bin>] [--runs 5] [--json out.json]
+//   node lighthouse-pages.mjs [--bin ../../bin/prima] [--before <bin>] [--runs 5] [--json out.json] [--only shortvideo]
+//
+// --only keeps Prima's pages whose path contains the text (the baseline
+// always runs), for more runs of one page in the same time.
 //
 // --before serves a second binary (say, main's build) beside the first and
 // adds its three pages to the same round robin, marked "(before)", so a
@@ -27,7 +30,7 @@ import { chromeFlags, freePort, startServer } from '../../e2e/harness.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const { values: opts } = parseArgs({
-  options: { bin: { type: 'string' }, before: { type: 'string' }, runs: { type: 'string', default: '5' }, json: { type: 'string' } },
+  options: { bin: { type: 'string' }, before: { type: 'string' }, runs: { type: 'string', default: '5' }, json: { type: 'string' }, only: { type: 'string' } },
 })
 const RUNS = Math.max(1, Number(opts.runs) || 5)
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium'
@@ -159,7 +162,10 @@ async function main() {
     await new Promise((r) => baseSrv.listen(port, '127.0.0.1', r))
     // Each page right after its own "before", so the two see the same load.
     const targets = [{ name: 'baseline (static page + 1 cover)', url: `http://127.0.0.1:${port}/`, signInBase: null }]
-    pages.forEach((p, i) => targets.push(...(before ? [beforePages[i]] : []), p))
+    pages.forEach((p, i) => {
+      if (opts.only && !p.url.includes(opts.only)) return
+      targets.push(...(before ? [beforePages[i]] : []), p)
+    })
     for (let i = 0; i < RUNS; i++) {
       for (const t of targets) {
         process.stderr.write(`lighthouse ${t.name} ${i + 1}/${RUNS}\n`)
