@@ -97,9 +97,10 @@ describe('shouldLoadMore', () => {
 })
 
 describe('playbackPath', () => {
-  it('prefers MSE, then native HLS', () => {
-    expect(playbackPath({ mse: true, nativeHls: true })).toBe('hls.js')
+  it('prefers the browser\'s own HLS, then hls.js over MSE', () => {
+    expect(playbackPath({ mse: true, nativeHls: true })).toBe('native')
     expect(playbackPath({ mse: false, nativeHls: true })).toBe('native')
+    expect(playbackPath({ mse: true, nativeHls: false })).toBe('hls.js')
     expect(playbackPath({ mse: false, nativeHls: false })).toBe('none')
   })
 })

@@ -80,13 +80,16 @@ export function shouldLoadMore(index: number, count: number, hasMore: boolean, b
   return hasMore && !busy && count > 0 && index >= count - LOAD_AHEAD
 }
 
-// playbackPath picks how an HLS playlist plays: through Media Source
-// Extensions with hls.js where they exist (Chromium, desktop Safari,
-// WebKitGTK, iPad), else natively where the browser plays HLS itself (the
-// iPhone, whose Safari has no MediaSource), else not at all.
+// playbackPath picks how an HLS playlist plays: natively where the browser
+// plays HLS itself (Safari on the iPhone, iPad and Mac, Chromium on
+// Android and, since 2025, on the desktop), as the detail player does;
+// else through Media Source Extensions with hls.js (Firefox, WebKitGTK);
+// else not at all. hls.js first was tried: its ~100 KB and its work on the
+// main thread as the feed opened were most of the tab's Total Blocking
+// Time, for buffer control the native players do well enough for clips.
 export function playbackPath(env: { mse: boolean; nativeHls: boolean }): 'hls.js' | 'native' | 'none' {
-  if (env.mse) return 'hls.js'
   if (env.nativeHls) return 'native'
+  if (env.mse) return 'hls.js'
   return 'none'
 }
 

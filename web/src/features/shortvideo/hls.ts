@@ -1,6 +1,6 @@
 // Attaching an HLS playlist to a slide's <video>: natively where the
-// browser plays HLS itself and has no MediaSource (the iPhone), else
-// through hls.js, loaded on demand so it is never in the initial bundle.
+// browser plays HLS itself (feed.ts playbackPath), else through hls.js,
+// loaded on demand so it is never in the initial bundle.
 // The slide keeps this small instead of the detail page's player: it needs
 // none of its controls, only a source that can be attached and detached
 // quickly as slides come and go.
@@ -43,12 +43,9 @@ export function loadHls(): Promise<HlsModule> {
   return hlsModule
 }
 
-export function browserPath(video: HTMLVideoElement): 'hls.js' | 'native' | 'none' {
+export function browserPath(video: HTMLVideoElement = document.createElement('video')): 'hls.js' | 'native' | 'none' {
   const mse = typeof window !== 'undefined' && ('MediaSource' in window || 'ManagedMediaSource' in window)
   const nativeHls = video.canPlayType('application/vnd.apple.mpegurl') !== ''
-  // On an iPhone ManagedMediaSource exists too, but the native player is
-  // the one Safari tunes for it.
-  if (nativeHls && /iPhone|iPod/.test(navigator.userAgent) && !('MediaSource' in window)) return 'native'
   return playbackPath({ mse, nativeHls })
 }
 

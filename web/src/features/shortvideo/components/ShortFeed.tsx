@@ -12,7 +12,7 @@ import { axisOf, pushSample, velocityOf, type Sample } from '@/lib/gesture'
 import { useFeed } from '@/features/shortvideo/api/get-feed'
 import { sendPlay } from '@/features/shortvideo/api/interact'
 import { clampIndex, dragOffset, mountedAround, releaseTarget, SETTLE_MS, shouldLoadMore, slideRole } from '@/features/shortvideo/feed'
-import { loadHls } from '@/features/shortvideo/hls'
+import { browserPath, loadHls } from '@/features/shortvideo/hls'
 import type { FeedSource } from '@/features/shortvideo/types'
 import { Slide } from './Slide'
 import styles from './ShortFeed.module.css'
@@ -64,8 +64,9 @@ export function ShortFeed({ source, sourceState, top, fill }: Props) {
     return () => clearTimeout(timer)
   }, [cur, settled])
 
+  // hls.js, where the clips need it, starts downloading with the feed.
   useEffect(() => {
-    void loadHls().catch(() => undefined)
+    if (browserPath() === 'hls.js') void loadHls().catch(() => undefined)
   }, [])
 
   useLayoutEffect(() => {
