@@ -19,11 +19,12 @@ import styles from './PullRefresh.module.css'
 
 const SNAP = 'transform 0.3s cubic-bezier(0.25, 0.8, 0.25, 1)'
 
-// atTop: the page and every scrolling box between the finger and the
-// pull's root are scrolled to their tops, so a pull down is not a scroll.
-function atTop(target: EventTarget | null, root: HTMLElement): boolean {
+// atTop: the page and every box around the finger (inside the pull's root
+// or around it: a page may scroll in a box of its own) are scrolled to
+// their tops, so a pull down is not a scroll.
+function atTop(target: EventTarget | null): boolean {
   if ((document.scrollingElement?.scrollTop ?? window.scrollY) > 0) return false
-  for (let el = target instanceof Element ? target : null; el && el !== root; el = el.parentElement) {
+  for (let el = target instanceof Element ? target : null; el; el = el.parentElement) {
     if (el.scrollTop > 0) return false
   }
   return true
@@ -67,7 +68,7 @@ export function PullRefresh({ onRefresh, children }: { onRefresh: () => Promise<
     const onStart = (e: TouchEvent) => {
       start = null
       pulling = false
-      if (busy || e.touches.length !== 1 || !atTop(e.target, el)) return
+      if (busy || e.touches.length !== 1 || !atTop(e.target)) return
       start = { x: e.touches[0].clientX, y: e.touches[0].clientY }
     }
     const onMove = (e: TouchEvent) => {
@@ -76,7 +77,7 @@ export function PullRefresh({ onRefresh, children }: { onRefresh: () => Promise<
       const dy = e.touches[0].clientY - start.y
       if (!pulling) {
         const axis = axisOf(dx, dy)
-        if (axis === 'x' || dy < 0 || (axis === 'y' && !atTop(e.target, el))) {
+        if (axis === 'x' || dy < 0 || (axis === 'y' && !atTop(e.target))) {
           start = null // a sideways swipe or a scroll: not ours
           return
         }
