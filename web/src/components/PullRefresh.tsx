@@ -81,10 +81,12 @@ export function PullRefresh({ onRefresh, children }: { onRefresh: () => Promise<
           start = null // a sideways swipe or a scroll: not ours
           return
         }
-        // Within the slop a downward move at the top is held back already,
-        // or iOS would start its own overscroll and stop letting us cancel.
+        // Within the slop a move that is mostly downward is held back
+        // already, or iOS would start its own overscroll and stop letting
+        // us cancel; a mostly sideways one is left alone, or a row that
+        // scrolls sideways (the channel tabs) would not scroll at all.
         if (axis == null) {
-          if (e.cancelable && dy > 0) e.preventDefault()
+          if (e.cancelable && dy > Math.abs(dx)) e.preventDefault()
           return
         }
         pulling = true
