@@ -14,10 +14,18 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { t } from '@/i18n'
 import { axisOf } from '@/lib/gesture'
-import { PULL_COMPLETE_MS, PULL_HEAD, pullOffset, pullStatus, type PullStatus } from '@/lib/pull'
+import { PULL_COMPLETE_MS, PULL_HEAD, PULL_OFFLINE_MS, pullOffset, pullStatus, type PullStatus } from '@/lib/pull'
 import styles from './PullRefresh.module.css'
 
 const SNAP = 'transform 0.3s cubic-bezier(0.25, 0.8, 0.25, 1)'
+
+const TEXT = {
+  pulling: 'ptr.pulling',
+  canRelease: 'ptr.release',
+  refreshing: 'ptr.refreshing',
+  complete: 'ptr.complete',
+  offline: 'ptr.offline',
+} as const
 
 // atTop: the page and every box around the finger (inside the pull's root
 // or around it: a page may scroll in a box of its own) are scrolled to
@@ -110,8 +118,12 @@ export function PullRefresh({ onRefresh, children }: { onRefresh: () => Promise<
         .then(
           () => {
             if (unmounted) return
-            setStatus('complete')
-            return new Promise((r) => setTimeout(r, PULL_COMPLETE_MS))
+            // A page's refresh resolves offline too (its queries keep
+            // their data and show their own state): say so rather than
+            // "updated".
+            const offline = navigator.onLine === false
+            setStatus(offline ? 'offline' : 'complete')
+            return new Promise((r) => setTimeout(r, offline ? PULL_OFFLINE_MS : PULL_COMPLETE_MS))
           },
           () => undefined, // the page shows its own error state
         )
@@ -134,8 +146,7 @@ export function PullRefresh({ onRefresh, children }: { onRefresh: () => Promise<
     }
   }, [])
 
-  const text =
-    status === 'pulling' ? t('ptr.pulling') : status === 'canRelease' ? t('ptr.release') : status === 'refreshing' ? t('ptr.refreshing') : status === 'complete' ? t('ptr.complete') : ''
+  const text = status === 'idle' ? '' : t(TEXT[status])
   return (
     <div ref={root} className={styles.root} data-testid="pull-refresh" data-status={status}>
       <div ref={head} className={styles.head} role="status">

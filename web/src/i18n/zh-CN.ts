@@ -179,6 +179,7 @@ export const zhCN = {
   'ptr.release': '释放立即刷新',
   'ptr.refreshing': '正在刷新…',
   'ptr.complete': '刷新成功',
+  'ptr.offline': '网络不可用，未能刷新',
 
   // Every screen of the route table.
   'route.splash.title': '启动',

@@ -10,10 +10,14 @@ export const PULL_HEAD = 40
 export const PULL_THRESHOLD = 60
 // PULL_MAX: however far the finger goes, the content moves less than this.
 export const PULL_MAX = 200
-// PULL_COMPLETE_MS: how long "updated" stays before the content goes back.
+// PULL_COMPLETE_MS: how long "updated" stays before the content goes back;
+// PULL_OFFLINE_MS the same for "offline", which takes longer to read.
 export const PULL_COMPLETE_MS = 500
+export const PULL_OFFLINE_MS = 1500
 
-export type PullStatus = 'idle' | 'pulling' | 'canRelease' | 'refreshing' | 'complete'
+// offline: the refresh ended with the device offline, so nothing was
+// updated, whatever the page's refresh resolved with.
+export type PullStatus = 'idle' | 'pulling' | 'canRelease' | 'refreshing' | 'complete' | 'offline'
 
 // pullOffset is how far the content moves for a finger dy px below where it
 // started: with growing resistance, like iOS's rubber band (half the

@@ -179,6 +179,7 @@ export const en: Record<PageKey, string> = {
   'ptr.release': 'Release to refresh',
   'ptr.refreshing': 'Refreshing…',
   'ptr.complete': 'Updated',
+  'ptr.offline': 'No connection: not updated',
 
   'route.splash.title': 'Start',
   'route.splash.desc': 'Start screen: signs this device in, then opens Home.',
