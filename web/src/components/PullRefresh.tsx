@@ -112,9 +112,11 @@ export function PullRefresh({ onRefresh, children }: { onRefresh: () => Promise<
       if (pullStatus(offset) !== 'canRelease') return settle()
       busy = true
       move(PULL_HEAD, true)
-      setStatus('refreshing')
-      refresh
-        .current()
+      // Offline, the page's refresh is not even asked for: it would start
+      // its lists again from nothing and wait for a network there is not.
+      const offlineNow = navigator.onLine === false
+      setStatus(offlineNow ? 'offline' : 'refreshing')
+      ;(offlineNow ? Promise.resolve() : refresh.current())
         .then(
           () => {
             if (unmounted) return
