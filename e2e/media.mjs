@@ -35,11 +35,14 @@ export async function shortFeedIds(base, n) {
 }
 
 // attachClips renders one 3 s 360x640 clip per colour, uploads each,
-// waits until transcoded and attaches them in order to videoIds.
-export async function attachClips(base, videoIds, colours = ['red', 'green', 'blue', 'yellow']) {
+// waits until transcoded and attaches them in order to videoIds. The
+// operator uploads them, or the user whose token is uploaderToken (a
+// user's upload makes them the video's uploader); the operator attaches.
+export async function attachClips(base, videoIds, colours = ['red', 'green', 'blue', 'yellow'], uploaderToken) {
   const work = mkdtempSync(join(tmpdir(), 'prima-clips-'))
   try {
     const op = await call(base, 'POST', '/api/app/mine/login/h5', { body: { account: OPERATOR.account, passWord: OPERATOR.password, sysType: 'ios' } })
+    const upTok = uploaderToken ?? op.token
     const assets = []
     for (let i = 0; i < videoIds.length; i++) {
       const out = join(work, `${i}.mp4`)
@@ -47,12 +50,12 @@ export async function attachClips(base, videoIds, colours = ['red', 'green', 'bl
         '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', out])
       const form = new FormData()
       form.append('file', new Blob([readFileSync(out)], { type: 'video/mp4' }), 'clip.mp4')
-      assets.push((await call(base, 'POST', '/api/app/vid/uploadStatic', { token: op.token, form })).id)
+      assets.push((await call(base, 'POST', '/api/app/vid/uploadStatic', { token: upTok, form })).id)
     }
     const deadline = Date.now() + 120_000
     for (const id of assets) {
       for (;;) {
-        const a = await call(base, 'GET', `/api/app/vid/uploadStatic?id=${id}`, { token: op.token })
+        const a = await call(base, 'GET', `/api/app/vid/uploadStatic?id=${id}`, { token: upTok })
         if (a.state === 'ready') break
         if (a.state === 'failed') throw new Error(`asset ${id} failed: ${a.error}`)
         if (Date.now() > deadline) throw new Error(`asset ${id} still ${a.state}`)

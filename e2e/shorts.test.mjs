@@ -192,6 +192,47 @@ test('/sourceshortvideo plays one source, /discover lists modules', async () => 
   await shot(page, 'shorts-07-source')
 })
 
+// A clip a user uploaded names them on its slide with a follow button: a
+// guest is sent to sign in; a signed-in user follows (at once, and on the
+// server), and the button then shows they do.
+test('a user\'s clip names its uploader, and a signed-in viewer follows them from the slide', async () => {
+  const login = (account, passWord) => call('POST', '/api/app/mine/login/h5', { body: { account, passWord, sysType: 'ios' } })
+  const up = await login('vipdemo', 'vip123')
+  const viewer = await login('demo', 'demo123')
+  await attachClips(server.base, [feedIds[0]], ['purple'], up.token)
+  const upUID = (await call('GET', '/api/app/mine/info', { token: up.token })).uid
+  await call('POST', '/api/app/mine/follow', { token: viewer.token, body: { followUID: upUID, isFollow: false } })
+
+  await page.goto(server.base + '/shortvideo')
+  const slide = page.locator(`[data-testid=short-slide][data-video-id="${feedIds[0]}"]`)
+  await slide.locator('[data-testid=short-uploader]').waitFor()
+  assert.equal(await slide.locator('[data-testid=short-uploader]').getAttribute('href'), `/usercenter/${upUID}`)
+  const follow = slide.locator('[data-testid=short-follow]')
+  assert.equal(await follow.getAttribute('aria-pressed'), 'false')
+  await follow.click()
+  await page.waitForURL(/\/mine\/login/)
+
+  await $('login-account').fill('demo')
+  await $('login-password').fill('demo123')
+  await $('login-submit').click()
+  await page.waitForURL(/\/mine$/)
+  await page.goto(server.base + '/shortvideo')
+  await slide.locator('[data-testid=short-follow][aria-pressed=false]').waitFor()
+  await slide.locator('[data-testid=short-follow]').click()
+  await slide.locator('[data-testid=short-follow][aria-pressed=true]').waitFor({ timeout: 1000 })
+  await shot(page, 'shorts-08-follow')
+  let info
+  for (let i = 0; i < 20; i++) {
+    info = await call('GET', `/api/app/vid/info?id=${feedIds[0]}`, { token: viewer.token })
+    if (info.uploader?.isFollow) break
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  assert.equal(info.uploader.isFollow, true, 'the follow reached the server')
+  // The platform's own clips name nobody.
+  const other = await call('GET', `/api/app/vid/info?id=${feedIds[1]}`, { token: viewer.token })
+  assert.equal(other.uploader, null)
+})
+
 test('no script errors', () => {
   assert.deepEqual(phone.errors, [])
 })

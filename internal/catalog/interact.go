@@ -88,7 +88,43 @@ type VideoDetail struct {
 	Access    membership.Access `json:"access"`
 	Paywall   *Paywall          `json:"paywall"`  // null when allowed
 	Playback  *Playback         `json:"playback"` // null when the video has no media
+	Uploader  *Uploader         `json:"uploader"` // null for the platform's own catalogue
 	Related   []Video           `json:"related"`
+}
+
+// Uploader is the user whose upload a video plays (its media's owner, a
+// user, not an operator), as the short feed shows them with a follow
+// button; isFollow says whether the caller follows them.
+type Uploader struct {
+	UID      int64  `json:"uid"`
+	Name     string `json:"name"`
+	Portrait string `json:"portrait"`
+	IsFollow bool   `json:"isFollow"`
+}
+
+// uploaderJoin finds video v's uploader u: the owner of its media, when a
+// user (an operator's upload is the platform's own catalogue).
+const uploaderJoin = `FROM videos v JOIN media_assets m ON m.id = v.media_id JOIN users u ON u.id = m.owner_uid AND u.role = 'user'`
+
+// uploaderOf is video id's uploader as viewer (0: nobody signed in) sees
+// them, or nil.
+func uploaderOf(ctx context.Context, q db.Querier, viewer, id int64) (*Uploader, error) {
+	var u Uploader
+	err := q.QueryRow(ctx, `SELECT u.id, u.name, u.portrait `+uploaderJoin+` WHERE v.id = ?`, id).Scan(&u.UID, &u.Name, &u.Portrait)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if viewer != 0 && viewer != u.UID {
+		var n int
+		if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM follows WHERE follower_id = ? AND followee_id = ?`, viewer, u.UID).Scan(&n); err != nil {
+			return nil, err
+		}
+		u.IsFollow = n > 0
+	}
+	return &u, nil
 }
 
 func memberVideo(v Video) membership.Video {
@@ -126,6 +162,9 @@ func (s *Service) Detail(ctx context.Context, uid, id int64) (VideoDetail, error
 	}
 	d.Video, d.Related = all[0], all[1:]
 	if d.Playback, err = s.Media.Playback(ctx, d.Video, d.Access); err != nil {
+		return d, err
+	}
+	if d.Uploader, err = uploaderOf(ctx, s.db, uid, id); err != nil {
 		return d, err
 	}
 	return d, nil
@@ -186,10 +225,7 @@ func (s *Service) noticeLike(ctx context.Context, tx *db.Tx, uid, id int64) erro
 		owner int64
 		title string
 	)
-	err := tx.QueryRow(ctx, `SELECT m.owner_uid, v.title FROM videos v
-		JOIN media_assets m ON m.id = v.media_id
-		JOIN users u ON u.id = m.owner_uid
-		WHERE v.id = ? AND u.role = 'user'`, id).Scan(&owner, &title)
+	err := tx.QueryRow(ctx, `SELECT u.id, v.title `+uploaderJoin+` WHERE v.id = ?`, id).Scan(&owner, &title)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && owner == uid) {
 		return nil
 	}

@@ -513,3 +513,59 @@ func TestPlayRace(t *testing.T) {
 		}
 	})
 }
+
+// The detail names the user whose upload a video plays, with whether the
+// caller follows them; the platform's own catalogue (an operator's upload,
+// or no media) names nobody.
+func TestDetailNamesTheUploader(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		f := newFixture(t, d)
+		s := newTestService(d, Options{})
+		uploader, viewer := newUser(t, d, 0, 0), newUser(t, d, 0, 0)
+		if _, err := d.Exec(ctx, `UPDATE users SET name = '阿猫', portrait = '/media/p/1.jpg' WHERE id = ?`, uploader); err != nil {
+			t.Fatal(err)
+		}
+		var asset int64
+		if err := d.QueryRow(ctx, `INSERT INTO media_assets (owner_uid, kind, state, source_key, created_at, updated_at) VALUES (?, 'video', 'ready', 'src/1', 1, 1) RETURNING id`, uploader).Scan(&asset); err != nil {
+			t.Fatal(err)
+		}
+		vid, bare := f.recVideos[0], f.recVideos[3]
+		if _, err := d.Exec(ctx, `UPDATE videos SET media_id = ? WHERE id = ?`, asset, vid); err != nil {
+			t.Fatal(err)
+		}
+		uploaderAs := func(caller, id int64) *Uploader {
+			t.Helper()
+			dt, err := s.Detail(ctx, caller, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return dt.Uploader
+		}
+		want := Uploader{UID: uploader, Name: "阿猫", Portrait: "/media/p/1.jpg"}
+		for _, caller := range []int64{0, viewer, uploader} {
+			if got := uploaderAs(caller, vid); got == nil || *got != want {
+				t.Fatalf("as %d: %+v", caller, got)
+			}
+		}
+		if _, err := d.Exec(ctx, `INSERT INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, 1)`, viewer, uploader); err != nil {
+			t.Fatal(err)
+		}
+		want.IsFollow = true
+		if got := uploaderAs(viewer, vid); got == nil || *got != want {
+			t.Fatalf("a follower sees %+v", got)
+		}
+		if got := uploaderAs(0, vid); got == nil || got.IsFollow {
+			t.Fatalf("nobody signed in sees %+v", got)
+		}
+		if got := uploaderAs(viewer, bare); got != nil {
+			t.Fatalf("a video without media has an uploader: %+v", got)
+		}
+		if _, err := d.Exec(ctx, `UPDATE users SET role = 'operator' WHERE id = ?`, uploader); err != nil {
+			t.Fatal(err)
+		}
+		if got := uploaderAs(viewer, vid); got != nil {
+			t.Fatalf("an operator's upload has an uploader: %+v", got)
+		}
+	})
+}

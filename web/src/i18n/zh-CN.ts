@@ -324,6 +324,7 @@ export const zhCN = {
   'short.tapUnmute': '轻触开启声音',
   'short.like': '点赞',
   'short.share': '分享',
+  'short.uploader': '发布者',
   'short.linkCopied': '链接已复制',
   'short.shareFailed': '复制失败，请手动复制：{url}',
   'short.noMedia': '该视频暂无可播放的内容',

@@ -5,5 +5,6 @@ export const shortKeys = {
   all: ['shortvideo'] as const,
   modules: () => [...shortKeys.all, 'modules'] as const,
   feed: (src: FeedSource) => [...shortKeys.all, 'feed', 'moduleID' in src ? `m${src.moduleID}` : `s${src.subModuleID}`] as const,
-  info: (id: number) => [...shortKeys.all, 'info', id] as const,
+  infoAll: () => [...shortKeys.all, 'info'] as const,
+  info: (id: number) => [...shortKeys.infoAll(), id] as const,
 }

@@ -23,6 +23,8 @@ export interface VideoInfo extends ShortVideo {
   access: { allowed: boolean; reason: string }
   paywall: { reason: Refusal; needVipLevel: number; coins: number; tip: string } | null
   playback: { url: string; preview: boolean; expiresAt: number } | null
+  // The user whose upload the clip plays; null for the platform's own.
+  uploader?: { uid: number; name: string; portrait: string; isFollow: boolean } | null
 }
 
 // FeedSource is what a feed lists: one whole short-video module, or one

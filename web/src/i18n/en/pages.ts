@@ -323,6 +323,7 @@ export const en: Record<PageKey, string> = {
   'short.tapUnmute': 'Tap for sound',
   'short.like': 'Like',
   'short.share': 'Share',
+  'short.uploader': 'Uploader',
   'short.linkCopied': 'Link copied',
   'short.shareFailed': 'Could not copy. Copy it yourself: {url}',
   'short.noMedia': 'This video has nothing to play yet',

@@ -1,5 +1,6 @@
-// POST /api/app/vid/like (optimistic, rolled back on failure) and
-// POST /api/app/vid/play (counted once per clip, failures ignored).
+// POST /api/app/vid/like (optimistic, rolled back on failure), POST
+// /api/app/mine/follow for a clip's uploader (the same), and POST
+// /api/app/vid/play (counted once per clip, failures ignored).
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api'
 import type { VideoInfo } from '@/features/shortvideo/types'
@@ -27,6 +28,26 @@ export function useLike(id: number) {
       const cur = qc.getQueryData<VideoInfo>(shortKeys.info(id))
       if (cur) qc.setQueryData<VideoInfo>(shortKeys.info(id), { ...cur, isLike: res.isLike, likeCount: res.likeCount })
     },
+  })
+}
+
+// useFollowUploader follows or unfollows clip id's uploader. Every clip of
+// theirs in the cache shows the change at once; the server's refusal puts
+// them back (its tip is toasted by the API client).
+export function useFollowUploader(id: number) {
+  const qc = useQueryClient()
+  const mark = (uid: number, isFollow: boolean) =>
+    qc.setQueriesData<VideoInfo>({ queryKey: shortKeys.infoAll() }, (v) =>
+      v?.uploader?.uid === uid ? { ...v, uploader: { ...v.uploader, isFollow } } : v,
+    )
+  return useMutation({
+    mutationFn: ({ uid, isFollow }: { uid: number; isFollow: boolean }) =>
+      api.post<{ isFollow: boolean }>('/api/app/mine/follow', { followUID: uid, isFollow }),
+    onMutate: async ({ uid, isFollow }) => {
+      await qc.cancelQueries({ queryKey: shortKeys.info(id) })
+      mark(uid, isFollow)
+    },
+    onError: (_e, { uid, isFollow }) => mark(uid, !isFollow),
   })
 }
 

@@ -3,19 +3,22 @@
 // refused. Whether it plays is the feed's decision (role); the slide only
 // carries it out on its element.
 import { memo, useEffect, useRef, useState } from 'react'
-import { Link } from 'react-router'
+import { Link, useNavigate } from 'react-router'
 import { t } from '@/i18n'
 import { Intent } from '@/lib/purchase'
 import { newIdempotencyKey } from '@/lib/wallet'
 import { BuySheet } from '@/components/BuySheet'
+import { LazyImage } from '@/components/LazyImage'
 import { StateView } from '@/components/StateView'
 import { Spinner } from '@/components/Spinner'
 import { useVideoInfo } from '@/features/shortvideo/api/get-info'
-import { useLike } from '@/features/shortvideo/api/interact'
+import { useFollowUploader, useLike } from '@/features/shortvideo/api/interact'
 import { preloadAttr, SETTLE_MS, type SourceRole } from '@/features/shortvideo/feed'
 import { attach, release, type Attached } from '@/features/shortvideo/hls'
 import { shareVideo } from '@/lib/share'
 import { useVideoURL } from '@/stores/config'
+import { toast } from '@/lib/toast'
+import { useUserStore } from '@/stores/user'
 import type { Refusal, ShortVideo } from '@/features/shortvideo/types'
 import styles from './ShortFeed.module.css'
 
@@ -48,6 +51,9 @@ const UNLOCK: Record<Refusal, { label: 'short.login' | 'short.openVip' | 'short.
 export const Slide = memo(function Slide({ video, slot, role, muted, onPlaying, onMuteRefused, registerVideo }: Props) {
   const info = useVideoInfo(video.id)
   const like = useLike(video.id)
+  const follow = useFollowUploader(video.id)
+  const me = useUserStore((s) => s.user)
+  const navigate = useNavigate()
   const el = useRef<HTMLVideoElement>(null)
   const box = useRef<HTMLElement>(null)
   const attached = useRef<Attached | null>(null)
@@ -133,6 +139,19 @@ export const Slide = memo(function Slide({ video, slot, role, muted, onPlaying, 
   }, [role])
 
   const refused = data != null && !data.access.allowed
+  // The uploader, when a user's upload (not the platform's own clip), with
+  // a follow button; only registered users follow, a guest is sent to sign
+  // in with a word on why.
+  const up = data?.uploader ?? null
+  const onFollow = () => {
+    if (!up) return
+    if (!me || me.isGuest) {
+      toast.text(t('people.guestFollow'))
+      navigate('/mine/login')
+      return
+    }
+    follow.mutate({ uid: up.uid, isFollow: !up.isFollow })
+  }
   const showPaywall = refused && (data.playback == null || !data.playback.preview || previewEnded)
   const unlock = data?.paywall ? UNLOCK[data.paywall.reason] : null
   // A priced clip is bought right here (the purchase sheet); its info is
@@ -230,6 +249,28 @@ export const Slide = memo(function Slide({ video, slot, role, muted, onPlaying, 
         {video.tags.length > 0 && <p className={styles.tags}>{video.tags.map((tag) => `#${tag}`).join(' ')}</p>}
       </div>
       <div className={styles.actions}>
+        {up && (
+          <div className={styles.uploader}>
+            <Link to={`/usercenter/${up.uid}`} className={styles.face} aria-label={up.name || t('short.uploader')} data-testid="short-uploader">
+              {up.portrait ? <LazyImage src={up.portrait} alt="" className={styles.faceImg} /> : <span aria-hidden="true">{(up.name || '?').slice(0, 1)}</span>}
+            </Link>
+            {up.uid !== me?.uid && (
+              <button
+                type="button"
+                className={`${styles.follow} ${up.isFollow ? styles.followed : ''}`}
+                aria-pressed={up.isFollow}
+                aria-label={t('people.follow')}
+                disabled={follow.isPending}
+                onClick={onFollow}
+                data-testid="short-follow"
+              >
+                <svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="3.2" strokeLinecap="round" strokeLinejoin="round">
+                  <path d={up.isFollow ? 'm5 12.5 4.5 4.5L19 7.5' : 'M12 5v14M5 12h14'} />
+                </svg>
+              </button>
+            )}
+          </div>
+        )}
         <button
           type="button"
           className={`${styles.action} ${data?.isLike ? styles.liked : ''}`}
