@@ -239,6 +239,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Community.Likes = a.Uploads
 	a.Community.Media = a.Uploads
 	acct.Follows = a.Community
+	a.Catalog.Follows = a.Community // a video uploader's isFollow
 	acct.Portraits = portraits{a.Uploads}
 	// Support: feedback and creator applications; their answers are notices.
 	a.Support = support.NewService(d, signer)

@@ -108,21 +108,19 @@ const uploaderJoin = `FROM videos v JOIN media_assets m ON m.id = v.media_id JOI
 
 // uploaderOf is video id's uploader as viewer (0: nobody signed in) sees
 // them, or nil.
-func uploaderOf(ctx context.Context, q db.Querier, viewer, id int64) (*Uploader, error) {
+func (s *Service) uploaderOf(ctx context.Context, viewer, id int64) (*Uploader, error) {
 	var u Uploader
-	err := q.QueryRow(ctx, `SELECT u.id, u.name, u.portrait `+uploaderJoin+` WHERE v.id = ?`, id).Scan(&u.UID, &u.Name, &u.Portrait)
+	err := s.db.QueryRow(ctx, `SELECT u.id, u.name, u.portrait `+uploaderJoin+` WHERE v.id = ?`, id).Scan(&u.UID, &u.Name, &u.Portrait)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if viewer != 0 && viewer != u.UID {
-		var n int
-		if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM follows WHERE follower_id = ? AND followee_id = ?`, viewer, u.UID).Scan(&n); err != nil {
+	if viewer != 0 && viewer != u.UID && s.Follows != nil {
+		if u.IsFollow, err = s.Follows.IsFollowing(ctx, viewer, u.UID); err != nil {
 			return nil, err
 		}
-		u.IsFollow = n > 0
 	}
 	return &u, nil
 }
@@ -164,7 +162,7 @@ func (s *Service) Detail(ctx context.Context, uid, id int64) (VideoDetail, error
 	if d.Playback, err = s.Media.Playback(ctx, d.Video, d.Access); err != nil {
 		return d, err
 	}
-	if d.Uploader, err = uploaderOf(ctx, s.db, uid, id); err != nil {
+	if d.Uploader, err = s.uploaderOf(ctx, uid, id); err != nil {
 		return d, err
 	}
 	return d, nil

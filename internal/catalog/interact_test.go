@@ -522,6 +522,7 @@ func TestDetailNamesTheUploader(t *testing.T) {
 		ctx := context.Background()
 		f := newFixture(t, d)
 		s := newTestService(d, Options{})
+		s.Follows = followsTable{d} // the community's, which the app wires in
 		uploader, viewer := newUser(t, d, 0, 0), newUser(t, d, 0, 0)
 		if _, err := d.Exec(ctx, `UPDATE users SET name = '阿猫', portrait = '/media/p/1.jpg' WHERE id = ?`, uploader); err != nil {
 			t.Fatal(err)
@@ -568,4 +569,13 @@ func TestDetailNamesTheUploader(t *testing.T) {
 			t.Fatalf("an operator's upload has an uploader: %+v", got)
 		}
 	})
+}
+
+// followsTable reads the follows table as the community service does.
+type followsTable struct{ d *db.DB }
+
+func (f followsTable) IsFollowing(ctx context.Context, follower, followee int64) (bool, error) {
+	var n int
+	err := f.d.QueryRow(ctx, `SELECT COUNT(*) FROM follows WHERE follower_id = ? AND followee_id = ?`, follower, followee).Scan(&n)
+	return n > 0, err
 }

@@ -75,10 +75,18 @@ type Service struct {
 	// Events tells the uploader of a liked video (like notices,
 	// interact.go); nil publishes nothing, the notice is still written.
 	Events realtime.Publisher
+	// Follows answers a video's uploader.isFollow (the community's
+	// follows); nil answers false.
+	Follows Follows
 	// historyLimit is HistoryLimit; tests lower it.
 	historyLimit int
 	// lines caches the delivery lines (lines.go).
 	lines linesCache
+}
+
+// Follows answers whether follower follows followee (community.Service).
+type Follows interface {
+	IsFollowing(ctx context.Context, follower, followee int64) (bool, error)
 }
 
 // NewService builds the catalog over d.
