@@ -1,6 +1,6 @@
-// Sharing a video: the system share sheet where the browser has one, else
-// the link to its detail page copied to the clipboard (the short feed and
-// the detail page).
+// Sharing a link: the system share sheet where the browser has one (iOS
+// Safari), else the link copied to the clipboard. The short feed and the
+// video detail share a video's page; the post detail shares its own.
 import { t } from '@/i18n'
 import { toast } from '@/lib/toast'
 
@@ -8,21 +8,31 @@ export function detailURL(id: number, origin = location.origin): string {
   return `${origin}/detail/${id}`
 }
 
-export async function shareVideo(id: number, title: string): Promise<void> {
-  const url = detailURL(id)
+// shareLink offers url under title; copied or failed says how the copy
+// went (the sheet needs no word, and the user closing it is no failure).
+export async function shareLink(url: string, title: string, copied: () => void, failed: () => void): Promise<void> {
   if (typeof navigator.share === 'function') {
     try {
       await navigator.share({ title, url })
       return
     } catch (e) {
-      // The user closing the sheet is not a failure to report.
       if (e instanceof DOMException && e.name === 'AbortError') return
     }
   }
   try {
     await navigator.clipboard.writeText(url)
-    toast.text(t('short.linkCopied'))
+    copied()
   } catch {
-    toast.text(t('short.shareFailed', { url }))
+    failed()
   }
+}
+
+export function shareVideo(id: number, title: string): Promise<void> {
+  const url = detailURL(id)
+  return shareLink(
+    url,
+    title,
+    () => toast.text(t('short.linkCopied')),
+    () => toast.text(t('short.shareFailed', { url })),
+  )
 }

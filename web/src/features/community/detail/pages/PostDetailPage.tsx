@@ -10,6 +10,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { t } from '@/i18n'
 import { relativeTime, formatCount } from '@/lib/time'
 import { canGoBack } from '@/lib/nav'
+import { shareLink } from '@/lib/share'
 import { toast } from '@/lib/toast'
 import { LazyImage } from '@/components/LazyImage'
 import { NavBar } from '@/components/NavBar'
@@ -82,24 +83,14 @@ export default function PostDetailPage() {
   )
 }
 
-// share uses the Web Share sheet where there is one (iOS Safari), else
-// copies the link and says so.
-async function share(title: string) {
-  const url = location.href
-  if (typeof navigator.share === 'function') {
-    try {
-      await navigator.share({ title: title || t('route.postdetail.title'), url })
-      return
-    } catch (err) {
-      if (err instanceof DOMException && err.name === 'AbortError') return
-    }
-  }
-  try {
-    await navigator.clipboard.writeText(url)
-    toast.success(t('post.linkCopied'))
-  } catch {
-    toast.text(t('post.copyFailed'))
-  }
+// share offers the post's own address (a post has no other link).
+function share(title: string) {
+  return shareLink(
+    location.href,
+    title || t('route.postdetail.title'),
+    () => toast.success(t('post.linkCopied')),
+    () => toast.text(t('post.copyFailed')),
+  )
 }
 
 function NotFound() {
