@@ -42,8 +42,13 @@ export function parseFilter(kind: SearchKind, params: URLSearchParams): Filter {
   return { vipLevel, moduleID: Number.isSafeInteger(n) ? n : 0 }
 }
 
+// filterCount is how many filters are on (what the search call sends).
+export function filterCount(f: Filter): number {
+  return Object.keys(apiFilter(f)).length
+}
+
 export function isFiltered(f: Filter): boolean {
-  return f.vipLevel !== -1 || f.moduleID !== 0
+  return filterCount(f) > 0
 }
 
 // withFilter is params with f written in (the defaults left out, so an

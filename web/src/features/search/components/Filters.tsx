@@ -6,7 +6,7 @@ import { useContext, useState } from 'react'
 import { t, type MessageKey } from '@/i18n'
 import { Sheet } from '@/components/Sheet'
 import { SearchModulesSlot, type SearchModuleKind, type SearchModules } from '@/components/SearchModulesSlot'
-import { ACCESS, NO_FILTER, isFiltered, type Access, type Filter } from '@/features/search/filters'
+import { ACCESS, NO_FILTER, filterCount, isFiltered, type Access, type Filter } from '@/features/search/filters'
 import styles from './search.module.css'
 
 const ACCESS_LABEL: Record<Access, MessageKey> = {
@@ -35,12 +35,8 @@ export function moduleName(m: SearchModules, id: number): string | null {
   return null
 }
 
-function count(f: Filter): number {
-  return (f.vipLevel !== -1 ? 1 : 0) + (f.moduleID !== 0 ? 1 : 0)
-}
-
 export function FilterButton({ filter, onOpen }: { filter: Filter; onOpen: () => void }) {
-  const n = count(filter)
+  const n = filterCount(filter)
   return (
     <button
       type="button"
