@@ -31,10 +31,10 @@ export function useLike(id: number) {
   })
 }
 
-// useFollowUploader follows or unfollows clip id's uploader. Every clip of
+// useFollowUploader follows or unfollows a clip's uploader. Every clip of
 // theirs in the cache shows the change at once; the server's refusal puts
 // them back (its tip is toasted by the API client).
-export function useFollowUploader(id: number) {
+export function useFollowUploader() {
   const qc = useQueryClient()
   const mark = (uid: number, isFollow: boolean) =>
     qc.setQueriesData<VideoInfo>({ queryKey: shortKeys.infoAll() }, (v) =>
@@ -44,7 +44,8 @@ export function useFollowUploader(id: number) {
     mutationFn: ({ uid, isFollow }: { uid: number; isFollow: boolean }) =>
       api.post<{ isFollow: boolean }>('/api/app/mine/follow', { followUID: uid, isFollow }),
     onMutate: async ({ uid, isFollow }) => {
-      await qc.cancelQueries({ queryKey: shortKeys.info(id) })
+      // Every clip's answer is marked, so none in flight may overwrite it.
+      await qc.cancelQueries({ queryKey: shortKeys.infoAll() })
       mark(uid, isFollow)
     },
     onError: (_e, { uid, isFollow }) => mark(uid, !isFollow),

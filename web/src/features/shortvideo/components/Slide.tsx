@@ -51,7 +51,7 @@ const UNLOCK: Record<Refusal, { label: 'short.login' | 'short.openVip' | 'short.
 export const Slide = memo(function Slide({ video, slot, role, muted, onPlaying, onMuteRefused, registerVideo }: Props) {
   const info = useVideoInfo(video.id)
   const like = useLike(video.id)
-  const follow = useFollowUploader(video.id)
+  const follow = useFollowUploader()
   const me = useUserStore((s) => s.user)
   const navigate = useNavigate()
   const el = useRef<HTMLVideoElement>(null)
