@@ -3,13 +3,14 @@
 // then the cards by page as the user scrolls (the 视频 / 帖子 ... tabs and
 // /search/more).
 import { useState } from 'react'
+import { useSearchParams } from 'react-router'
 import { t } from '@/i18n'
 import { PagedGrid } from '@/components/PagedGrid'
 import { StateView } from '@/components/StateView'
 import type { SearchModuleKind } from '@/components/SearchModulesSlot'
 import { useResults } from '@/features/search/api/search'
-import { sortsOf, type SearchSort } from '@/features/search/query'
-import { NO_FILTER, hasFilters, isFiltered, type Filter } from '@/features/search/filters'
+import { parseSort, sortsOf, type SearchSort } from '@/features/search/query'
+import { NO_FILTER, hasFilters, isFiltered, parseFilter, withFilter, type Filter } from '@/features/search/filters'
 import type { Result, SearchKind } from '@/features/search/types'
 import { ResultCard, gridOf } from './Results'
 import { FilterButton, FilterSheet, FilterSummary, useModules } from './Filters'
@@ -23,16 +24,19 @@ export function ResultItem({ r, i }: { r: Result; i: number }) {
   )
 }
 
-interface Props {
-  q: string
-  kind: SearchKind
-  sort: SearchSort
-  onSort: (s: SearchSort) => void
-  filter: Filter
-  onFilter: (f: Filter) => void
-}
-
-export function KindResults({ q, kind, sort, onSort, filter, onFilter }: Props) {
+// KindResults reads its sort and filters from the page's URL and writes
+// them back there (replaced, not pushed), so coming back from an opened
+// result finds them as they were; both result pages show it this way.
+export function KindResults({ q, kind }: { q: string; kind: SearchKind }) {
+  const [params, setParams] = useSearchParams()
+  const sort = parseSort(kind, params.get('sort'))
+  const filter = parseFilter(kind, params)
+  const onSort = (s: SearchSort) => {
+    const p = new URLSearchParams(params)
+    p.set('sort', s)
+    setParams(p, { replace: true })
+  }
+  const onFilter = (f: Filter) => setParams(withFilter(params, f), { replace: true })
   const query = useResults(q, kind, sort, filter)
   const sorts = sortsOf(kind)
   const filters = hasFilters(kind)

@@ -5,21 +5,15 @@ import { useSearchParams } from 'react-router'
 import { t } from '@/i18n'
 import { NavBar } from '@/components/NavBar'
 import { StateView } from '@/components/StateView'
-import { cleanQuery, parseKind, parseSort, queryProblem, resultURL, type SearchSort } from '@/features/search/query'
-import { parseFilter, withFilter, type Filter } from '@/features/search/filters'
+import { cleanQuery, parseKind, queryProblem, resultURL } from '@/features/search/query'
 import { KindResults } from '@/features/search/components/KindResults'
 import styles from '@/features/search/components/search.module.css'
 
 export default function SearchMorePage() {
-  const [params, setParams] = useSearchParams()
+  const [params] = useSearchParams()
   const q = cleanQuery(params.get('keyword') ?? '')
   const kind = parseKind(params.get('kind'))
   const problem = queryProblem(q)
-  const setSort = (s: SearchSort) => {
-    const p = new URLSearchParams(params)
-    p.set('sort', s)
-    setParams(p, { replace: true })
-  }
   return (
     <div className={styles.page} data-testid="searchmore-page" data-q={q} data-kind={kind ?? ''}>
       <NavBar title={kind ? `${t(`search.tab.${kind}`)} · ${q}` : t('route.searchmore.title')} back={problem ? '/search' : resultURL(q)} />
@@ -29,15 +23,7 @@ export default function SearchMorePage() {
         ) : !kind ? (
           <StateView kind="empty" title={t('search.noResult')} />
         ) : (
-          <KindResults
-            key={`${q}-${kind}`}
-            q={q}
-            kind={kind}
-            sort={parseSort(kind, params.get('sort'))}
-            onSort={setSort}
-            filter={parseFilter(kind, params)}
-            onFilter={(f: Filter) => setParams(withFilter(params, f), { replace: true })}
-          />
+          <KindResults key={`${q}-${kind}`} q={q} kind={kind} />
         )}
       </main>
     </div>

@@ -12,8 +12,8 @@ import { toast } from '@/lib/toast'
 import { StateView } from '@/components/StateView'
 import { useOverview } from '@/features/search/api/search'
 import { addHistory } from '@/features/search/history'
-import { TABS, cleanQuery, moreURL, parseSort, parseTab, queryProblem, resultURL, type SearchSort, type SearchTab } from '@/features/search/query'
-import { parseFilter, withFilter, withTab, type Filter } from '@/features/search/filters'
+import { TABS, cleanQuery, moreURL, parseTab, queryProblem, resultURL, type SearchTab } from '@/features/search/query'
+import { withTab } from '@/features/search/filters'
 import type { SearchKind } from '@/features/search/types'
 import { SearchBox } from '@/features/search/components/SearchBox'
 import { SearchHeader } from '@/features/search/components/Header'
@@ -41,12 +41,6 @@ export default function SearchResultPage() {
   }
 
   const setTab = (k: SearchTab) => setParams(withTab(params, k), { replace: true })
-  const setFilter = (f: Filter) => setParams(withFilter(params, f), { replace: true })
-  const setSort = (s: SearchSort) => {
-    const p = new URLSearchParams(params)
-    p.set('sort', s)
-    setParams(p, { replace: true })
-  }
 
   const tabs = (
     <nav className={styles.tabs} role="tablist" data-testid="search-tabs">
@@ -77,15 +71,7 @@ export default function SearchResultPage() {
         ) : tab === 'all' ? (
           <OverviewList q={q} onTab={setTab} />
         ) : (
-          <KindResults
-            key={`${q}-${tab}`}
-            q={q}
-            kind={tab}
-            sort={parseSort(tab, params.get('sort'))}
-            onSort={setSort}
-            filter={parseFilter(tab, params)}
-            onFilter={setFilter}
-          />
+          <KindResults key={`${q}-${tab}`} q={q} kind={tab} />
         )}
       </main>
     </div>
