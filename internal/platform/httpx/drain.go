@@ -17,7 +17,8 @@ const (
 )
 
 // DrainBody reads and discards what the handler left of the request body,
-// up to DrainMax bytes within DrainTime, before the answer goes out.
+// up to DrainMax bytes within DrainTime, once the handler has returned (a
+// short answer is then still in the server's buffer).
 //
 // A handler that answers early (413 over a body limit, 401 before reading
 // an upload, 429) leaves the rest of the body on the wire. Go's server
@@ -28,8 +29,7 @@ const (
 // and the client read the envelope. A body bigger still is cut off as
 // before; the deadline keeps a slow sender from holding the handler.
 //
-// It must be outermost, so the request's deadline can be set on the
-// server's own connection.
+// It goes outermost: the deadline is set on the server's own connection.
 func DrainBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body == nil || r.Body == http.NoBody {
