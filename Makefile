@@ -1,4 +1,5 @@
-# Prima: `make run` serves the demo on http://localhost:8080, `make test` runs every test.
+# Prima: `make run` serves the demo on http://localhost:8080 (PRIMA_LISTEN moves it), `make test`
+# runs every test (about 12-13 minutes on 2 cores).
 GO      ?= go
 NPM     ?= npm
 BIN     := bin/prima
@@ -6,8 +7,33 @@ DATA    ?= ./data
 
 .PHONY: run build web web-deps test test-go test-web e2e e2e-deps bench clean
 
-run: build
-	$(BIN) seed -data-dir $(DATA)
+# make run keeps the build's and the seed's output in $(RUNLOG) and shows
+# its end only when a step fails, so what to open and how to sign in is the
+# last thing on the screen before the server's own log. The demo logins are
+# account.DemoUsers (internal/seed's tests check this list against them).
+RUNLOG := bin/make-run.log
+LISTEN := $(or $(PRIMA_LISTEN),:8080)
+URL    := http://$(if $(filter :%,$(LISTEN)),localhost$(LISTEN),$(LISTEN))
+
+run:
+	@mkdir -p bin && : >$(RUNLOG)
+	@echo "Building the web app and $(BIN) (a few minutes the first time; output in $(RUNLOG)) ..."
+	@$(MAKE) --no-print-directory build >>$(RUNLOG) 2>&1 || { tail -n 40 $(RUNLOG); echo "make run: the build failed; its whole output is in $(RUNLOG)"; exit 1; }
+	@echo "Seeding the demo catalogue into $(DATA) ..."
+	@$(BIN) seed -data-dir $(DATA) >>$(RUNLOG) 2>&1 || { tail -n 40 $(RUNLOG); echo "make run: the seed failed; its whole output is in $(RUNLOG)"; exit 1; }
+	@printf '%s\n' '' \
+	  '  Prima is starting. Open $(URL) in a browser (on a desktop the phone app' \
+	  '  shows in a phone-wide column; a phone on your network uses this machine by its address).' \
+	  '' \
+	  '  The app signs you in as a guest. To use a demo account: 我的 (Me) -> 登录, then' \
+	  '    demo / demo123          a plain user' \
+	  '    vipdemo / vip123        a VIP' \
+	  '    svipdemo / svip123      a super VIP' \
+	  '' \
+	  '  An operator account: in another terminal,' \
+	  '    $(BIN) admin create -data-dir $(DATA) -account ops_1' \
+	  '  then sign in as ops_1 the same way; operator calls are /api/admin/... with its' \
+	  '  token (docs/operator-guide.md). Ctrl-C stops the server; the data stays in $(DATA).' ''
 	$(BIN) serve -data-dir $(DATA)
 
 build: web

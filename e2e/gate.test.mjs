@@ -1,4 +1,4 @@
-// The platform gate (DESIGN.md departure 1): an operator setting, not a
+// The platform gate (docs/design.md, departure 1): an operator setting, not a
 // hard-coded redirect. A gated device sees a QR hand-off page, or goes to
 // the operator's URL when one is set; a device the gate lets in gets the app.
 import { test } from 'node:test'

@@ -1,4 +1,4 @@
-// Lint keeps the imports one-way (STYLE.md, after bulletproof-react):
+// Lint keeps the imports one-way (docs/design.md, after bulletproof-react):
 // app -> features -> shared (components, lib, stores, i18n). A feature never
 // reaches into another feature; shared code never reaches into a feature or
 // the app. What two features share moves down into shared code, or the app

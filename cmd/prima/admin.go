@@ -29,6 +29,10 @@ const adminUsage = `Usage:
 // command line, for the first operator of an install and for recovery.
 // Every change is audited with actor 0 (the command line).
 func runAdmin(args []string, stdin *os.File, stdout, stderr io.Writer) error {
+	if len(args) > 0 && isHelp(args[0]) {
+		fmt.Fprint(stdout, adminUsage)
+		return nil
+	}
 	if len(args) == 0 || args[0] != "create" {
 		fmt.Fprint(stderr, adminUsage)
 		if len(args) == 0 {

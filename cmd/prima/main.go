@@ -1,4 +1,4 @@
-// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima withdrawals`, `prima reindex`.
+// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima wallet`, `prima withdrawals`, `prima reindex`, `prima help`.
 package main
 
 import (
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 
@@ -34,36 +35,66 @@ Usage:
                   list withdrawals, mark one paid or reject it (-h for flags)
   prima reindex   rebuild the search index from the content; prints counts
 
-Each command takes -h for its flags; every flag also reads an environment
-variable (PRIMA_LISTEN, PRIMA_DATA_DIR, PRIMA_DATABASE_URL, PRIMA_WORKERS, ...).
+Each command takes -h for its flags (prima help COMMAND says the same);
+every flag also reads an environment variable (PRIMA_LISTEN, PRIMA_DATA_DIR,
+PRIMA_DATABASE_URL, PRIMA_WORKERS, ...).
 `
 
-func main() {
-	if err := run(os.Args[1:]); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "prima:", err)
+func main() { os.Exit(cli(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// isHelp reports whether arg asks for help rather than naming a command.
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "help":
+		return true
+	}
+	return false
+}
+
+// cli runs the command args name and answers the exit status. Help asked
+// for (prima -h, prima help, prima help serve, prima serve -h) prints the
+// usage and exits 0; a missing or unknown command prints it to stderr and
+// exits 1.
+func cli(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && isHelp(args[0]) {
+		if args[0] != "help" || len(args) == 1 {
+			fmt.Fprint(stdout, usage)
+			return 0
 		}
-		os.Exit(1)
+		args = []string{args[1], "-h"} // prima help serve: serve's flags
+	}
+	err := run(args, stdout, stderr)
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	default:
+		fmt.Fprintln(stderr, "prima:", err)
+		return 1
 	}
 }
 
-func run(args []string) error {
+func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(os.Stderr, usage)
+		fmt.Fprint(stderr, usage)
 		return errors.New("a command is needed")
 	}
 	cmd, args := args[0], args[1:]
 	if cmd == "admin" {
-		return runAdmin(args, os.Stdin, os.Stdout, os.Stderr)
+		return runAdmin(args, os.Stdin, stdout, stderr)
 	}
 	if cmd == "wallet" {
-		return runWallet(args, os.Stdout)
+		return runWallet(args, stdout)
 	}
 	if cmd == "withdrawals" {
-		return runWithdrawals(args, os.Stdout, os.Stderr)
+		return runWithdrawals(args, stdout, stderr)
 	}
 	if cmd == "reindex" {
-		return runReindex(args, os.Stdout)
+		return runReindex(args, stdout)
+	}
+	known := map[string]bool{"serve": true, "worker": true, "migrate": true, "seed": true}
+	if !known[cmd] {
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown command %q", cmd)
 	}
 	cfg, err := config.Load("prima "+cmd, args)
 	if err != nil {
@@ -98,10 +129,10 @@ func run(args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("migrated %s: %d new (%v)\n", d.Engine, len(applied), applied)
+		fmt.Fprintf(stdout, "migrated %s: %d new (%v)\n", d.Engine, len(applied), applied)
 		// The next serve or worker rebuilds an index these emptied.
 		return search.EnqueueRebuild(ctx, d, applied)
-	case "seed":
+	default: // seed
 		a, err := app.New(ctx, cfg, log)
 		if err != nil {
 			return err
@@ -111,11 +142,8 @@ func run(args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Println(report)
+		fmt.Fprintln(stdout, report)
 		return nil
-	default:
-		fmt.Fprint(os.Stderr, usage)
-		return fmt.Errorf("unknown command %q", cmd)
 	}
 }
 

@@ -11,10 +11,19 @@ import (
 	"prima/internal/wallet"
 )
 
+const walletUsage = `Usage:
+  prima wallet check   verify every ledger invariant; exits non-zero on a breach
+                       (read only: safe on a live server; -h for its flags)
+`
+
 // runWallet is `prima wallet check`: it verifies every ledger invariant on
 // the configured database (wallet.Check) and fails, so the process exits
 // non-zero, on any breach. It only reads, so it is safe on a live server.
 func runWallet(args []string, stdout io.Writer) error {
+	if len(args) > 0 && isHelp(args[0]) {
+		fmt.Fprint(stdout, walletUsage)
+		return nil
+	}
 	if len(args) == 0 || args[0] != "check" {
 		return errors.New("usage: prima wallet check [flags]")
 	}

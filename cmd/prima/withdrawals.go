@@ -31,6 +31,10 @@ operator account NAME is recorded in the audit log and the ledger.
 // runWithdrawals is `prima withdrawals SUBCOMMAND ...`: the operator's
 // withdrawal calls (docs/api.md, *Operator calls*) from a shell.
 func runWithdrawals(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && isHelp(args[0]) {
+		fmt.Fprint(stdout, withdrawalsUsage)
+		return nil
+	}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, withdrawalsUsage)
 		return errors.New("withdrawals: a subcommand is needed")

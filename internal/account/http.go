@@ -19,11 +19,11 @@ type Handler struct{ s *Service }
 // NewHandler returns the account handlers over s.
 func NewHandler(s *Service) *Handler { return &Handler{s: s} }
 
-type ctxKey int
-
-const (
-	sessionKey ctxKey = iota // *Session of a valid token
-	authErrKey               // error: why the token on this request was refused
+// Context keys are empty struct types of their own, so no other key can
+// equal them (httpx does the same for its values).
+type (
+	sessionKey struct{} // *Session of a valid token
+	authErrKey struct{} // error: why the token on this request was refused
 )
 
 const (
@@ -47,9 +47,9 @@ func (h *Handler) Authenticate(next http.Handler) http.Handler {
 		ctx := r.Context()
 		sess, err := h.s.Authenticate(ctx, token)
 		if err != nil {
-			ctx = context.WithValue(ctx, authErrKey, err)
+			ctx = context.WithValue(ctx, authErrKey{}, err)
 		} else {
-			ctx = context.WithValue(ctx, sessionKey, &sess)
+			ctx = context.WithValue(ctx, sessionKey{}, &sess)
 			ctx = httpx.WithPrincipal(ctx, httpx.Principal{UID: sess.UserID, Role: sess.Role})
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
@@ -91,7 +91,7 @@ func signedIn(ctx context.Context) error {
 	if CurrentSession(ctx) != nil {
 		return nil
 	}
-	if err, ok := ctx.Value(authErrKey).(error); ok {
+	if err, ok := ctx.Value(authErrKey{}).(error); ok {
 		if errors.Is(err, ErrSessionInvalid) {
 			return httpx.Unauthorized(tipExpired, err.Error())
 		}
@@ -104,7 +104,7 @@ func signedIn(ctx context.Context) error {
 
 // CurrentSession is the session of the request's valid token, or nil.
 func CurrentSession(ctx context.Context) *Session {
-	s, _ := ctx.Value(sessionKey).(*Session)
+	s, _ := ctx.Value(sessionKey{}).(*Session)
 	return s
 }
 
@@ -220,7 +220,7 @@ func (h *Handler) Register(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	// A token that could not be checked because the database failed must
 	// not quietly turn an upgrade into a brand-new user.
-	if err, ok := ctx.Value(authErrKey).(error); ok {
+	if err, ok := ctx.Value(authErrKey{}).(error); ok {
 		if !errors.Is(err, ErrSessionInvalid) {
 			return httpx.Internal(err)
 		}

@@ -9,12 +9,17 @@
 package apitest
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Envelope is the body of every API answer.
@@ -185,4 +190,62 @@ func GuestLogin(t *testing.T, h http.Handler, devID string) string {
 		t.Fatalf("guest login gave no token: %s", res.Body)
 	}
 	return d.Token
+}
+
+// Raw sends one request over a fresh TCP connection to addr (host:port of
+// a real listener) the way a browser does: the head and the whole body in
+// one write, and only then reads the answer. A server that answers early
+// and drops the rest of a large body resets such a client before it reads
+// anything, which an http.Client (reading while it writes) would hide.
+// headers are "Name: value" lines; Content-Length is added.
+func Raw(addr, method, path string, headers []string, body []byte) (*http.Response, []byte, error) {
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer conn.Close()
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(64 << 10) // see NewServer
+	}
+	_ = conn.SetDeadline(time.Now().Add(30 * time.Second))
+	var req bytes.Buffer
+	fmt.Fprintf(&req, "%s %s HTTP/1.1\r\nHost: %s\r\nContent-Length: %d\r\n", method, path, addr, len(body))
+	for _, h := range headers {
+		req.WriteString(h + "\r\n")
+	}
+	req.WriteString("\r\n")
+	req.Write(body)
+	if _, err := conn.Write(req.Bytes()); err != nil {
+		return nil, nil, fmt.Errorf("writing the request: %w", err)
+	}
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the answer: %w", err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	return res, b, err
+}
+
+// NewServer serves h on a real loopback listener whose connections have
+// small socket buffers, as over a real network: on loopback the kernel
+// would otherwise buffer megabytes, and a client's large write would
+// finish before the server had refused it. Pair it with Raw.
+func NewServer(t testing.TB, h http.Handler) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(h)
+	srv.Listener = smallBuffers{srv.Listener}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+type smallBuffers struct{ net.Listener }
+
+func (l smallBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetReadBuffer(64 << 10)
+	}
+	return c, err
 }

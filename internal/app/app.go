@@ -330,7 +330,8 @@ func (a *App) Handler() (http.Handler, error) {
 	mux := a.routes(wa)
 	wa.boot = &homeBoot{api: mux, lines: a.Catalog}
 	return httpx.Chain(httpx.NotePattern(mux),
-		httpx.RealIP(a.trusted), // first: what follows asks who the client is
+		httpx.DrainBody,         // outermost: it sets a deadline on the server's own connection
+		httpx.RealIP(a.trusted), // next: what follows asks who the client is
 		httpx.WithRequestID,
 		httpx.Observe(a.Metrics.Begin),
 		httpx.AccessLog(a.Log),

@@ -27,8 +27,8 @@ type Options struct {
 
 // Window is how deep a video listing pages: the first Window videos of any
 // listing are reachable, which is far more than anyone scrolls on a phone,
-// and it bounds the cost of both a deep page and a count (see DESIGN.md
-// "bounded maximum").
+// and it bounds the cost of both a deep page and a count (docs/design.md:
+// lists have a bounded page size and depth).
 const Window = httpx.PageWindow
 
 // Listing limits.

@@ -47,9 +47,11 @@ const (
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd := w.Header()
 	// Media is never a document: even a response a browser opens directly
-	// runs nothing and guesses no type.
+	// runs nothing and guesses no type. This policy replaces the app's, so
+	// it repeats the app's frame-ancestors 'none' beside X-Frame-Options
+	// (the older header, which a policy's frame-ancestors supersedes).
 	hd.Set("X-Content-Type-Options", "nosniff")
-	hd.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	hd.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; sandbox")
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		hd.Set("Allow", "GET, HEAD")
 		plain(w, http.StatusMethodNotAllowed, "method not allowed")

@@ -98,6 +98,11 @@ func (f *fixture) do(t *testing.T, method, path string, hdr ...string) resp {
 	if res.Header.Get("X-Content-Type-Options") != "nosniff" {
 		t.Errorf("%s %s: no nosniff", method, path)
 	}
+	// Every answer, errors and 304s too, refuses to be framed: the CSP
+	// set here replaces the app's, so it must say so itself.
+	if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") || !strings.Contains(csp, "sandbox") {
+		t.Errorf("%s %s: %d with CSP %q", method, path, res.StatusCode, csp)
+	}
 	return resp{res.StatusCode, res.Header, string(b)}
 }
 

@@ -39,7 +39,7 @@ type peerInfo struct {
 	trusted bool // the peer is one of the operator's proxies
 }
 
-const clientIPKey ctxKey = 100
+type clientIPKey struct{}
 
 // RealIP resolves each request's client address once and keeps it on the
 // context for ClientIP. The peer (RemoteAddr) is the client unless it is
@@ -55,7 +55,7 @@ func RealIP(trusted []netip.Prefix) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			info := resolveClientIP(r, trusted)
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), clientIPKey, info)))
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), clientIPKey{}, info)))
 		})
 	}
 }
@@ -64,7 +64,7 @@ func RealIP(trusted []netip.Prefix) func(http.Handler) http.Handler {
 // RealIP in the chain (a handler tested alone) it is the peer address:
 // headers are never believed by default.
 func ClientIP(r *http.Request) string {
-	if info, ok := r.Context().Value(clientIPKey).(peerInfo); ok {
+	if info, ok := r.Context().Value(clientIPKey{}).(peerInfo); ok {
 		return info.ip
 	}
 	host, _ := peerAddr(r)
@@ -75,7 +75,7 @@ func ClientIP(r *http.Request) string {
 // operator's proxies, so other forwarded headers (X-Forwarded-Proto) may be
 // believed.
 func FromTrustedProxy(r *http.Request) bool {
-	info, _ := r.Context().Value(clientIPKey).(peerInfo)
+	info, _ := r.Context().Value(clientIPKey{}).(peerInfo)
 	return info.trusted
 }
 

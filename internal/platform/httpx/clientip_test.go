@@ -103,3 +103,36 @@ func TestClientIPDefaults(t *testing.T) {
 		t.Fatalf("no trusted proxies: %q", got)
 	}
 }
+
+// Every value httpx keeps on a request's context survives the others being
+// set after it: signing in must not hide who the client is, nor the reverse.
+func TestContextValuesKeepApart(t *testing.T) {
+	trusted, _ := ParseTrustedProxies("127.0.0.1")
+	r := httptest.NewRequest("GET", "/", nil)
+	r.RemoteAddr = "127.0.0.1:4000"
+	r.Header.Set("X-Forwarded-For", "198.51.100.9")
+	var (
+		ip, id   string
+		viaProxy bool
+		p        Principal
+		signedIn bool
+	)
+	h := Chain(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		ip, viaProxy, id = ClientIP(r), FromTrustedProxy(r), RequestID(r.Context())
+		p, signedIn = PrincipalFrom(r.Context())
+	}), RealIP(trusted), WithRequestID, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), Principal{UID: 7, Role: RoleOperator})))
+		})
+	})
+	h.ServeHTTP(httptest.NewRecorder(), r)
+	if ip != "198.51.100.9" || !viaProxy {
+		t.Errorf("signed in, the client is %q (via proxy %v), want 198.51.100.9 via the proxy", ip, viaProxy)
+	}
+	if !signedIn || p.UID != 7 || !p.IsOperator() {
+		t.Errorf("principal %+v %v", p, signedIn)
+	}
+	if id == "" {
+		t.Error("the request id was lost")
+	}
+}

@@ -3,7 +3,7 @@
 //
 // Every API response is {code, tip, msg, data}. code 200 is success; on
 // failure tip is a short zh-CN message for the user, msg a detail for
-// developers, and the HTTP status carries the class (DESIGN.md).
+// developers, and the HTTP status carries the class (docs/design.md).
 package httpx
 
 import (
@@ -46,7 +46,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 func newErr(status int, tip, msg string) *Error { return &Error{Status: status, Tip: tip, Msg: msg} }
 
-// The status classes of DESIGN.md.
+// The status classes of docs/design.md.
 func BadRequest(tip, msg string) *Error   { return newErr(http.StatusBadRequest, tip, msg) }
 func Unauthorized(tip, msg string) *Error { return newErr(http.StatusUnauthorized, tip, msg) }
 func Forbidden(tip, msg string) *Error    { return newErr(http.StatusForbidden, tip, msg) }

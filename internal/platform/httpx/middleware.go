@@ -18,15 +18,14 @@ import (
 	"time"
 )
 
-type ctxKey int
-
-const (
-	requestIDKey ctxKey = iota
-)
+// Each context value has a key of its own unexported empty struct type:
+// two keys of distinct types can never be equal, so no value can overwrite
+// another (as two ints of one type could by sharing a number).
+type requestIDKey struct{}
 
 // RequestID is the id of the request ctx belongs to.
 func RequestID(ctx context.Context) string {
-	s, _ := ctx.Value(requestIDKey).(string)
+	s, _ := ctx.Value(requestIDKey{}).(string)
 	return s
 }
 
@@ -62,7 +61,7 @@ func WithRequestID(next http.Handler) http.Handler {
 			id = hex.EncodeToString(b)
 		}
 		w.Header().Set("X-Request-Id", id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey, id)))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id)))
 	})
 }
 

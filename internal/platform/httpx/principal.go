@@ -25,16 +25,16 @@ type Principal struct {
 // IsOperator reports whether p may use the operator API.
 func (p Principal) IsOperator() bool { return p.Role == RoleOperator }
 
-const principalKey ctxKey = 100
+type principalKey struct{}
 
 // WithPrincipal records the signed-in user and role on ctx; the account
 // middleware calls it for a valid token. It also answers UserID.
 func WithPrincipal(ctx context.Context, p Principal) context.Context {
-	return context.WithValue(ctx, principalKey, p)
+	return context.WithValue(ctx, principalKey{}, p)
 }
 
 // PrincipalFrom is the principal of ctx; ok is false for an anonymous request.
 func PrincipalFrom(ctx context.Context) (p Principal, ok bool) {
-	p, ok = ctx.Value(principalKey).(Principal)
+	p, ok = ctx.Value(principalKey{}).(Principal)
 	return p, ok && p.UID != 0
 }

@@ -158,13 +158,13 @@ func unsupported(types []string, why string) *Error {
 
 // routeKey holds a *string the innermost router fills with the pattern
 // that served the request, for Observe and the access log.
-const routeKey ctxKey = 101
+type routeKey struct{}
 
 // RoutePattern is the route pattern that served the request of ctx ("GET
 // /api/app/mine/info", "/"), or "" before routing or when none matched.
 // Metrics label by it, never by the raw path, so a client cannot grow them.
 func RoutePattern(ctx context.Context) string {
-	if p, ok := ctx.Value(routeKey).(*string); ok {
+	if p, ok := ctx.Value(routeKey{}).(*string); ok {
 		return *p
 	}
 	return ""
@@ -176,7 +176,7 @@ func RoutePattern(ctx context.Context) string {
 func NotePattern(mux http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mux.ServeHTTP(w, r)
-		if p, ok := r.Context().Value(routeKey).(*string); ok {
+		if p, ok := r.Context().Value(routeKey{}).(*string); ok {
 			*p = r.Pattern
 		}
 	})
@@ -190,10 +190,10 @@ func Observe(begin func(r *http.Request) func(route string, status int)) func(ht
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			end := begin(r)
 			route := new(string)
-			if p, ok := r.Context().Value(routeKey).(*string); ok {
+			if p, ok := r.Context().Value(routeKey{}).(*string); ok {
 				route = p // an outer Observe already made the slot
 			} else {
-				r = r.WithContext(context.WithValue(r.Context(), routeKey, route))
+				r = r.WithContext(context.WithValue(r.Context(), routeKey{}, route))
 			}
 			sw := &statusWriter{ResponseWriter: w}
 			defer func() {
