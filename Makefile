@@ -8,7 +8,7 @@ DATA    ?= ./data
 
 run: build
 	$(BIN) seed -data-dir $(DATA)
-	$(BIN) serve -data-dir $(DATA)
+	PRIMA_PAY_SANDBOX=1 $(BIN) serve -data-dir $(DATA)
 
 build: web
 	$(GO) build -trimpath -o $(BIN) ./cmd/prima

@@ -223,6 +223,9 @@ var ErrNewUserOnly = errors.New("new-user card: account too old")
 // input return the first order) and registers it with its provider.
 func (s *Service) Topay(ctx context.Context, uid int64, in TopayInput, key string) (Order, bool, error) {
 	pr := s.Pay.provider(in.PayType)
+	if pr == nil && in.PayType == SandboxName {
+		return Order{}, false, errSandboxOff
+	}
 	if pr == nil {
 		return Order{}, false, errNoPayType
 	}
@@ -241,7 +244,12 @@ func (s *Service) Topay(ctx context.Context, uid int64, in TopayInput, key strin
 	return o, replay, err
 }
 
-var errNoPayType = errors.New("unknown pay type")
+var (
+	errNoPayType = errors.New("unknown pay type")
+	// errSandboxOff: payType sandbox while the sandbox is off (the
+	// default; PRIMA_PAY_SANDBOX=1 turns it on).
+	errSandboxOff = errors.New("the sandbox pay type is off")
+)
 
 func (s *Service) createOrder(ctx context.Context, tx *db.Tx, uid int64, in TopayInput, pr Provider, now time.Time) (Order, error) {
 	var pending int
