@@ -259,6 +259,7 @@ func (s *Service) createOrder(ctx context.Context, tx *db.Tx, uid int64, in Topa
 	if pending >= MaxPendingOrders {
 		return Order{}, ErrTooManyOrders
 	}
+	newUser := false
 	o := Order{UserID: uid, ProductType: in.ProductType, ProductID: in.ProductID, PayType: pr.Name(), Status: OrderPending,
 		CreatedAt: now.UTC().Truncate(time.Second), ExpiresAt: now.Add(s.Settings.OrderTTL).UTC().Truncate(time.Second), currency: "CNY"}
 	switch in.ProductType {
@@ -276,6 +277,7 @@ func (s *Service) createOrder(ctx context.Context, tx *db.Tx, uid int64, in Topa
 		if err != nil {
 			return Order{}, err
 		}
+		newUser = p.NewUser
 		if p.Price <= 0 {
 			return Order{}, membership.ErrNoProduct
 		}
@@ -297,6 +299,13 @@ func (s *Service) createOrder(ctx context.Context, tx *db.Tx, uid int64, in Topa
 		return Order{}, err
 	}
 	o.OrderNo = no
+	// A new-user card's order holds the offer from now: a second order for
+	// it is refused while this one may still be paid.
+	if newUser {
+		if err := claimNewUser(ctx, tx, uid, deviceOf(ctx), o.ProductID, "order:"+no, now); err != nil {
+			return Order{}, err
+		}
+	}
 	url, err := pr.Create(ctx, o)
 	if err != nil {
 		return Order{}, fmt.Errorf("provider %s: %w", pr.Name(), err)
@@ -470,6 +479,9 @@ func (s *Service) settleDecide(prov string, cb Callback, now time.Time, out *Out
 			if err := setStatus(ctx, tx, o.OrderNo, OrderPending, OrderCancelled, now); err != nil {
 				return err
 			}
+			if err := releaseNewUser(ctx, tx, o.OrderNo); err != nil {
+				return err
+			}
 			o.Status, o.PayURL, *out = OrderCancelled, "", OutcomeCancelled
 			return nil
 		}
@@ -528,6 +540,9 @@ func (s *Service) fulfil(ctx context.Context, tx *db.Tx, o Order, from []string,
 			}
 		}
 	case ProductVIP:
+		if err := keepNewUserClaim(ctx, tx, o, now); err != nil {
+			return o, err
+		}
 		if _, err := s.Ledger.Post(ctx, tx, Transfer{Kind: "buy_vip", Key: "buyvip:" + o.OrderNo, UserID: o.UserID, Ref: o.OrderNo,
 			Memo: "购买 " + o.Title, OperatorID: operator, Legs: money}, now); err != nil {
 			return o, err
@@ -591,8 +606,10 @@ func (s *Service) ExpireOrder(ctx context.Context, no string) (bool, error) {
 			return err
 		}
 		n, err := res.RowsAffected()
-		done = n == 1
-		return err
+		if done = n == 1; err != nil || !done {
+			return err
+		}
+		return releaseNewUser(ctx, tx, no)
 	})
 	return done, err
 }

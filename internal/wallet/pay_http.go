@@ -39,6 +39,8 @@ func payError(err error) error {
 		return &httpx.Error{Status: http.StatusUnprocessableEntity, Tip: "参数 productType 无效", Msg: `productType must be "coins" or "vip"`, Err: err}
 	case errors.Is(err, ErrNewUserOnly):
 		return &httpx.Error{Status: http.StatusForbidden, Tip: "新人专享已过期", Msg: "new-user card: the account is older than 24 hours", Err: err}
+	case errors.Is(err, ErrNewUserUsed), errors.Is(err, ErrNewUserPending):
+		return newUserError(err)
 	case errors.Is(err, ErrTooManyOrders):
 		return &httpx.Error{Status: http.StatusTooManyRequests, Tip: "未支付订单过多，请稍后再试", Msg: "too many unpaid orders", Err: err}
 	case errors.Is(err, ErrRefundSpent):
