@@ -657,10 +657,18 @@ func (s *Service) MarkPaid(ctx context.Context, no string, operator int64, audit
 // the user below zero (409).
 var ErrRefundSpent = errors.New("coins of the order already spent")
 
+// ErrRefundCouponUsed: a coupon that came with the order's VIP card has
+// bought something; a refund would leave the user what it bought (409).
+var ErrRefundCouponUsed = errors.New("a coupon of the order already used")
+
 // Refund reverses a paid order: the "refund" movement takes back its coins
 // and bonus (ErrRefundSpent when the user spent them) and returns the money
 // to the payments account, or takes back the VIP days it added
-// (membership.Retract). A refunded order answers as it is (replay true).
+// (membership.Retract) and the coupons it gave (ErrRefundCouponUsed when
+// one of them bought something). What the order gave is taken back whole,
+// or the refund is refused and nothing changes: the operator settles it
+// with the user another way. A refunded order answers as it is (replay
+// true).
 func (s *Service) Refund(ctx context.Context, no, reason string, operator int64, audit func(ctx context.Context, tx *db.Tx, before, after Order) error) (Order, bool, error) {
 	now := s.now()
 	var (
@@ -683,6 +691,11 @@ func (s *Service) Refund(ctx context.Context, no, reason string, operator int64,
 		if err := setStatus(ctx, tx, no, OrderPaid, OrderRefunded, now); err != nil {
 			return err
 		}
+		if before.ProductType == ProductVIP {
+			if err := retractCoupons(ctx, tx, before.UserID, "order:"+no, now); err != nil {
+				return err
+			}
+		}
 		legs := []Leg{{System(SysPayments), before.Amount}, {System(SysSales), -before.Amount}}
 		if before.ProductType == ProductCoins {
 			legs = append(legs, Leg{UserCoins(before.UserID), -(before.Coins + before.Bonus)}, Leg{System(SysCoinsSold), before.Coins})
@@ -704,12 +717,6 @@ func (s *Service) Refund(ctx context.Context, no, reason string, operator int64,
 		}
 		if before.ProductType == ProductVIP {
 			if _, err := membership.Retract(ctx, tx, before.UserID, before.VipLevel, before.VipDays, now); err != nil {
-				return err
-			}
-			// The card's coupons go too: those still unused end now (the
-			// backpack shows them expired); used ones stay used.
-			if _, err := tx.Exec(ctx, `UPDATE user_coupons SET expires_at = ? WHERE user_id = ? AND source = ? AND used_at = 0 AND expires_at > ?`,
-				now.Unix(), before.UserID, "order:"+no, now.Unix()); err != nil {
 				return err
 			}
 		}

@@ -45,6 +45,8 @@ func payError(err error) error {
 		return &httpx.Error{Status: http.StatusTooManyRequests, Tip: "未支付订单过多，请稍后再试", Msg: "too many unpaid orders", Err: err}
 	case errors.Is(err, ErrRefundSpent):
 		return &httpx.Error{Status: http.StatusConflict, Tip: "用户已花费该订单的金币，无法退款", Msg: "the order's coins were spent", Err: err}
+	case errors.Is(err, ErrRefundCouponUsed):
+		return &httpx.Error{Status: http.StatusConflict, Tip: "该订单赠送的观影券已被使用，无法退款", Msg: "a coupon of the order's VIP card already bought something", Err: err}
 	case errors.Is(err, ErrOrderState):
 		return &httpx.Error{Status: http.StatusConflict, Tip: "订单状态不允许此操作", Msg: err.Error(), Err: err}
 	case errors.Is(err, ratelimit.ErrUnavailable):
