@@ -59,9 +59,10 @@ function seed(bin, env, data) {
 }
 
 // startServer seeds a fresh data dir and serves it with bin (bin/prima by
-// default), the payment sandbox on (the tests pay through it); stop() kills the server and removes the data. setup(run) runs
-// between seeding and serving: run(args, input) calls bin with the same
-// environment (e.g. `admin create` for an operator).
+// default), the payment sandbox on (the tests pay through it); stop() kills
+// the server and removes the data. setup(run) runs between seeding and
+// serving: run(args, input) calls bin with the same environment (e.g.
+// `admin create` for an operator).
 export async function startServer(env = {}, { bin = defaultBin, setup } = {}) {
   const data = mkdtempSync(join(tmpdir(), 'prima-e2e-'))
   const port = await freePort()
