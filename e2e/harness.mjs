@@ -59,13 +59,14 @@ function seed(bin, env, data) {
 }
 
 // startServer seeds a fresh data dir and serves it with bin (bin/prima by
-// default); stop() kills the server and removes the data. setup(run) runs
-// between seeding and serving: run(args, input) calls bin with the same
-// environment (e.g. `admin create` for an operator).
+// default), the payment sandbox on (the tests pay through it); stop() kills
+// the server and removes the data. setup(run) runs between seeding and
+// serving: run(args, input) calls bin with the same environment (e.g.
+// `admin create` for an operator).
 export async function startServer(env = {}, { bin = defaultBin, setup } = {}) {
   const data = mkdtempSync(join(tmpdir(), 'prima-e2e-'))
   const port = await freePort()
-  const e = { ...process.env, PRIMA_DATA_DIR: data, PRIMA_LISTEN: `127.0.0.1:${port}`, PRIMA_LOG_LEVEL: 'warn', ...env }
+  const e = { ...process.env, PRIMA_DATA_DIR: data, PRIMA_LISTEN: `127.0.0.1:${port}`, PRIMA_LOG_LEVEL: 'warn', PRIMA_PAY_SANDBOX: '1', ...env }
   seed(bin, e, data)
   if (setup) await setup((args, input) => execFileSync(bin, args, { env: e, input, stdio: ['pipe', 'ignore', 'inherit'] }))
   const proc = spawn(bin, ['serve'], { env: e, stdio: ['ignore', 'inherit', 'inherit'] })

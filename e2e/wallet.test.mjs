@@ -2,7 +2,8 @@
 // and its sandbox payment provider: top up (tap a package -> the sandbox's
 // hosted page -> 确认支付 -> the result page says paid -> the coins show on
 // Mine), buy VIP with coins and watch a VIP video, buy the new-user card
-// with money (its countdown ticking) and come back to the VIP centre, buy a gold video from
+// with money (its countdown ticking) and come back to the VIP centre, where
+// the offer is gone and a second try is refused, buy a gold video from
 // its paywall and it plays in full, and find it under the bought videos;
 // buy a priced gallery and see all its pictures;
 // a cancelled payment shows the failure state. The wallet pages are
@@ -175,13 +176,23 @@ test('buying VIP with coins, then a VIP video plays in full', async () => {
   assert.equal(await $('paywall').count(), 0)
 })
 
-test('the new-user VIP card paid with money: sandbox, result, back to the VIP centre', async () => {
+// rawCall calls the server as the page's guest and returns the envelope,
+// whatever its code.
+async function rawCall(path, body) {
+  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('prima_token') ?? 'null'))
+  const r = await fetch(server.base + path, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  return { status: r.status, ...(await r.json()) }
+}
+
+test('the new-user VIP card paid with money: sandbox, result, back to the VIP centre; then it is gone', async () => {
   const tiro = await api('/api/app/vip/tiroCountdown')
   assert.equal(tiro.isNew, true, 'the guest is a new user')
   assert.ok(tiro.offer && tiro.secondsLeft > 0)
+  assert.equal(tiro.used, false)
   const before = (await api('/api/app/vip/product')).tiers.vip
   await page.goto(server.base + '/mine/vipcenter')
   await $('vip-offer').waitFor()
+  await shot(page, 'wallet-05b-vipcenter-offer')
   // The countdown ticks each second.
   const t0 = await $('vip-countdown').innerText()
   await page.waitForFunction((t) => document.querySelector('[data-testid=vip-countdown]')?.textContent !== t, t0, { timeout: 3000 })
@@ -190,7 +201,18 @@ test('the new-user VIP card paid with money: sandbox, result, back to the VIP ce
   await $('paytype-sheet').waitFor()
   await shot(page, 'wallet-06b-vip-paytype')
   await $('pay-go').click()
-  await page.waitForURL(/\/pay\/sandbox\//, { timeout: 15000 })
+  await page.waitForURL(/\/pay\/sandbox\/P\d+\?k=[0-9a-f]{32}$/, { timeout: 15000 })
+  // The hosted page says it is a sandbox; its address without the order's
+  // key opens nothing.
+  await page.getByText('测试用支付页，不会产生真实扣款').waitFor()
+  await shot(page, 'wallet-06c-sandbox-page')
+  await audit('sandbox page')
+  const bare = page.url().replace(/\?k=.*$/, '')
+  const refused = await fetch(bare)
+  assert.equal(refused.status, 403)
+  const refusedPage = await refused.text()
+  assert.match(refusedPage, /沙箱支付/)
+  assert.doesNotMatch(refusedPage, /确认支付/)
   await page.getByRole('button', { name: '确认支付' }).click()
   await page.locator('[data-testid=topup-result][data-outcome=success]').waitFor({ timeout: 15000 })
   assert.match(await $('topup-credited').innerText(), new RegExp(tiro.offer.name))
@@ -198,6 +220,29 @@ test('the new-user VIP card paid with money: sandbox, result, back to the VIP ce
   await page.waitForURL(/\/mine\/vipcenter$/)
   const after = (await api('/api/app/vip/product')).tiers.vip
   assert.equal(Date.parse(after) - Date.parse(before), tiro.offer.days * 86400_000, 'the card extends the VIP tier by its days')
+
+  // Once per account: the offer has left the VIP centre and the lists...
+  const tiroRead = page.waitForResponse((r) => r.url().includes('/api/app/vip/tiroCountdown'))
+  await page.goto(server.base + '/mine/vipcenter')
+  await tiroRead
+  await $('vip-cards').waitFor()
+  await page.waitForTimeout(300) // the answer rendered
+  assert.equal(await $('vip-offer').count(), 0, 'the new-user offer is gone once used')
+  await shot(page, 'wallet-06d-vipcenter-offer-used')
+  const again = await api('/api/app/vip/tiroCountdown')
+  assert.equal(again.offer, null)
+  assert.equal(again.used, true)
+  assert.ok(!(await api('/api/app/vip/product')).list.some((p) => p.newUser), 'no new-user card listed')
+  // ...and a second attempt through the API, with coins or with money, gets the tip.
+  for (const [path, body] of [
+    ['/api/app/vip/buy', { productID: tiro.offer.id, idempotencyKey: `e2e-nu-again-${Date.now()}` }],
+    ['/api/app/mine/topay', { productType: 'vip', productID: tiro.offer.id, payType: 'sandbox', idempotencyKey: `e2e-nu-again2-${Date.now()}` }],
+  ]) {
+    const env = await rawCall(path, body)
+    assert.equal(env.status, 409, `${path}: ${env.msg}`)
+    assert.match(env.tip, /新人专享每个账号和每台设备仅限一次/)
+  }
+  assert.equal(Date.parse((await api('/api/app/vip/product')).tiers.vip), Date.parse(after), 'nothing more granted')
 })
 
 test('a gold video bought from its paywall plays at once and is listed under userbuy', async () => {

@@ -46,7 +46,7 @@ func TestWalletSurvivesSIGKILL(t *testing.T) {
 			addr := freeAddr(t)
 			base := "http://" + addr
 			args := []string{"serve", "-listen", addr, "-data-dir", dataDir, "-database-url", dbURL, "-secret", secret,
-				"-trusted-proxies", "127.0.0.1/32", "-log-level", "warn"}
+				"-trusted-proxies", "127.0.0.1/32", "-log-level", "warn", "-pay-sandbox"}
 			var logs syncBuffer
 			start := func() *exec.Cmd {
 				cmd := exec.Command(exe, args...)

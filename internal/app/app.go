@@ -210,10 +210,14 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Catalog.Access = access
 	a.Galleries = gallery.NewService(d, signer, access)
 	acct.Coupons = a.Wallet
-	// Payment providers: the sandbox unless PRIMA_PAY_SANDBOX=0; a real
-	// provider is added here (docs/architecture.md, *Payments and providers*).
-	if os.Getenv("PRIMA_PAY_SANDBOX") != "0" {
+	// Payment providers: the sandbox only when turned on (PRIMA_PAY_SANDBOX=1:
+	// its page pays without money); a real provider is added here
+	// (docs/architecture.md, *Payments and providers*).
+	if cfg.PaySandbox {
 		a.Wallet.Pay.Providers = append(a.Wallet.Pay.Providers, wallet.NewSandbox(cfg.Secret, cfg.PublicURL))
+		if !cfg.TestMode {
+			log.Warn("payment sandbox on: anyone can pay their orders on its page without money; never run production like this (PRIMA_PAY_SANDBOX=0)")
+		}
 	}
 	a.Wallet.Pay.Limiter = limiter
 	a.Wallet.RegisterJobs(a.Jobs)

@@ -11,7 +11,8 @@ import (
 
 // Product is a VIP card (vip_products): Days of tier Level, sold for Price
 // cents through a payment provider, or for Coins coins when Coins > 0.
-// NewUser cards are offered only to accounts younger than NewUserWindow;
+// NewUser cards are offered only to accounts younger than NewUserWindow,
+// and once per account and per device (the wallet's new-user claims);
 // Coupons is how many gold-video coupons come with the card.
 type Product struct {
 	ID            int64  `json:"id"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -14,13 +15,19 @@ import (
 )
 
 // Coupons (docs/architecture.md, *Gold purchases and coupons*). A coupon is
-// a user_coupons row; its state is read, not stored: used when used_at is
-// set, else expired once expires_at has passed, else unused. Paying with
+// a user_coupons row; its state is read, not stored: used when used_at > 0,
+// else expired once expires_at has passed (a coupon a refund took back has
+// used_at couponWithdrawn and expires_at the refund's time), else unused. Paying with
 // one is a conditional update, so a coupon pays once however requests race.
 
 // GoldVideoCoupon is the coupon kind that buys one gold video: VIP cards
 // include it and operators grant it (migration 0012 creates it).
 const GoldVideoCoupon = 1
+
+// couponWithdrawn is the used_at of a coupon a refund took back unused:
+// not used (used_at > 0 is), never usable again (using needs used_at = 0),
+// shown expired (its expires_at is the refund's time).
+const couponWithdrawn = -1
 
 // Coupon positions, in the order the backpack shows them.
 var couponPositions = []string{"unused", "used", "expired"}
@@ -75,6 +82,30 @@ func grantCoupons(ctx context.Context, tx *db.Tx, uid int64, n, days int, source
 		}
 	}
 	return time.Unix(exp, 0).UTC(), nil
+}
+
+// retractCoupons takes back, inside tx, the coupons source gave uid (a
+// refunded sale, "order:<no>"): those unused end now (the backpack shows
+// them expired) and are marked withdrawn (used_at = couponWithdrawn). If
+// one was used, what it bought cannot be given back by ending it, so it
+// fails with ErrRefundCouponUsed and the caller's transaction rolls back.
+// Withdrawing the unused ones comes first: a purchase racing to use one of
+// them either committed before (and is counted below) or finds it no longer
+// at used_at = 0, whatever its clock says (useOneCoupon's update is
+// conditional).
+func retractCoupons(ctx context.Context, tx *db.Tx, uid int64, source string, now time.Time) error {
+	if _, err := tx.Exec(ctx, `UPDATE user_coupons SET expires_at = ?, used_at = ? WHERE user_id = ? AND source = ? AND used_at = 0 AND expires_at > ?`,
+		now.Unix(), couponWithdrawn, uid, source, now.Unix()); err != nil {
+		return err
+	}
+	var used int
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM user_coupons WHERE user_id = ? AND source = ? AND used_at > 0`, uid, source).Scan(&used); err != nil {
+		return err
+	}
+	if used > 0 {
+		return fmt.Errorf("%w: %d of %s", ErrRefundCouponUsed, used, source)
+	}
+	return nil
 }
 
 // CouponGroups is uid's backpack (GET /api/app/backpack, and the user

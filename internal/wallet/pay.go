@@ -223,6 +223,9 @@ var ErrNewUserOnly = errors.New("new-user card: account too old")
 // input return the first order) and registers it with its provider.
 func (s *Service) Topay(ctx context.Context, uid int64, in TopayInput, key string) (Order, bool, error) {
 	pr := s.Pay.provider(in.PayType)
+	if pr == nil && in.PayType == SandboxName {
+		return Order{}, false, errSandboxOff
+	}
 	if pr == nil {
 		return Order{}, false, errNoPayType
 	}
@@ -241,7 +244,12 @@ func (s *Service) Topay(ctx context.Context, uid int64, in TopayInput, key strin
 	return o, replay, err
 }
 
-var errNoPayType = errors.New("unknown pay type")
+var (
+	errNoPayType = errors.New("unknown pay type")
+	// errSandboxOff: payType sandbox while the sandbox is off (the
+	// default; PRIMA_PAY_SANDBOX=1 turns it on).
+	errSandboxOff = errors.New("the sandbox pay type is off")
+)
 
 func (s *Service) createOrder(ctx context.Context, tx *db.Tx, uid int64, in TopayInput, pr Provider, now time.Time) (Order, error) {
 	var pending int
@@ -251,6 +259,7 @@ func (s *Service) createOrder(ctx context.Context, tx *db.Tx, uid int64, in Topa
 	if pending >= MaxPendingOrders {
 		return Order{}, ErrTooManyOrders
 	}
+	newUser := false
 	o := Order{UserID: uid, ProductType: in.ProductType, ProductID: in.ProductID, PayType: pr.Name(), Status: OrderPending,
 		CreatedAt: now.UTC().Truncate(time.Second), ExpiresAt: now.Add(s.Settings.OrderTTL).UTC().Truncate(time.Second), currency: "CNY"}
 	switch in.ProductType {
@@ -268,6 +277,7 @@ func (s *Service) createOrder(ctx context.Context, tx *db.Tx, uid int64, in Topa
 		if err != nil {
 			return Order{}, err
 		}
+		newUser = p.NewUser
 		if p.Price <= 0 {
 			return Order{}, membership.ErrNoProduct
 		}
@@ -289,6 +299,13 @@ func (s *Service) createOrder(ctx context.Context, tx *db.Tx, uid int64, in Topa
 		return Order{}, err
 	}
 	o.OrderNo = no
+	// A new-user card's order holds the offer from now: a second order for
+	// it is refused while this one may still be paid.
+	if newUser {
+		if err := claimNewUser(ctx, tx, uid, deviceOf(ctx), o.ProductID, "order:"+no, now); err != nil {
+			return Order{}, err
+		}
+	}
 	url, err := pr.Create(ctx, o)
 	if err != nil {
 		return Order{}, fmt.Errorf("provider %s: %w", pr.Name(), err)
@@ -462,6 +479,9 @@ func (s *Service) settleDecide(prov string, cb Callback, now time.Time, out *Out
 			if err := setStatus(ctx, tx, o.OrderNo, OrderPending, OrderCancelled, now); err != nil {
 				return err
 			}
+			if err := releaseNewUser(ctx, tx, o.OrderNo); err != nil {
+				return err
+			}
 			o.Status, o.PayURL, *out = OrderCancelled, "", OutcomeCancelled
 			return nil
 		}
@@ -520,6 +540,9 @@ func (s *Service) fulfil(ctx context.Context, tx *db.Tx, o Order, from []string,
 			}
 		}
 	case ProductVIP:
+		if err := keepNewUserClaim(ctx, tx, o, now); err != nil {
+			return o, err
+		}
 		if _, err := s.Ledger.Post(ctx, tx, Transfer{Kind: "buy_vip", Key: "buyvip:" + o.OrderNo, UserID: o.UserID, Ref: o.OrderNo,
 			Memo: "购买 " + o.Title, OperatorID: operator, Legs: money}, now); err != nil {
 			return o, err
@@ -583,8 +606,10 @@ func (s *Service) ExpireOrder(ctx context.Context, no string) (bool, error) {
 			return err
 		}
 		n, err := res.RowsAffected()
-		done = n == 1
-		return err
+		if done = n == 1; err != nil || !done {
+			return err
+		}
+		return releaseNewUser(ctx, tx, no)
 	})
 	return done, err
 }
@@ -632,10 +657,18 @@ func (s *Service) MarkPaid(ctx context.Context, no string, operator int64, audit
 // the user below zero (409).
 var ErrRefundSpent = errors.New("coins of the order already spent")
 
+// ErrRefundCouponUsed: a coupon that came with the order's VIP card has
+// bought something; a refund would leave the user what it bought (409).
+var ErrRefundCouponUsed = errors.New("a coupon of the order already used")
+
 // Refund reverses a paid order: the "refund" movement takes back its coins
 // and bonus (ErrRefundSpent when the user spent them) and returns the money
 // to the payments account, or takes back the VIP days it added
-// (membership.Retract). A refunded order answers as it is (replay true).
+// (membership.Retract) and the coupons it gave (ErrRefundCouponUsed when
+// one of them bought something). What the order gave is taken back whole,
+// or the refund is refused and nothing changes: the operator settles it
+// with the user another way. A refunded order answers as it is (replay
+// true).
 func (s *Service) Refund(ctx context.Context, no, reason string, operator int64, audit func(ctx context.Context, tx *db.Tx, before, after Order) error) (Order, bool, error) {
 	now := s.now()
 	var (
@@ -658,6 +691,11 @@ func (s *Service) Refund(ctx context.Context, no, reason string, operator int64,
 		if err := setStatus(ctx, tx, no, OrderPaid, OrderRefunded, now); err != nil {
 			return err
 		}
+		if before.ProductType == ProductVIP {
+			if err := retractCoupons(ctx, tx, before.UserID, "order:"+no, now); err != nil {
+				return err
+			}
+		}
 		legs := []Leg{{System(SysPayments), before.Amount}, {System(SysSales), -before.Amount}}
 		if before.ProductType == ProductCoins {
 			legs = append(legs, Leg{UserCoins(before.UserID), -(before.Coins + before.Bonus)}, Leg{System(SysCoinsSold), before.Coins})
@@ -679,12 +717,6 @@ func (s *Service) Refund(ctx context.Context, no, reason string, operator int64,
 		}
 		if before.ProductType == ProductVIP {
 			if _, err := membership.Retract(ctx, tx, before.UserID, before.VipLevel, before.VipDays, now); err != nil {
-				return err
-			}
-			// The card's coupons go too: those still unused end now (the
-			// backpack shows them expired); used ones stay used.
-			if _, err := tx.Exec(ctx, `UPDATE user_coupons SET expires_at = ? WHERE user_id = ? AND source = ? AND used_at = 0 AND expires_at > ?`,
-				now.Unix(), before.UserID, "order:"+no, now.Unix()); err != nil {
 				return err
 			}
 		}

@@ -33,14 +33,20 @@ func payError(err error) error {
 		return &httpx.Error{Status: http.StatusNotFound, Tip: "会员卡不存在", Msg: "no such VIP product", Err: err}
 	case errors.Is(err, errNoPayType):
 		return &httpx.Error{Status: http.StatusUnprocessableEntity, Tip: "参数 payType 无效", Msg: "unknown or disabled pay type", Err: err}
+	case errors.Is(err, errSandboxOff):
+		return &httpx.Error{Status: http.StatusUnprocessableEntity, Tip: "沙箱支付未开启，请选择其他支付方式", Msg: "the sandbox pay type is off on this server (PRIMA_PAY_SANDBOX)", Err: err}
 	case errors.Is(err, errBadProductType):
 		return &httpx.Error{Status: http.StatusUnprocessableEntity, Tip: "参数 productType 无效", Msg: `productType must be "coins" or "vip"`, Err: err}
 	case errors.Is(err, ErrNewUserOnly):
 		return &httpx.Error{Status: http.StatusForbidden, Tip: "新人专享已过期", Msg: "new-user card: the account is older than 24 hours", Err: err}
+	case errors.Is(err, ErrNewUserUsed), errors.Is(err, ErrNewUserPending):
+		return newUserError(err)
 	case errors.Is(err, ErrTooManyOrders):
 		return &httpx.Error{Status: http.StatusTooManyRequests, Tip: "未支付订单过多，请稍后再试", Msg: "too many unpaid orders", Err: err}
 	case errors.Is(err, ErrRefundSpent):
 		return &httpx.Error{Status: http.StatusConflict, Tip: "用户已花费该订单的金币，无法退款", Msg: "the order's coins were spent", Err: err}
+	case errors.Is(err, ErrRefundCouponUsed):
+		return &httpx.Error{Status: http.StatusConflict, Tip: "该订单赠送的观影券已被使用，无法退款", Msg: "a coupon of the order's VIP card already bought something", Err: err}
 	case errors.Is(err, ErrOrderState):
 		return &httpx.Error{Status: http.StatusConflict, Tip: "订单状态不允许此操作", Msg: err.Error(), Err: err}
 	case errors.Is(err, ratelimit.ErrUnavailable):
@@ -227,12 +233,19 @@ func (h *Handler) SandboxPage(w http.ResponseWriter, r *http.Request) {
 		sandboxHTML(w, http.StatusNotFound, sandboxView{Message: "订单不存在"})
 		return
 	}
+	// Without the order's key the page shows nothing of the order, whether
+	// it exists or not.
+	k := r.URL.Query().Get("k")
+	if !sb.keyOK(no, k) {
+		sandboxHTML(w, http.StatusForbidden, sandboxView{Message: "支付链接无效，请回到应用重新发起支付"})
+		return
+	}
 	o, err := h.s.orderByNo(r, no)
 	if err != nil {
 		sandboxHTML(w, http.StatusNotFound, sandboxView{Message: "订单不存在"})
 		return
 	}
-	v := sandboxView{Order: &o, Yuan: yuan(o.Amount), Token: sb.pageToken(no), Result: resultURL(no)}
+	v := sandboxView{Order: &o, Yuan: yuan(o.Amount), Token: k, Result: resultURL(no)}
 	switch {
 	case o.Status == OrderPending && h.s.now().Before(o.ExpiresAt):
 		v.Payable = true
@@ -250,7 +263,8 @@ func (h *Handler) SandboxPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // SandboxAction is POST /pay/sandbox/{orderNo} (form: action=pay|cancel,
-// t=the page's token). It sends the provider's signed callback through the
+// t=the order's key, as in its pay URL). Without the key it is refused and
+// changes nothing. It sends the provider's signed callback through the
 // same verify-and-settle path as POST /api/pay/callback/sandbox (a direct
 // call, not a loopback HTTP request, so it needs no knowledge of this
 // server's own address), then sends the browser to the result page.
@@ -268,7 +282,11 @@ func (h *Handler) SandboxAction(w http.ResponseWriter, r *http.Request) {
 	}
 	action := r.PostForm.Get("action")
 	tok := r.PostForm.Get("t")
-	if (action != "pay" && action != "cancel") || len(tok) != 32 || !hmacEqual(tok, sb.pageToken(no)) {
+	if !sb.keyOK(no, tok) {
+		sandboxHTML(w, http.StatusForbidden, sandboxView{Message: "支付链接无效，请回到应用重新发起支付"})
+		return
+	}
+	if action != "pay" && action != "cancel" {
 		sandboxHTML(w, http.StatusBadRequest, sandboxView{Message: "请求无效，请返回重新打开支付页"})
 		return
 	}
@@ -299,19 +317,8 @@ func (h *Handler) SandboxAction(w http.ResponseWriter, r *http.Request) {
 
 func resultURL(no string) string { return "/mine/usercoinchongzhi?orderNo=" + url.QueryEscape(no) }
 
-func hmacEqual(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	var v byte
-	for i := 0; i < len(a); i++ {
-		v |= a[i] ^ b[i]
-	}
-	return v == 0
-}
-
-// orderByNo reads order no (any user's: the hosted page is reached by the
-// order number, as a provider's page is).
+// orderByNo reads order no (any user's: the hosted page checks the order's
+// key before it asks).
 func (s *Service) orderByNo(r *http.Request, no string) (Order, error) {
 	o, err := scanOrder(s.db.QueryRow(r.Context(), `SELECT `+orderColumns+` FROM orders WHERE order_no = ?`, no))
 	if errors.Is(db.NotFound(err), db.ErrNotFound) {

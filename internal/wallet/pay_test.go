@@ -159,12 +159,12 @@ func TestSandboxTopUpFlow(t *testing.T) {
 			t.Fatalf("another user's order listed: %+v", p)
 		}
 
-		// A post without the page's token changes nothing.
+		// A post without the order's key changes nothing.
 		r := httptest.NewRequest("POST", o.PayURL, strings.NewReader("action=pay&t=00000000000000000000000000000000"))
 		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		rec := httptest.NewRecorder()
 		e.h.ServeHTTP(rec, r)
-		if rec.Code != 400 || e.coins(user) != 0 {
+		if rec.Code != 403 || e.coins(user) != 0 {
 			t.Fatalf("forged page post: %d", rec.Code)
 		}
 
@@ -539,8 +539,12 @@ func TestTopayBadInput(t *testing.T) {
 			e.topay(user, fmt.Sprintf(`{%s,"idempotencyKey":"many-%04d"}`, ok, i))
 		}
 		e.call("POST", "/api/app/mine/topay", user, fmt.Sprintf(`{%s,"idempotencyKey":"many-last"}`, ok), 429)
-		// An unknown order's page.
-		if pg := e.page("/pay/sandbox/P123"); pg.Code != 404 {
+		// An unknown order's page: without its key nothing is said about
+		// it; with a key (only the server can make one) it is not found.
+		if pg := e.page("/pay/sandbox/P123"); pg.Code != 403 {
+			t.Fatalf("unknown order page without a key: %d", pg.Code)
+		}
+		if pg := e.page(sandboxURL(t, e.sandbox(), "P123")); pg.Code != 404 {
 			t.Fatalf("unknown order page: %d", pg.Code)
 		}
 		if pg := e.page("/pay/sandbox/x%3Cscript%3E"); pg.Code != 404 || strings.Contains(pg.Body.String(), "<script>") {
@@ -657,20 +661,114 @@ func TestCallbackRacesOperatorPaid(t *testing.T) {
 	})
 }
 
+// sandboxURL is the pay URL the sandbox gives order no.
+func sandboxURL(t *testing.T, sb *wallet.Sandbox, no string) string {
+	t.Helper()
+	u, err := sb.Create(context.Background(), wallet.Order{OrderNo: no})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// The sandbox off (PRIMA_PAY_SANDBOX unset or 0, the default): no pay type
+// offered, topay with it refused with a tip, no page, no callback.
 func TestSandboxCanBeTurnedOff(t *testing.T) {
-	t.Setenv("PRIMA_PAY_SANDBOX", "0")
-	s := apptest.New(t, db.SQLite)
+	s := apptest.New(t, db.SQLite, "-pay-sandbox=0")
 	e := newEnv(t, s)
 	user := apitest.GuestLogin(t, e.h, apitest.DevID(1))
 	id := e.pkg("60金币", 60, 0, 600)
 	if l := apitest.Data[[]wallet.CoinPackage](t, e.call("GET", "/api/app/mine/currencys", user, "", 200)); len(l) != 1 || len(l[0].PayTypes) != 0 {
 		t.Fatalf("packages without a provider: %+v", l)
 	}
-	e.call("POST", "/api/app/mine/topay", user, fmt.Sprintf(`{"productType":"coins","productID":%d,"payType":"sandbox","idempotencyKey":"off-0001"}`, id), 422)
+	res := e.call("POST", "/api/app/mine/topay", user, fmt.Sprintf(`{"productType":"coins","productID":%d,"payType":"sandbox","idempotencyKey":"off-0001"}`, id), 422)
+	if !strings.Contains(res.Body.String(), "沙箱支付未开启") {
+		t.Fatalf("refusal without the tip: %s", res.Body)
+	}
 	if pg := e.page("/pay/sandbox/P123"); pg.Code != 404 {
 		t.Fatalf("sandbox page while off: %d", pg.Code)
 	}
 	if rec := e.callback(url.Values{"orderNo": {"P1"}}); rec.Code != 404 {
 		t.Fatalf("sandbox callback while off: %d", rec.Code)
 	}
+}
+
+// The hosted page acts only with the order's key, which only the order's
+// owner gets (in the pay URL): an order number alone, another user's own
+// key, or no key at all shows nothing and pays or cancels nothing. Every
+// page it draws says it is a sandbox.
+func TestSandboxPageNeedsTheOrdersKey(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		e := newEnv(t, s)
+		owner := apitest.GuestLogin(t, e.h, apitest.DevID(1))
+		other := apitest.GuestLogin(t, e.h, apitest.DevID(2))
+		id := e.pkg("300金币", 300, 30, 3000)
+		o := e.topay(owner, fmt.Sprintf(`{"productType":"coins","productID":%d,"payType":"sandbox","idempotencyKey":"key-owner-1"}`, id))
+		mine := e.topay(other, fmt.Sprintf(`{"productType":"coins","productID":%d,"payType":"sandbox","idempotencyKey":"key-other-1"}`, id))
+		if !strings.Contains(o.PayURL, "?k=") {
+			t.Fatalf("pay URL without the order's key: %s", o.PayURL)
+		}
+		ownKey := mine.PayURL[strings.Index(mine.PayURL, "?k=")+3:]
+		bare := "/pay/sandbox/" + o.OrderNo
+		sandboxSays := func(what string, rec *httptest.ResponseRecorder) {
+			t.Helper()
+			if !strings.Contains(rec.Body.String(), "沙箱") || !strings.Contains(rec.Body.String(), "不会产生真实扣款") {
+				t.Fatalf("%s: the page does not say it is a sandbox:\n%s", what, rec.Body)
+			}
+		}
+		for _, u := range []string{bare, bare + "?k=", bare + "?k=" + ownKey, bare + "?k=" + strings.Repeat("0", 32)} {
+			pg := e.page(u)
+			if pg.Code != http.StatusForbidden || strings.Contains(pg.Body.String(), "300金币") || strings.Contains(pg.Body.String(), "确认支付") {
+				t.Fatalf("GET %s: %d\n%s", u, pg.Code, pg.Body)
+			}
+			sandboxSays(u, pg)
+		}
+		post := func(path string, form url.Values, token string) *httptest.ResponseRecorder {
+			r := httptest.NewRequest("POST", path, strings.NewReader(form.Encode()))
+			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			if token != "" {
+				r.Header.Set("Authorization", "Bearer "+token)
+			}
+			rec := httptest.NewRecorder()
+			e.h.ServeHTTP(rec, r)
+			return rec
+		}
+		for _, action := range []string{"pay", "cancel"} {
+			for _, f := range []url.Values{
+				{"action": {action}},
+				{"action": {action}, "t": {""}},
+				{"action": {action}, "t": {ownKey}},
+				{"action": {action}, "t": {strings.Repeat("f", 32)}},
+			} {
+				// Another user's token changes nothing either: the key decides.
+				for _, tok := range []string{"", other} {
+					if rec := post(bare, f, tok); rec.Code != http.StatusForbidden {
+						t.Fatalf("%s %v (token %q): %d", action, f, tok, rec.Code)
+					} else {
+						sandboxSays(action, rec)
+					}
+				}
+			}
+			// The key in the query string alone is not the form's.
+			if rec := post(bare+"?k="+ownKey, url.Values{"action": {action}}, other); rec.Code != http.StatusForbidden {
+				t.Fatalf("%s with the key in the query only: %d", action, rec.Code)
+			}
+		}
+		if got := e.order(o.OrderNo); got.Status != "pending" || e.coins(owner) != 0 || e.coins(other) != 0 {
+			t.Fatalf("after refused attempts: %s, coins %d/%d", got.Status, e.coins(owner), e.coins(other))
+		}
+		var cbs int
+		if err := s.App.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM payment_callbacks WHERE order_no = ?`, o.OrderNo).Scan(&cbs); err != nil || cbs != 0 {
+			t.Fatalf("refused attempts reached the callback: %d %v", cbs, err)
+		}
+		// The owner's page, with the key from topay, pays.
+		pg := e.page(o.PayURL)
+		sandboxSays("owner's page", pg)
+		if rec := e.payPage(o, "pay"); rec.Code != http.StatusSeeOther || e.coins(owner) != 330 {
+			t.Fatalf("owner pays: %d, coins %d", rec.Code, e.coins(owner))
+		}
+		sandboxSays("paid page", e.page(o.PayURL))
+		sandboxSays("bad number", e.page("/pay/sandbox/x1"))
+		e.check()
+	})
 }

@@ -41,9 +41,11 @@ func (*Sandbox) Name() string  { return SandboxName }
 func (*Sandbox) Title() string { return "沙箱支付" }
 func (*Sandbox) Ack() string   { return "success" }
 
-// Create returns the hosted page of o.
+// Create returns the hosted page of o, with the order's key (orderKey) in
+// it: the URL goes to the order's owner only, and the page acts for no one
+// without the key.
 func (s *Sandbox) Create(_ context.Context, o Order) (string, error) {
-	return s.base + "/pay/sandbox/" + url.PathEscape(o.OrderNo), nil
+	return s.base + "/pay/sandbox/" + url.PathEscape(o.OrderNo) + "?k=" + s.orderKey(o.OrderNo), nil
 }
 
 // sandboxFields are the signed fields of a callback, in signing order.
@@ -63,12 +65,20 @@ func (s *Sandbox) Sign(v url.Values) string {
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// pageToken binds the hosted page's forms to the page this server drew, so
-// another site cannot post a pay or cancel for an order number it learnt.
-func (s *Sandbox) pageToken(orderNo string) string {
+// orderKey binds the hosted page to one order: an HMAC of its number under
+// the sandbox key, in the pay URL only the order's owner receives (topay,
+// their order list). An order number alone (seen in a screenshot, a support
+// chat, the result page's address) opens nothing and pays or cancels
+// nothing; neither can another site that learnt it.
+func (s *Sandbox) orderKey(orderNo string) string {
 	m := hmac.New(sha256.New, s.secret)
 	m.Write([]byte("page:" + orderNo))
 	return hex.EncodeToString(m.Sum(nil))[:32]
+}
+
+// keyOK reports whether k is order no's key (constant time).
+func (s *Sandbox) keyOK(no, k string) bool {
+	return len(k) == 32 && hmac.Equal([]byte(k), []byte(s.orderKey(no)))
 }
 
 // maxCallback bounds a callback body.

@@ -83,7 +83,8 @@ func unixOrNil(sec int64) *time.Time {
 }
 
 // VIPProducts lists the cards uid may buy: the active ones, new-user cards
-// only while uid's account is under 24 hours old.
+// only while uid's account is under 24 hours old and neither it nor the
+// device of ctx's session has had a new-user offer.
 func (s *Service) VIPProducts(ctx context.Context, uid int64) (VIPProducts, error) {
 	c, err := readCaller(ctx, s.db, uid)
 	if err != nil {
@@ -94,6 +95,13 @@ func (s *Service) VIPProducts(ctx context.Context, uid int64) (VIPProducts, erro
 		return VIPProducts{}, err
 	}
 	fresh, _ := isNew(c.CreatedAt, s.now())
+	if fresh {
+		held, err := newUserClaim(ctx, s.db, uid, deviceOf(ctx))
+		if err != nil {
+			return VIPProducts{}, err
+		}
+		fresh = held == ""
+	}
 	out := VIPProducts{List: []membership.Product{}}
 	for _, p := range all {
 		if p.NewUser && !fresh {
@@ -120,9 +128,11 @@ type BoughtVIP struct {
 }
 
 // BuyVIP sells card productID to uid for its coin price, once per key: one
-// transaction holds the idempotency record, the ledger movement
-// ("buy_vip": the user's coins to SysCoinsSpent) and the tier's extension
-// (grantVIP). A replay returns the first purchase and moves nothing.
+// transaction holds the idempotency record, the new-user claim of a
+// new-user card (claimNewUser, for uid and the device of ctx's session),
+// the ledger movement ("buy_vip": the user's coins to SysCoinsSpent) and
+// the tier's extension (grantVIP). A replay returns the first purchase and
+// moves nothing.
 func (s *Service) BuyVIP(ctx context.Context, uid, productID int64, key string) (BoughtVIP, bool, error) {
 	now := s.now()
 	var (
@@ -146,6 +156,9 @@ func (s *Service) BuyVIP(ctx context.Context, uid, productID int64, key string) 
 				}
 				if fresh, _ := isNew(c.CreatedAt, now); !fresh {
 					return BoughtVIP{}, ErrNewUserOver
+				}
+				if err := claimNewUser(ctx, tx, uid, deviceOf(ctx), p.ID, fmt.Sprintf("vipbuy:%d:%s", uid, key), now); err != nil {
+					return BoughtVIP{}, err
 				}
 			}
 			posted, err := s.Ledger.Post(ctx, tx, Transfer{Kind: "buy_vip", Key: fmt.Sprintf("buyvip:%d:%s", uid, key), UserID: uid,
@@ -173,10 +186,14 @@ type Countdown struct {
 	IsNew       bool                `json:"isNew"`
 	SecondsLeft int64               `json:"secondsLeft"`
 	Offer       *membership.Product `json:"offer"`
+	// Used: the account or this device has had the new-user offer (or an
+	// unpaid order holds it), so there is none.
+	Used bool `json:"used"`
 }
 
 // Countdown says whether uid still gets the new-user offer, for how many
-// seconds, and which card it is (the first active newUser card).
+// seconds, and which card it is (the first active newUser card); no card
+// once uid or the device of ctx's session has had the offer.
 func (s *Service) Countdown(ctx context.Context, uid int64) (Countdown, error) {
 	c, err := readCaller(ctx, s.db, uid)
 	if err != nil {
@@ -185,6 +202,13 @@ func (s *Service) Countdown(ctx context.Context, uid int64) (Countdown, error) {
 	fresh, left := isNew(c.CreatedAt, s.now())
 	out := Countdown{IsNew: fresh, SecondsLeft: left}
 	if !fresh {
+		return out, nil
+	}
+	held, err := newUserClaim(ctx, s.db, uid, deviceOf(ctx))
+	if err != nil {
+		return Countdown{}, err
+	}
+	if out.Used = held != ""; out.Used {
 		return out, nil
 	}
 	all, err := membership.Products(ctx, s.db)
@@ -209,6 +233,8 @@ func vipError(err error) error {
 		return httpx.Invalid("该会员卡不支持金币购买", err.Error())
 	case errors.Is(err, ErrNewUserOver):
 		return httpx.Forbidden("新人专享已过期", err.Error())
+	case errors.Is(err, ErrNewUserUsed), errors.Is(err, ErrNewUserPending):
+		return newUserError(err)
 	case errors.Is(err, ErrRegisteredOnly):
 		return httpx.Forbidden("请先注册账号", err.Error())
 	}
@@ -291,4 +317,12 @@ func (h *Handler) TiroCountdown(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return httpx.OK(w, out)
+}
+
+// newUserError is the envelope of a new-user offer already taken.
+func newUserError(err error) error {
+	if errors.Is(err, ErrNewUserPending) {
+		return httpx.Conflict("你有一笔新人专享订单待支付，请完成支付或取消后再试", err.Error())
+	}
+	return httpx.Conflict("新人专享每个账号和每台设备仅限一次，你已使用过", err.Error())
 }

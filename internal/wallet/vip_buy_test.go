@@ -157,8 +157,10 @@ func TestBuyVIPRefusals(t *testing.T) {
 		if b, _ := Balance(ctx, d, UserCoins(poor)); b != 0 {
 			t.Fatalf("poor has %d", b)
 		}
-		// Lists: the new-user card only for the fresh account.
-		for uid, want := range map[int64]int{old: 2, fresh: 3} {
+		// Lists: the new-user card only for a fresh account that has not
+		// had it; once bought it is gone, and a second buy is refused.
+		unused := newUserAt(t, d, "", now.Add(-time.Hour))
+		for uid, want := range map[int64]int{old: 2, fresh: 2, unused: 3} {
 			ps, err := s.VIPProducts(ctx, uid)
 			if err != nil || len(ps.List) != want {
 				t.Fatalf("user %d sees %d cards (%v), want %d", uid, len(ps.List), err, want)
@@ -167,12 +169,65 @@ func TestBuyVIPRefusals(t *testing.T) {
 		if ps, _ := s.VIPProducts(ctx, fresh); ps.Tiers.VIP == nil || ps.Tiers.VIP.Unix() != now.Unix()+7*day || ps.Tiers.SVIP != nil {
 			t.Fatalf("fresh tiers %+v", ps.Tiers)
 		}
-		cd, err := s.Countdown(ctx, fresh)
-		if err != nil || !cd.IsNew || cd.SecondsLeft != 23*3600 || cd.Offer == nil || cd.Offer.ID != newbie.ID {
-			t.Fatalf("fresh countdown %+v %v", cd, err)
+		cd, err := s.Countdown(ctx, unused)
+		if err != nil || !cd.IsNew || cd.SecondsLeft != 23*3600 || cd.Offer == nil || cd.Offer.ID != newbie.ID || cd.Used {
+			t.Fatalf("unused countdown %+v %v", cd, err)
+		}
+		if cd, err := s.Countdown(ctx, fresh); err != nil || cd.Offer != nil || !cd.Used {
+			t.Fatalf("countdown after the offer was bought %+v %v", cd, err)
+		}
+		if _, _, err := s.BuyVIP(ctx, fresh, newbie.ID, "key-newbie-2"); !errors.Is(err, ErrNewUserUsed) {
+			t.Fatalf("the new-user card bought twice: %v", err)
+		}
+		// The first key again is a replay of the first purchase, not a refusal.
+		if _, replay, err := s.BuyVIP(ctx, fresh, newbie.ID, "key-newbie-1"); err != nil || !replay {
+			t.Fatalf("replay of the first buy: %v %v", replay, err)
+		}
+		if vip, _ := tiersOf(t, d, fresh); vip != now.Unix()+7*day {
+			t.Fatalf("fresh VIP until %d, want one new-user card", vip)
 		}
 		if cd, err := s.Countdown(ctx, old); err != nil || cd.IsNew || cd.SecondsLeft != 0 || cd.Offer != nil {
 			t.Fatalf("old countdown %+v %v", cd, err)
+		}
+		mustCheck(t, d)
+	})
+}
+
+// The new-user card, tapped 20 times at once with distinct keys by one new
+// account with coins for all of them: one buy, one week, 10 coins.
+func TestNewUserCardParallelBuysOnce(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		s := testService(d)
+		uid := newUserAt(t, d, "", now.Add(-time.Hour))
+		newbie := newProduct(t, d, membership.Product{Level: 1, Days: 7, Price: 100, Coins: 10, NewUser: true})
+		topUp(t, s.Ledger, d, uid, 1000, "topup:newbie")
+		var ok, used atomic.Int32
+		var wg sync.WaitGroup
+		for i := range 20 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, _, err := s.BuyVIP(ctx, uid, newbie.ID, fmt.Sprintf("key-newbie-%02d", i))
+				switch {
+				case err == nil:
+					ok.Add(1)
+				case errors.Is(err, ErrNewUserUsed):
+					used.Add(1)
+				default:
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		if ok.Load() != 1 || used.Load() != 19 {
+			t.Fatalf("%d bought, %d refused; want 1 and 19", ok.Load(), used.Load())
+		}
+		if vip, _ := tiersOf(t, d, uid); vip != now.Unix()+7*day {
+			t.Fatalf("VIP until %d, want one week", vip)
+		}
+		if b, _ := Balance(ctx, d, UserCoins(uid)); b != 990 {
+			t.Fatalf("coins left %d, want 990", b)
 		}
 		mustCheck(t, d)
 	})

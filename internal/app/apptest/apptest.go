@@ -29,10 +29,11 @@ type Server struct {
 
 // New builds an app on a fresh database of engine e, configured by args
 // (the flags of `prima serve`, e.g. "-trusted-proxies", "10.0.0.0/8"), and
-// closes it when t ends.
+// closes it when t ends. The payment sandbox is turned on, as the tests pay
+// through it; "-pay-sandbox=0" in args turns it off again.
 func New(t testing.TB, e db.Engine, args ...string) *Server {
 	t.Helper()
-	args = append([]string{"-data-dir", t.TempDir(), "-database-url", dbtest.URL(t, e)}, args...)
+	args = append([]string{"-data-dir", t.TempDir(), "-database-url", dbtest.URL(t, e), "-pay-sandbox"}, args...)
 	cfg, err := config.Load("test", args)
 	if err != nil {
 		t.Fatal(err)

@@ -55,6 +55,12 @@ type Config struct {
 	// anyone's code.
 	TestMode bool
 	testMode string
+
+	// PaySandbox turns on the built-in sandbox payment provider: its
+	// hosted page marks orders paid without money, so it is off unless an
+	// operator (or a test) turns it on.
+	PaySandbox bool
+	paySandbox string
 }
 
 type option struct {
@@ -84,6 +90,7 @@ var options = []option{
 	{"trusted-proxies", "PRIMA_TRUSTED_PROXIES", "", "comma-separated CIDRs of your reverse proxies; only their X-Forwarded-For and X-Real-IP are believed (empty: none, the peer address is the client)", func(c *Config) *string { return &c.TrustedProxies }, cidrList},
 	{"metrics-listen", "PRIMA_METRICS_LISTEN", "", "address for Prometheus /metrics, kept off the public listener, e.g. 127.0.0.1:9090 (empty: off)", func(c *Config) *string { return &c.MetricsListen }, listenAddr},
 	{"test-mode", "PRIMA_TEST_MODE", "0", "test mode: SMS codes readable at GET /api/test/sms/last, for end-to-end tests only (1: on; never in production)", func(c *Config) *string { return &c.testMode }, oneOf("0", "1", "true", "false")},
+	{"pay-sandbox", "PRIMA_PAY_SANDBOX", "0", "sandbox payment provider: its hosted page pays orders without money, for trials and tests (1: on; never in production)", func(c *Config) *string { return &c.paySandbox }, oneOf("0", "1", "true", "false")},
 	{"workers", "PRIMA_WORKERS", "2", "background jobs run at once by this process (0: serve runs none, leaving them to prima worker processes)", func(c *Config) *string { return &c.workers }, workerCount},
 }
 
@@ -93,7 +100,7 @@ var secretOptions = map[string]bool{"PRIMA_SECRET": true, "PRIMA_SECRET_PREVIOUS
 
 // boolOptions are switches: `-test-mode` alone turns one on, as with
 // flag.Bool, while the table keeps their values as "0"/"1" strings.
-var boolOptions = map[string]bool{"PRIMA_TEST_MODE": true}
+var boolOptions = map[string]bool{"PRIMA_TEST_MODE": true, "PRIMA_PAY_SANDBOX": true}
 
 // boolString is a flag.Value over a "0"/"1" string that may be given
 // without a value.
@@ -161,6 +168,7 @@ func LoadCommand(name string, args []string, extra func(*flag.FlagSet)) (*Config
 	}
 	c.Workers, _ = strconv.Atoi(c.workers) // validated above
 	c.TestMode = c.testMode == "1" || c.testMode == "true"
+	c.PaySandbox = c.paySandbox == "1" || c.paySandbox == "true"
 	if (c.S3Endpoint == "") != (c.S3Bucket == "") {
 		return nil, errors.New("s3-endpoint and s3-bucket: set both to store media in S3, or neither")
 	}

@@ -167,3 +167,33 @@ func TestTestModeSwitch(t *testing.T) {
 		t.Error("PRIMA_TEST_MODE=yes accepted")
 	}
 }
+
+// The payment sandbox pays orders without money: off unless turned on, by
+// -pay-sandbox or PRIMA_PAY_SANDBOX=1.
+func TestPaySandboxSwitch(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		env  string
+		args []string
+		want bool
+	}{
+		{"", nil, false},
+		{"", []string{"-pay-sandbox"}, true},
+		{"1", nil, true},
+		{"0", nil, false},
+		{"1", []string{"-pay-sandbox=0"}, false},
+	} {
+		t.Setenv("PRIMA_PAY_SANDBOX", c.env)
+		if c.env == "" {
+			os.Unsetenv("PRIMA_PAY_SANDBOX")
+		}
+		cfg, err := Load("test", append([]string{"-data-dir", dir}, c.args...))
+		if err != nil || cfg.PaySandbox != c.want {
+			t.Errorf("env %q args %v: PaySandbox = %v, %v", c.env, c.args, cfg != nil && cfg.PaySandbox, err)
+		}
+	}
+	t.Setenv("PRIMA_PAY_SANDBOX", "on")
+	if _, err := Load("test", []string{"-data-dir", dir}); err == nil {
+		t.Error("PRIMA_PAY_SANDBOX=on accepted")
+	}
+}

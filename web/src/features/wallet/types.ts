@@ -57,5 +57,6 @@ export interface VipProducts {
 export interface TiroCountdown {
   isNew: boolean
   secondsLeft: number
-  offer: VipProduct | null
+  offer: VipProduct | null // null once the account or this phone has had the offer
+  used: boolean
 }

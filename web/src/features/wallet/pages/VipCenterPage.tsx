@@ -17,6 +17,7 @@ import { StateView } from '@/components/StateView'
 import { useUserStore } from '@/stores/user'
 import { usePackages } from '@/features/wallet/api/topup'
 import { buyVip, useTiro, useVipProducts } from '@/features/wallet/api/vip'
+import { payPageKeys } from '@/features/wallet/keys'
 import { PayTypeSheet, usePay } from '@/features/wallet/components/PayTypeSheet'
 import { clock, discountPercent, secondsLeftAt, shanghaiDate, tierActive } from '@/features/wallet/result'
 import type { PayType, VipProduct } from '@/features/wallet/types'
@@ -224,6 +225,9 @@ function CoinsSheet({ product, onClose }: { product: VipProduct; onClose: () => 
       }
       intent.current.settle()
       if (isInsufficient(err)) void wallet.refetch()
+      // A new-user offer had already (on this account or this phone): the
+      // sheet says so and the offer leaves the page behind it.
+      if (err instanceof ApiError && err.status === 409) void qc.invalidateQueries({ queryKey: payPageKeys.all })
       setProblem(err instanceof ApiError ? err.tip : String(err))
     },
   })
@@ -274,6 +278,12 @@ function CoinsSheet({ product, onClose }: { product: VipProduct; onClose: () => 
 
 function MoneySheet({ product, payTypes, onClose }: { product: VipProduct; payTypes: PayType[]; onClose: () => void }) {
   const { pay, busy, error } = usePay('/mine/vipcenter')
+  const qc = useQueryClient()
+  // A refused order (the new-user offer already had) may change what the
+  // page offers: ask again.
+  useEffect(() => {
+    if (error) void qc.invalidateQueries({ queryKey: payPageKeys.all })
+  }, [error, qc])
   return (
     <PayTypeSheet
       title={t('vipc.confirmTitle', { name: product.name })}
