@@ -7,6 +7,7 @@ import { applyCurrentOp } from '@/lib/nav'
 import { useUserStore } from '@/stores/user'
 import { ConfigSync } from '@/features/config/ConfigSync'
 import { hasCredentialParams } from '@/features/account/certificate'
+import { splashState } from '@/lib/landing'
 import { routeNameAt } from './routes'
 import { RouteBoundary } from './RouteErrorBoundary'
 import { PageFallback } from './PageFallback'
@@ -65,15 +66,18 @@ export default function RootLayout() {
   useScrollRestoration()
 
   // Spec §2: with no signed-in user the app goes to splash, carrying the
-  // query string; splash signs the device in and moves on to /home. This
-  // also catches a session lost mid-visit (the API client's 401 handler
-  // clears the token).
+  // query string; splash signs the device in and moves on. It moves on to
+  // the page that was asked for (in the router's state, lib/landing.ts): a
+  // shared link opened on a first visit lands where it points, and a
+  // session lost mid-visit (the API client's 401 handler clears the
+  // token) comes back to the same page. Splash itself goes to /home.
   // The one exception: a link carrying an account certificate opens the
   // login page as it is (the credential rides in the fragment, which the
   // trip through splash would drop); signing in with it needs no token.
   const certLink = location.pathname === '/mine/login' && hasCredentialParams(location)
   if (!token && location.pathname !== '/' && !certLink) {
-    return <Navigate to={{ pathname: '/', search: location.search }} replace />
+    const state = splashState(location.pathname, location.search, location.hash)
+    return <Navigate to={{ pathname: '/', search: location.search }} state={state} replace />
   }
   // Each page has its own boundary (routes.tsx); this one is the last
   // resort, for a layout that fails. The configuration calls are public,

@@ -2,15 +2,19 @@
 // Every route has its own (routes.tsx wraps each page in one), inside the
 // tab layout's outlet, so a failing page never takes the tab bar or the
 // shell with it. Retry clears the error and fetches again what failed; a
-// page whose code could not be loaded is loaded afresh (a deploy may have
-// replaced the file), which only a reload does. Moving to another page (a
+// page whose code could not be loaded loads it again in place (pages.tsx
+// retryPages), never reloading the document: offline, a reload would land
+// on the browser's own offline page. Only code that fails again while the
+// browser says it is online (a deploy replaced the file, which only a
+// fresh page knows) makes the next retry reload. Moving to another page (a
 // new resetKey) or the connection coming back also clears the error.
 import { Component, type ReactNode } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { useLocation } from 'react-router'
 import { StateView } from '@/components/StateView'
 import { t } from '@/i18n'
-import { isChunkLoadError, onOnline } from '@/lib/network'
+import { browserOnline, isChunkLoadError, onOnline } from '@/lib/network'
+import { retryPages } from './pages'
 
 interface Props {
   resetKey: string
@@ -27,6 +31,10 @@ interface State {
 export class RouteErrorBoundary extends Component<Props, State> {
   state: State = { error: null, failed: false, key: this.props.resetKey }
   private unsubscribe: (() => void) | null = null
+  // The page's code was loaded again in place and failed again while the
+  // browser said it was online: the next retry reloads.
+  private reloadNext = false
+  private retriedInPlace = false
 
   static getDerivedStateFromError(error: unknown): Partial<State> {
     return { failed: true, error }
@@ -48,14 +56,23 @@ export class RouteErrorBoundary extends Component<Props, State> {
     this.unsubscribe?.()
   }
 
+  componentDidUpdate(prev: Props) {
+    if (prev.resetKey !== this.props.resetKey) this.reloadNext = this.retriedInPlace = false
+  }
+
   componentDidCatch(err: unknown) {
     if (import.meta.env.DEV) console.error(err)
+    if (isChunkLoadError(err) && this.retriedInPlace && browserOnline()) this.reloadNext = true
   }
 
   retry = () => {
     if (isChunkLoadError(this.state.error)) {
-      window.location.reload()
-      return
+      if (this.reloadNext) {
+        window.location.reload()
+        return
+      }
+      this.retriedInPlace = true
+      retryPages()
     }
     this.props.onReset()
     this.setState({ failed: false, error: null })

@@ -1,6 +1,8 @@
 // splash (/): the brand while the device signs in as a guest, then /home,
-// carrying the query string on (spec §2). A failed sign-in stays here with
-// the reason and a retry.
+// carrying the query string on (spec §2), or the page the visitor opened
+// when the shell sent them here from it (a shared link on a first visit:
+// RootLayout, lib/landing.ts). A failed sign-in stays here with the reason
+// and a retry.
 //
 // One steady frame from the first paint: index.html's boot mark, the gate's
 // wait and this page are the same surface with the same logo (inlined in
@@ -14,6 +16,7 @@ import { ensureGuestSession } from '@/features/account/session'
 import { prefetchHome } from '@/features/catalog/prefetch'
 import { t } from '@/i18n'
 import { ApiError, APP_VERSION } from '@/lib/api'
+import { afterSplash } from '@/lib/landing'
 import { isOfflineError, onOnline } from '@/lib/network'
 import { useAppName } from '@/stores/config'
 import styles from './SplashPage.module.css'
@@ -23,7 +26,8 @@ type Phase = 'running' | 'done' | 'failed'
 export default function SplashPage() {
   const navigate = useNavigate()
   const queryClient = useQueryClient()
-  const { search } = useLocation()
+  const { search, state } = useLocation()
+  const to = afterSplash(state, search)
   const appName = useAppName()
   const [phase, setPhase] = useState<Phase>('running')
   const [error, setError] = useState<unknown>(null)
@@ -35,15 +39,16 @@ export default function SplashPage() {
       () => {
         setPhase('done')
         // Home's first data is normally under way already; this finds it.
-        void prefetchHome(queryClient)
-        navigate({ pathname: '/home', search }, { replace: true })
+        // A visit bound for another page does not download home's.
+        if (/^\/home(?:[?#]|$)/.test(to)) void prefetchHome(queryClient)
+        navigate(to, { replace: true })
       },
       (e: unknown) => {
         setError(e)
         setPhase('failed')
       },
     )
-  }, [navigate, queryClient, search])
+  }, [navigate, queryClient, to])
 
   // A sign-in that failed for want of a connection tries again by itself
   // when the connection returns.

@@ -3,6 +3,7 @@ import { isValidElement } from 'react'
 import { matchRoutes, type RouteObject } from 'react-router'
 import { appRoutes, buildRoutes, flatRoutes, RedirectTo, routeNameAt, type RouteHandle } from './routes'
 import { RouteBoundary } from './RouteErrorBoundary'
+import { RoutePage } from './pages'
 import { zhCN as zhCNTyped } from '@/i18n/zh-CN'
 import { en as enTyped } from '@/i18n/en/pages'
 
@@ -130,9 +131,15 @@ describe('route table', () => {
     for (const path of [...Object.values(spec).filter((p) => p !== '/main'), '/cj_activity']) {
       const m = matchRoutes(routeObjects, concrete(path))!
       const el = m[m.length - 1].route.element
-      // element is <RouteNameContext.Provider><RouteBoundary><Page/></RouteBoundary></...>
+      // element is <RouteNameContext.Provider><RouteBoundary><RoutePage/></RouteBoundary></...>
       const inner = isValidElement<{ children: unknown }>(el) ? el.props.children : null
       expect(isValidElement(inner) && inner.type, path).toBe(RouteBoundary)
+      // Never the lazy itself as the boundary's child: two routes of one
+      // shape share the boundary's fiber, and React resolves a new lazy
+      // while reconciling its children, so a failed download would be the
+      // boundary's own error and escape it.
+      const page = isValidElement<{ children: unknown }>(inner) ? inner.props.children : null
+      expect(isValidElement(page) && page.type, path).toBe(RoutePage)
     }
     // A tab page's boundary sits under the tab layout, not around it.
     const home = matchRoutes(routeObjects, '/home')!

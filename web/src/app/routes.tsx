@@ -2,14 +2,14 @@
 // spec's name and path. A new screen is a page file in its feature folder
 // plus one line here. Each page module loads on first visit, so the home
 // route's first download holds only the shell and the home page.
-import { lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react'
+import type { ComponentType, ReactElement } from 'react'
 import { matchRoutes, Navigate, useLocation, type RouteObject } from 'react-router'
 import { RouteNameContext } from '@/components/routeName'
 import { RouteBoundary } from './RouteErrorBoundary'
+import { RoutePage, type PageLoader } from './pages'
 import TabLayout from './TabLayout'
 
-type PageModule = { default: ComponentType }
-export type PageLoader = () => Promise<PageModule>
+export type { PageLoader }
 
 export interface AppRoute {
   name: string
@@ -210,15 +210,6 @@ export function preloadRoute(pathname: string): void {
   if (name === 'splash') void home().catch(() => undefined)
 }
 
-// One React.lazy per page module, so routes sharing a page share its chunk
-// and component type.
-const lazyCache = new Map<PageLoader, LazyExoticComponent<ComponentType>>()
-function lazyOf(load: PageLoader) {
-  let c = lazyCache.get(load)
-  if (!c) lazyCache.set(load, (c = lazy(load)))
-  return c
-}
-
 // RedirectTo answers a path with another, keeping the query string.
 export function RedirectTo({ to }: { to: string }) {
   const { search } = useLocation()
@@ -227,13 +218,12 @@ export function RedirectTo({ to }: { to: string }) {
 
 function element(r: AppRoute): ReactElement {
   if (r.redirectTo) return <RedirectTo to={r.redirectTo} />
-  const Page = lazyOf(r.page!)
   // Each page has its own error boundary, inside whatever layout holds it
   // (the tab bar stays when a tab's page fails).
   return (
     <RouteNameContext.Provider value={r.name}>
       <RouteBoundary>
-        <Page />
+        <RoutePage load={r.page!} />
       </RouteBoundary>
     </RouteNameContext.Provider>
   )

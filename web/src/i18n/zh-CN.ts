@@ -79,6 +79,7 @@ export const zhCN = {
   'register.success': '注册成功',
   'register.failed': '注册失败，请稍后再试',
   'register.toLogin': '已有账号？去登录',
+  'register.invite': '邀请码',
 
   'mine.guest': '游客',
   'mine.guestHint': '登录后享受更多权益',

@@ -24,6 +24,7 @@ describe('isOfflineError', () => {
 
   it('counts a failed page download as a network failure', () => {
     expect(isOfflineError(new TypeError('Failed to fetch dynamically imported module: /assets/x.js'), true)).toBe(true)
+    expect(isOfflineError(new Error('Unable to preload CSS for http://h/assets/Picture-x.css'), true)).toBe(true)
   })
 })
 
@@ -31,6 +32,8 @@ describe('isChunkLoadError', () => {
   it('recognises the browsers’ messages for a failed dynamic import', () => {
     expect(isChunkLoadError(new TypeError('Failed to fetch dynamically imported module: /a.js'))).toBe(true)
     expect(isChunkLoadError(new TypeError('Importing a module script failed.'))).toBe(true)
+    // Vite's loader, when a page's stylesheet could not be fetched.
+    expect(isChunkLoadError(new Error('Unable to preload CSS for http://h/assets/Picture-x.css'))).toBe(true)
     expect(isChunkLoadError(new Error('Cannot read properties of undefined'))).toBe(false)
   })
 })

@@ -13,16 +13,19 @@ export function browserOnline(): boolean {
 export function isOfflineError(err: unknown, online = browserOnline()): boolean {
   if (!online) return true
   if (err instanceof ApiError) return err.kind === 'network'
-  // A page's code that failed to download (fetch of a dynamic import).
+  // A page's code that failed to download (fetch of a dynamic import), or
+  // its stylesheet (Vite's loader).
+  if (err instanceof Error && /^Unable to preload CSS/.test(err.message)) return true
   return err instanceof TypeError && /fetch|network|load|import/i.test(err.message)
 }
 
 // isChunkLoadError: a lazily loaded page's code could not be fetched or
-// evaluated (the network dropped, or a deploy replaced the file). Only a
-// fresh load of the app fixes the second case.
+// evaluated (the network dropped, or a deploy replaced the file), or one of
+// its stylesheets could not (Vite's loader fails the import then). Loading
+// it again fixes the first case; only a fresh load of the app the second.
 export function isChunkLoadError(err: unknown): boolean {
   const m = err instanceof Error ? err.message : String(err)
-  return /dynamically imported module|Importing a module script failed|error loading dynamically|Failed to fetch/i.test(m)
+  return /dynamically imported module|Importing a module script failed|error loading dynamically|Failed to fetch|Unable to preload CSS/i.test(m)
 }
 
 // onOnline calls fn each time the browser reports the connection is back;

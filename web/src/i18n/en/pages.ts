@@ -79,6 +79,7 @@ export const en: Record<PageKey, string> = {
   'register.success': 'Account created',
   'register.failed': 'Sign-up failed, please try again',
   'register.toLogin': 'Have an account? Sign in',
+  'register.invite': 'Invite code',
 
   'mine.guest': 'Guest',
   'mine.guestHint': 'Sign in for more',

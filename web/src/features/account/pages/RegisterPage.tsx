@@ -1,21 +1,26 @@
 // mineregister (/mine/register): account, password, confirmation. Checked
 // here by the server's rules first; sent with the guest's token, so the
-// guest account is upgraded in place (same uid) and lands on /mine.
-import { Link } from 'react-router'
+// guest account is upgraded in place (same uid) and lands on /mine. An
+// invitation's link (?ic=CODE) shows its code on the form, and registering
+// binds the guest to that inviter first.
+import { Link, useLocation } from 'react-router'
 import { t } from '@/i18n'
 import { NavBar } from '@/components/NavBar'
 import { Spinner } from '@/components/Spinner'
-import { register } from '@/features/account/api/register'
+import { groupCode, inviteCodeFromSearch } from '@/lib/invite'
+import { useUserStore } from '@/stores/user'
+import { registerInvited, type RegisterInput } from '@/features/account/api/register'
 import { Field } from '@/features/account/components/Field'
 import { useAuthForm } from '@/features/account/useAuthForm'
 import { validateRegister } from '@/features/account/validation'
 import styles from '@/features/account/components/AuthForm.module.css'
 
 export default function RegisterPage() {
+  const invite = inviteCodeFromSearch(useLocation().search)
   const { form, set, onSubmit, fieldError, serverError, pending } = useAuthForm({
     initial: { account: '', password: '', confirm: '' },
     validate: validateRegister,
-    send: register,
+    send: (input: RegisterInput) => registerInvited(input, invite, useUserStore.getState().user?.isGuest === true),
     successKey: 'register.success',
     failedKey: 'register.failed',
   })
@@ -67,6 +72,14 @@ export default function RegisterPage() {
             enterKeyHint="go"
             testid="register-confirm"
           />
+          {invite && (
+            <div className={styles.field}>
+              <div className={styles.row} data-testid="register-invite" data-code={invite}>
+                <span className={styles.label}>{t('register.invite')}</span>
+                <span className={styles.value}>{groupCode(invite)}</span>
+              </div>
+            </div>
+          )}
         </div>
         {serverError && (
           <p className={styles.serverError} role="alert" data-testid="register-error">
