@@ -365,12 +365,20 @@ func TestMineLists(t *testing.T) {
 
 // recordingMedia is a PlaybackSource that remembers what it was asked.
 type recordingMedia struct {
-	got []membership.Access
+	got  []membership.Access
+	none bool // no playback: too short for a preview
 }
 
 func (m *recordingMedia) Playback(_ context.Context, v Video, a membership.Access) (*Playback, error) {
 	m.got = append(m.got, a)
-	return &Playback{URL: fmt.Sprintf("/media/s/x/videos/%d/preview.m3u8", v.ID), Preview: !a.Allowed}, nil
+	if m.none {
+		return nil, nil
+	}
+	p := &Playback{URL: fmt.Sprintf("/media/s/x/videos/%d/preview.m3u8", v.ID), Preview: !a.Allowed}
+	if !a.Allowed {
+		p.PreviewMs = 4000
+	}
+	return p, nil
 }
 
 func TestDetail(t *testing.T) {
@@ -441,6 +449,14 @@ func TestDetail(t *testing.T) {
 		}
 		if dg.Playback == nil || !dg.Playback.Preview || len(m.got) != 1 || m.got[0].Allowed {
 			t.Fatalf("playback %+v, asked %+v", dg.Playback, m.got)
+		}
+		// The paywall says how long the preview plays, or that there is none.
+		if dg.Paywall == nil || dg.Paywall.PreviewMs != 4000 || dg.Playback.PreviewMs != 4000 {
+			t.Fatalf("paywall %+v, playback %+v", dg.Paywall, dg.Playback)
+		}
+		m.none = true
+		if dn, err := s.Detail(ctx, u, gold); err != nil || dn.Playback != nil || dn.Paywall == nil || dn.Paywall.PreviewMs != 0 {
+			t.Fatalf("no preview: %+v %+v %v", dn.Paywall, dn.Playback, err)
 		}
 	})
 }
