@@ -80,8 +80,13 @@ type Paywall struct {
 	NeedVipLevel int    `json:"needVipLevel"`
 	Coins        int64  `json:"coins"`
 	Tip          string `json:"tip"`
-	// PreviewMs is how long the preview plays before the paywall; 0: no
-	// preview (too short, or no media), the paywall shows at once.
+}
+
+// VideoPaywall is a video's paywall: a paywall and how long the preview
+// plays before it; PreviewMs 0 is no preview (too short, or no media),
+// the paywall shows at once.
+type VideoPaywall struct {
+	Paywall
 	PreviewMs int64 `json:"previewMs"`
 }
 
@@ -91,7 +96,7 @@ type VideoDetail struct {
 	IsLike    bool              `json:"isLike"`
 	IsCollect bool              `json:"isCollect"`
 	Access    membership.Access `json:"access"`
-	Paywall   *Paywall          `json:"paywall"`  // null when allowed
+	Paywall   *VideoPaywall     `json:"paywall"`  // null when allowed
 	Playback  *Playback         `json:"playback"` // null when the video has no media
 	Uploader  *Uploader         `json:"uploader"` // null for the platform's own catalogue
 	Related   []Video           `json:"related"`
@@ -146,7 +151,7 @@ func (s *Service) Detail(ctx context.Context, uid, id int64) (VideoDetail, error
 		return d, err
 	}
 	if !d.Access.Allowed {
-		d.Paywall = &Paywall{Reason: d.Access.Reason, NeedVipLevel: d.Access.Unlock.VipLevel, Coins: d.Access.Unlock.Coins, Tip: d.Access.Tip()}
+		d.Paywall = &VideoPaywall{Paywall: Paywall{Reason: d.Access.Reason, NeedVipLevel: d.Access.Unlock.VipLevel, Coins: d.Access.Unlock.Coins, Tip: d.Access.Tip()}}
 	}
 	if uid != 0 {
 		if d.IsLike, err = hasMark(ctx, s.db, likeList, uid, id); err != nil {

@@ -421,7 +421,7 @@ func TestDetail(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if dv.Access.Allowed || dv.Paywall == nil || *dv.Paywall != (Paywall{Reason: "need_vip", NeedVipLevel: 1, Tip: "开通VIP会员即可观看完整视频"}) {
+		if dv.Access.Allowed || dv.Paywall == nil || dv.Paywall.Paywall != (Paywall{Reason: "need_vip", NeedVipLevel: 1, Tip: "开通VIP会员即可观看完整视频"}) {
 			t.Fatalf("vip video for a plain user: %+v %+v", dv.Access, dv.Paywall)
 		}
 		if !dv.IsLike || !dv.IsCollect {
@@ -433,7 +433,7 @@ func TestDetail(t *testing.T) {
 		if dv, _ := s.Detail(ctx, vip, svipVideo); dv.Paywall == nil || dv.Paywall.Reason != "need_svip" || dv.Paywall.NeedVipLevel != 2 {
 			t.Fatalf("super VIP video for a VIP: %+v", dv.Paywall)
 		}
-		if dv, _ := s.Detail(ctx, vip, gold); dv.Paywall == nil || *dv.Paywall != (Paywall{Reason: "need_coins", Coins: 10, Tip: "支付10金币即可观看完整视频"}) {
+		if dv, _ := s.Detail(ctx, vip, gold); dv.Paywall == nil || dv.Paywall.Paywall != (Paywall{Reason: "need_coins", Coins: 10, Tip: "支付10金币即可观看完整视频"}) {
 			t.Fatalf("gold video: %+v", dv.Paywall)
 		}
 		if dv, _ := s.Detail(ctx, 0, vipVideo); dv.Paywall == nil || dv.Paywall.Reason != "login" {
