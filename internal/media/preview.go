@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,16 +59,11 @@ type ladderInfo struct {
 	variant    string   // its playlist, relative to the folder ("v0/index.m3u8")
 	mediaHead  []string // the variant playlist's lines before its first segment
 	initURI    string   // #EXT-X-MAP's URI, relative to the variant; "" when none
-	segments   []hlsSegment
-}
-
-// total is the rendition's length.
-func (l ladderInfo) total() time.Duration {
-	var d time.Duration
-	for _, s := range l.segments {
-		d += s.dur
-	}
-	return d
+	total      time.Duration
+	// segments are the first ones, as many as the longest preview a rule
+	// may ask for could take, and one more: what is kept of a two-hour
+	// film stays small.
+	segments []hlsSegment
 }
 
 // PreviewSegments is how many leading segments of durs a preview of at
@@ -193,6 +189,20 @@ func parseMedia(b []byte, l *ladderInfo) error {
 	if len(l.segments) == 0 {
 		return fmt.Errorf("%w: no segments", errPlaylist)
 	}
+	var start time.Duration
+	for i, sg := range l.segments {
+		l.total += sg.dur
+		if start > catalog.MaxPreviewSeconds*time.Second && i+1 < len(l.segments) {
+			// Past any preview and not the last: never listed, so not kept.
+			l.segments[i] = hlsSegment{}
+		}
+		start += sg.dur
+	}
+	head := 0
+	for head < len(l.segments) && l.segments[head].uri != "" {
+		head++
+	}
+	l.segments = slices.Clip(l.segments[:head])
 	return nil
 }
 
@@ -205,7 +215,7 @@ type ladderCache struct {
 	made map[string]bool       // preview folders known to be complete
 }
 
-const ladderCacheMax = 4096
+const ladderCacheMax = 1024
 
 func (c *ladderCache) get(hls string) (ladderInfo, bool) {
 	c.mu.Lock()
@@ -307,7 +317,7 @@ func (s *Service) previewCut(ctx context.Context, hls string, rule catalog.Previ
 	for i, sg := range l.segments {
 		durs[i] = sg.dur
 	}
-	n, length := PreviewSegments(durs, rule.Limit(l.total()))
+	n, length := PreviewSegments(durs, rule.Limit(l.total))
 	if n == 0 {
 		return "", 0, nil
 	}

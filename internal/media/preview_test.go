@@ -235,3 +235,42 @@ func TestPreviewPlaylist(t *testing.T) {
 		preview(v60, h60, 0)
 	})
 }
+
+// A two-hour rendition keeps only the segments a preview could list (the
+// longest rule allows 600 s), with the whole length.
+func TestParseMediaKeepsTheHead(t *testing.T) {
+	var pl strings.Builder
+	pl.WriteString("#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:2\n#EXT-X-MAP:URI=\"init_0.mp4\"\n")
+	for i := range 3600 {
+		fmt.Fprintf(&pl, "#EXTINF:2.000000,\nseg%d.m4s\n", i)
+	}
+	pl.WriteString("#EXT-X-ENDLIST\n")
+	var l ladderInfo
+	if err := parseMedia([]byte(pl.String()), &l); err != nil {
+		t.Fatal(err)
+	}
+	if l.total != 2*time.Hour || l.initURI != "init_0.mp4" || len(l.segments) != 301 || l.segments[300].uri != "seg300.m4s" {
+		t.Fatalf("total %v, init %q, %d segments kept", l.total, l.initURI, len(l.segments))
+	}
+	durs := make([]time.Duration, len(l.segments))
+	for i, sg := range l.segments {
+		durs[i] = sg.dur
+	}
+	rule := catalog.PreviewRule{MaxSeconds: catalog.MaxPreviewSeconds, MaxFraction: catalog.Fraction{Num: 1, Den: 2}}
+	if n, got := PreviewSegments(durs, rule.Limit(l.total)); n != 300 || got != 600*time.Second {
+		t.Fatalf("the longest preview: %d segments, %v", n, got)
+	}
+	if n, got := PreviewSegments(durs, catalog.DefaultPreviewRule.Limit(l.total)); n != 5 || got != 10*time.Second {
+		t.Fatalf("the default preview: %d segments, %v", n, got)
+	}
+	for _, bad := range []string{"#EXTM3U\nseg0.m4s\n", "#EXTM3U\n#EXTINF:x,\nseg0.m4s\n", "nope", "#EXTM3U\n#EXT-X-ENDLIST\n"} {
+		if err := parseMedia([]byte(bad), &ladderInfo{}); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+	for _, uri := range []string{"../hls/v1/seg0.m4s", "/etc/passwd", "https://x.example/seg.m4s", ".hidden"} {
+		if _, err := relURI("media/a/hls/v0", uri); err == nil {
+			t.Errorf("URI %q accepted", uri)
+		}
+	}
+}
