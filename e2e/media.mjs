@@ -34,11 +34,14 @@ export async function shortFeedIds(base, n) {
   return { moduleID: mods[0].moduleID, ids: feed.list.slice(0, n).map((v) => v.id) }
 }
 
-// attachClips renders one 3 s 360x640 clip per colour, uploads each,
+// attachClips renders one 12 s 360x640 clip per colour, uploads each,
 // waits until transcoded and attaches them in order to videoIds. The
 // operator uploads them, or the user whose token is uploaderToken (a
 // user's upload makes them the video's uploader); the operator attaches.
-export async function attachClips(base, videoIds, colours = ['red', 'green', 'blue', 'yellow'], uploaderToken) {
+// 12 s, so a VIP or gold video among them still has a preview (a third of
+// its length in whole 2 s segments: 4 s); seconds makes them shorter or
+// longer (3 s: too short for any preview).
+export async function attachClips(base, videoIds, colours = ['red', 'green', 'blue', 'yellow'], uploaderToken, seconds = 12) {
   const work = mkdtempSync(join(tmpdir(), 'prima-clips-'))
   try {
     const op = await call(base, 'POST', '/api/app/mine/login/h5', { body: { account: OPERATOR.account, passWord: OPERATOR.password, sysType: 'ios' } })
@@ -46,8 +49,8 @@ export async function attachClips(base, videoIds, colours = ['red', 'green', 'bl
     const assets = []
     for (let i = 0; i < videoIds.length; i++) {
       const out = join(work, `${i}.mp4`)
-      execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `color=c=${colours[i % colours.length]}:s=360x640:d=3`, '-f', 'lavfi', '-i', 'sine=d=3',
-        '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', out])
+      execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `color=c=${colours[i % colours.length]}:s=360x640:d=${seconds}`, '-f', 'lavfi', '-i', `sine=d=${seconds}`,
+        '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', out])
       const form = new FormData()
       form.append('file', new Blob([readFileSync(out)], { type: 'video/mp4' }), 'clip.mp4')
       assets.push((await call(base, 'POST', '/api/app/vid/uploadStatic', { token: upTok, form })).id)

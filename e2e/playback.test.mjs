@@ -2,7 +2,10 @@
 // a transcoded clip to a free video and to a VIP one; the free video plays
 // its full stream (hls.js fetched on demand, or the browser's own HLS),
 // counts one play when it starts, and keeps its position for the next
-// visit; the VIP video plays only its preview, then shows the paywall.
+// visit; the VIP video plays only its preview, which stops well before the
+// clip's end, then shows the paywall. A VIP video whose clip is too short
+// for a preview shows the paywall at once, and a VIP video of the demo
+// plays its 10 s preview of a clip of a minute or more.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
@@ -12,7 +15,7 @@ import { join } from 'node:path'
 import { root, startServer, launchPhone, shot } from './harness.mjs'
 
 let server, phone, page, tmp
-let freeVideo, vipVideo
+let freeVideo, vipVideo, shortVip, demoVip
 const bin = process.env.PRIMA_BIN || join(root, 'bin', 'prima')
 const $ = (id) => page.locator(`[data-testid=${id}]`)
 
@@ -33,28 +36,36 @@ async function call(method, path, token, body) {
 before(async () => {
   server = await startServer()
   tmp = mkdtempSync(join(tmpdir(), 'prima-clip-'))
-  // A 12 s clip: longer than the 10 s preview, so the preview really ends early.
-  const clip = join(tmp, 'clip.mp4')
-  execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25', '-t', '12',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip])
   execFileSync(bin, ['admin', 'create', '-account', 'ops_e2e'], { env: server.env, input: 'secret12\n', stdio: ['pipe', 'ignore', 'inherit'] })
   const op = (await call('POST', '/api/app/mine/login/h5', null, { account: 'ops_e2e', passWord: 'secret12', sysType: 'ios' })).token
-  const form = new FormData()
-  form.append('file', new Blob([readFileSync(clip)], { type: 'video/mp4' }), 'clip.mp4')
-  let asset = await call('POST', '/api/app/vid/uploadStatic', op, form)
-  for (let i = 0; asset.state === 'processing' && i < 240; i++) {
-    await new Promise((r) => setTimeout(r, 500))
-    asset = await call('GET', `/api/app/vid/uploadStatic?id=${asset.id}`, op)
+  // A 12 s clip (its preview: a third, 4 s) and a 3 s one (too short for a
+  // preview of one whole 2 s segment).
+  const upload = async (secs) => {
+    const clip = join(tmp, `clip${secs}.mp4`)
+    execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25', '-t', String(secs),
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip])
+    const form = new FormData()
+    form.append('file', new Blob([readFileSync(clip)], { type: 'video/mp4' }), 'clip.mp4')
+    let asset = await call('POST', '/api/app/vid/uploadStatic', op, form)
+    for (let i = 0; asset.state === 'processing' && i < 240; i++) {
+      await new Promise((r) => setTimeout(r, 500))
+      asset = await call('GET', `/api/app/vid/uploadStatic?id=${asset.id}`, op)
+    }
+    assert.equal(asset.state, 'ready', `the clip transcoded (${asset.error ?? ''})`)
+    return asset
   }
-  assert.equal(asset.state, 'ready', `the clip transcoded (${asset.error ?? ''})`)
-  // The first free and the first VIP video of the seed.
-  for (let id = 1; id <= 400 && !(freeVideo && vipVideo); id++) {
+  const [asset, short] = [await upload(12), await upload(3)]
+  // The first free video and the first three VIP videos of the seed.
+  const vips = []
+  for (let id = 1; id <= 400 && !(freeVideo && vips.length === 3); id++) {
     const d = await call('GET', `/api/app/vid/info?id=${id}`).catch(() => null)
     if (!d) continue
     if (!freeVideo && d.vipLevel === 0 && d.coins === 0) freeVideo = d
-    if (!vipVideo && d.vipLevel === 1 && d.coins === 0) vipVideo = d
+    if (vips.length < 3 && d.vipLevel === 1 && d.coins === 0) vips.push(d)
   }
+  ;[vipVideo, shortVip, demoVip] = vips
   for (const v of [freeVideo, vipVideo]) await call('POST', '/api/admin/videos/media', op, { videoId: v.id, mediaId: asset.id })
+  await call('POST', '/api/admin/videos/media', op, { videoId: shortVip.id, mediaId: short.id })
   phone = await launchPhone()
   page = phone.page
   await page.goto(server.base + '/')
@@ -106,16 +117,54 @@ test('the position is restored on the next visit', async () => {
   await page.waitForFunction((at) => document.querySelector('video').currentTime >= at - 1, entry[1], { timeout: 10000 })
 })
 
-test('a VIP video plays its preview, then shows the paywall', async () => {
-  const info = await call('GET', `/api/app/vid/info?id=${vipVideo.id}`)
-  assert.equal(info.playback.preview, true)
-  await page.goto(server.base + `/detail/${vipVideo.id}`)
+// previewThenPaywall opens a refused video's detail, plays its preview
+// (muted, fast) and checks that it stopped at the preview's length, well
+// before the clip's end, and that the paywall then covers the player.
+async function previewThenPaywall(id, previewS, clipS, shotName) {
+  await page.goto(server.base + `/detail/${id}`)
   await page.locator('[data-testid=player][data-status=ready]').waitFor({ timeout: 20000 })
   assert.equal(await $('paywall').count(), 0, 'no paywall while the preview can play')
+  assert.equal(await $('detail-preview').innerText(), `试看 ${previewS} 秒`)
+  if (shotName) await shot(page, shotName + '-playing')
   await page.evaluate(() => { const v = document.querySelector('video'); v.muted = true; v.playbackRate = 4; return v.play() })
   await page.locator('[data-testid=paywall][data-reason=need_vip]').waitFor({ timeout: 30000 })
   assert.match(await $('paywall').innerText(), /试看已结束/)
-  await shot(page, 'video-10-preview-ended')
+  // What the player was given ends with the preview: the rest of the clip
+  // was never in its playlist.
+  const [at, length] = await page.evaluate(() => { const v = document.querySelector('video'); return [v.currentTime, v.duration] })
+  assert.ok(length <= previewS + 0.2 && at <= previewS + 0.2, `the preview lasted ${length} s, stopped at ${at} s (preview ${previewS} s)`)
+  assert.ok(at < clipS - 1, `stopped before the end of the ${clipS} s clip (at ${at} s)`)
+  if (shotName) await shot(page, shotName)
+}
+
+test('a VIP video plays its preview, which stops before the end, then shows the paywall', async () => {
+  const info = await call('GET', `/api/app/vid/info?id=${vipVideo.id}`)
+  assert.equal(info.duration, 12)
+  assert.equal(info.playback.preview, true)
+  assert.equal(info.playback.previewMs, 4000, 'a third of 12 s in whole 2 s segments')
+  assert.equal(info.paywall.previewMs, 4000)
+  await previewThenPaywall(vipVideo.id, 4, 12, 'video-10-preview-ended')
+})
+
+test('a VIP video too short for a preview shows the paywall at once, with no player', async () => {
+  const info = await call('GET', `/api/app/vid/info?id=${shortVip.id}`)
+  assert.equal(info.duration, 3)
+  assert.equal(info.playback, null, 'no preview of a 3 s clip')
+  assert.equal(info.paywall.previewMs, 0)
+  await page.goto(server.base + `/detail/${shortVip.id}`)
+  await page.locator('[data-testid=paywall][data-reason=need_vip]').waitFor({ timeout: 10000 })
+  assert.equal(await page.locator('[data-testid=player]').getAttribute('data-status'), 'nosource')
+  assert.equal(await page.locator('video').count(), 0, 'nothing to play, no video element')
+  assert.doesNotMatch(await $('paywall').innerText(), /试看已结束/)
+  assert.equal(await $('detail-preview').count(), 0)
+  await shot(page, 'video-12-too-short-for-preview')
+})
+
+test('a VIP video of the demo previews 10 s of a clip of a minute or more', async () => {
+  const info = await call('GET', `/api/app/vid/info?id=${demoVip.id}`)
+  assert.ok(info.duration >= 60, `the demo's VIP clip lasts ${info.duration} s`)
+  assert.equal(info.playback.previewMs, 10000)
+  await previewThenPaywall(demoVip.id, 10, info.duration, 'video-13-demo-vip-paywall')
 })
 
 test('a failing stream shows the error; retry signs a fresh URL and plays', async () => {

@@ -207,7 +207,8 @@ test('a paid video post: B plays the preview, then the paywall; the author plays
   let asset
   try {
     const out = join(work, 'clip.mp4')
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=teal:s=360x640:d=3', '-f', 'lavfi', '-i', 'sine=d=3',
+    // 9 s: a third is one whole 2 s segment of preview (3 s would have none).
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=teal:s=360x640:d=9', '-f', 'lavfi', '-i', 'sine=d=9',
       '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', out])
     const form = new FormData()
     form.append('file', new Blob([readFileSync(out)], { type: 'video/mp4' }), 'clip.mp4')

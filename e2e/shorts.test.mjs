@@ -233,6 +233,45 @@ test('a user\'s clip names its uploader, and a signed-in viewer follows them fro
   assert.equal(other.uploader, null)
 })
 
+// A refused clip plays its preview (a third of the 12 s clip: 4 s), which
+// stops there, and the paywall shows; with a clip too short for any
+// preview (3 s) the paywall shows at once and the slide gets no source.
+test('a VIP clip stops its preview before the end; one too short for a preview shows the paywall at once', async () => {
+  const infos = await Promise.all(feedIds.map((id) => call('GET', `/api/app/vid/info?id=${id}`)))
+  const i = infos.findIndex((d) => !d.access.allowed && d.vipLevel > 0)
+  assert.ok(i >= 0, 'a VIP clip among the first four of the feed')
+  const id = feedIds[i]
+  assert.equal(infos[i].playback.previewMs, 4000)
+  assert.equal(infos[i].paywall.previewMs, 4000)
+  const slide = page.locator(`[data-testid=short-slide][data-video-id="${id}"]`)
+  const openSlide = async () => {
+    await page.goto(server.base + '/shortvideo')
+    await page.locator('[data-testid=short-slide][data-role=play]').waitFor()
+    for (let k = 0; k < i; k++) {
+      await swipeUp()
+      await page.locator(`[data-testid=short-slide][data-role=play][data-slot]`).waitFor()
+    }
+    await page.locator(`[data-testid=short-slide][data-role=play][data-video-id="${id}"]`).waitFor({ timeout: 10000 })
+  }
+  await openSlide()
+  await slide.locator('[data-testid=short-preview]').waitFor({ timeout: 10000 })
+  assert.equal(await slide.locator('[data-testid=short-preview]').innerText(), '试看 4 秒')
+  await slide.locator('[data-testid=short-paywall][data-reason=need_vip]').waitFor({ timeout: 20000 })
+  const [at, length] = await slide.locator('video').evaluate((v) => [v.currentTime, v.duration])
+  assert.ok(length <= 4.2 && at <= 4.2, `the preview lasted ${length} s and stopped at ${at} s, not the clip's 12 s`)
+  await shot(page, 'shorts-09-preview-ended')
+
+  await attachClips(server.base, [id], ['gray'], undefined, 3)
+  const short = await call('GET', `/api/app/vid/info?id=${id}`)
+  assert.equal(short.playback, null, 'no preview of a 3 s clip')
+  assert.equal(short.paywall.previewMs, 0)
+  await openSlide()
+  await slide.locator('[data-testid=short-paywall][data-reason=need_vip]').waitFor({ timeout: 10000 })
+  assert.equal(await slide.locator('[data-testid=short-preview]').count(), 0)
+  assert.equal(await slide.locator('video').evaluate((v) => v.getAttribute('src') || v.querySelector('source')?.src || ''), '', 'no source')
+  await shot(page, 'shorts-10-too-short-for-preview')
+})
+
 test('no script errors', () => {
   assert.deepEqual(phone.errors, [])
 })

@@ -198,6 +198,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Catalog.Media = a.Uploads  // playback URLs of videos with media attached
 	a.Catalog.Covers = a.Uploads // operators' covers, copied to public covers/ keys
 	a.Uploads.Changed = a.Catalog.Invalidate
+	a.Uploads.Previews = a.Catalog // the operator's preview rule
 	a.Wallet = wallet.NewService(d)
 	a.Wallet.Events = events
 	a.Wallet.Passwords = walletPasswords{acct} // fresh password check of payout calls

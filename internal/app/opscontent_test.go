@@ -542,7 +542,7 @@ func TestOperatorGuide(t *testing.T) {
 	}
 	clip := filepath.Join(t.TempDir(), "clip.mp4")
 	if out, err := exec.Command("ffmpeg", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=320x180:rate=25", "-f", "lavfi", "-i", "sine",
-		"-t", "3", "-pix_fmt", "yuv420p", "-shortest", clip).CombinedOutput(); err != nil {
+		"-t", "12", "-pix_fmt", "yuv420p", "-shortest", clip).CombinedOutput(); err != nil {
 		t.Fatalf("ffmpeg: %v %s", err, out)
 	}
 	clipBytes, _ := os.ReadFile(clip)
@@ -582,22 +582,28 @@ func TestOperatorGuide(t *testing.T) {
 			`{"title":"第一部影片","moduleId":%d,"subModuleId":%d,"tagIds":[%d],"coverId":%d,"coins":30}`, mod.ID, sub.ID, tag.ID, cover), 200))
 		o.call(t, o.op, "POST", "/api/admin/videos/media", fmt.Sprintf(`{"videoId":%d,"mediaId":%d}`, v.ID, media), 200)
 		v = decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos/publish", fmt.Sprintf(`{"id":%d,"published":true}`, v.ID), 200))
-		if !v.Published || v.MediaID != media || v.Duration != 3 {
+		if !v.Published || v.MediaID != media || v.Duration != 12 {
 			t.Fatalf("video: %+v", v)
 		}
 		list := string(o.call(t, "", "GET", fmt.Sprintf("/api/app/vid/moduleVideo?moduleID=%d", mod.ID), "", 200))
-		if !strings.Contains(list, "第一部影片") || !strings.Contains(list, `"duration":3`) {
+		if !strings.Contains(list, "第一部影片") || !strings.Contains(list, `"duration":12`) {
 			t.Fatalf("moduleVideo: %s", list)
 		}
 		info := decode[struct {
-			Coins    int64 `json:"coins"`
-			Paywall  *struct{ Coins int64 }
+			Coins   int64 `json:"coins"`
+			Paywall *struct {
+				Coins     int64
+				PreviewMs int64 `json:"previewMs"`
+			}
 			Playback *struct {
-				URL     string `json:"url"`
-				Preview bool   `json:"preview"`
+				URL       string `json:"url"`
+				Preview   bool   `json:"preview"`
+				PreviewMs int64  `json:"previewMs"`
 			} `json:"playback"`
 		}](t, o.call(t, o.user, "GET", fmt.Sprintf("/api/app/vid/info?id=%d", v.ID), "", 200))
-		if info.Coins != 30 || info.Paywall == nil || info.Paywall.Coins != 30 || info.Playback == nil || !info.Playback.Preview {
+		// 12 s: a third is 4 s, two whole segments.
+		if info.Coins != 30 || info.Paywall == nil || info.Paywall.Coins != 30 || info.Playback == nil || !info.Playback.Preview ||
+			info.Playback.PreviewMs != 4000 || info.Paywall.PreviewMs != 4000 {
 			t.Fatalf("info: %+v", info)
 		}
 		page := decode[audit.Page](t, o.call(t, o.op, "GET", "/api/admin/audit?targetType=video", "", 200))

@@ -294,6 +294,8 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	// replies, creator reviews, application centre clicks.
 	op("GET /api/admin/source", cat.AdminSource)
 	op("POST /api/admin/source", cat.AdminSetSource)
+	op("GET /api/admin/preview", cat.AdminPreviewRule)
+	op("POST /api/admin/preview", cat.AdminSetPreviewRule)
 	op("GET /api/admin/apps/clicks", cat.AdminAppClicks)
 	op("GET /api/admin/feedback", sup.AdminFeedback)
 	op("POST /api/admin/feedback/reply", sup.AdminReply)

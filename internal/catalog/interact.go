@@ -50,13 +50,15 @@ type Entitlements interface {
 type Playback struct {
 	URL       string    `json:"url"`       // the HLS playlist
 	Preview   bool      `json:"preview"`   // true: only the preview, the full video is behind the paywall
+	PreviewMs int64     `json:"previewMs"` // the preview's length; 0 for the full video
 	ExpiresAt time.Time `json:"expiresAt"` // when URL stops working
 }
 
 // PlaybackSource hands out playback URLs; internal/media implements it.
 // access is the caller's decision for v: when it is not allowed, an
-// implementation must return the preview only, never the full rendition.
-// nil, nil means v has no playable media.
+// implementation must return the preview only, never the full rendition,
+// and a preview that stops before the end (PreviewRule). nil, nil means v
+// has nothing this caller may play: no media, or too short for a preview.
 type PlaybackSource interface {
 	Playback(ctx context.Context, v Video, access membership.Access) (*Playback, error)
 }
@@ -80,13 +82,21 @@ type Paywall struct {
 	Tip          string `json:"tip"`
 }
 
+// VideoPaywall is a video's paywall: a paywall and how long the preview
+// plays before it; PreviewMs 0 is no preview (too short, or no media),
+// the paywall shows at once.
+type VideoPaywall struct {
+	Paywall
+	PreviewMs int64 `json:"previewMs"`
+}
+
 // VideoDetail is GET /api/app/vid/info's answer.
 type VideoDetail struct {
 	Video
 	IsLike    bool              `json:"isLike"`
 	IsCollect bool              `json:"isCollect"`
 	Access    membership.Access `json:"access"`
-	Paywall   *Paywall          `json:"paywall"`  // null when allowed
+	Paywall   *VideoPaywall     `json:"paywall"`  // null when allowed
 	Playback  *Playback         `json:"playback"` // null when the video has no media
 	Uploader  *Uploader         `json:"uploader"` // null for the platform's own catalogue
 	Related   []Video           `json:"related"`
@@ -141,7 +151,7 @@ func (s *Service) Detail(ctx context.Context, uid, id int64) (VideoDetail, error
 		return d, err
 	}
 	if !d.Access.Allowed {
-		d.Paywall = &Paywall{Reason: d.Access.Reason, NeedVipLevel: d.Access.Unlock.VipLevel, Coins: d.Access.Unlock.Coins, Tip: d.Access.Tip()}
+		d.Paywall = &VideoPaywall{Paywall: Paywall{Reason: d.Access.Reason, NeedVipLevel: d.Access.Unlock.VipLevel, Coins: d.Access.Unlock.Coins, Tip: d.Access.Tip()}}
 	}
 	if uid != 0 {
 		if d.IsLike, err = hasMark(ctx, s.db, likeList, uid, id); err != nil {
@@ -161,6 +171,9 @@ func (s *Service) Detail(ctx context.Context, uid, id int64) (VideoDetail, error
 	d.Video, d.Related = all[0], all[1:]
 	if d.Playback, err = s.Media.Playback(ctx, d.Video, d.Access); err != nil {
 		return d, err
+	}
+	if d.Paywall != nil && d.Playback != nil {
+		d.Paywall.PreviewMs = d.Playback.PreviewMs
 	}
 	if d.Uploader, err = s.uploaderOf(ctx, uid, id); err != nil {
 		return d, err

@@ -365,12 +365,20 @@ func TestMineLists(t *testing.T) {
 
 // recordingMedia is a PlaybackSource that remembers what it was asked.
 type recordingMedia struct {
-	got []membership.Access
+	got  []membership.Access
+	none bool // no playback: too short for a preview
 }
 
 func (m *recordingMedia) Playback(_ context.Context, v Video, a membership.Access) (*Playback, error) {
 	m.got = append(m.got, a)
-	return &Playback{URL: fmt.Sprintf("/media/s/x/videos/%d/preview.m3u8", v.ID), Preview: !a.Allowed}, nil
+	if m.none {
+		return nil, nil
+	}
+	p := &Playback{URL: fmt.Sprintf("/media/s/x/videos/%d/preview.m3u8", v.ID), Preview: !a.Allowed}
+	if !a.Allowed {
+		p.PreviewMs = 4000
+	}
+	return p, nil
 }
 
 func TestDetail(t *testing.T) {
@@ -413,7 +421,7 @@ func TestDetail(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if dv.Access.Allowed || dv.Paywall == nil || *dv.Paywall != (Paywall{Reason: "need_vip", NeedVipLevel: 1, Tip: "开通VIP会员即可观看完整视频"}) {
+		if dv.Access.Allowed || dv.Paywall == nil || dv.Paywall.Paywall != (Paywall{Reason: "need_vip", NeedVipLevel: 1, Tip: "开通VIP会员即可观看完整视频"}) {
 			t.Fatalf("vip video for a plain user: %+v %+v", dv.Access, dv.Paywall)
 		}
 		if !dv.IsLike || !dv.IsCollect {
@@ -425,7 +433,7 @@ func TestDetail(t *testing.T) {
 		if dv, _ := s.Detail(ctx, vip, svipVideo); dv.Paywall == nil || dv.Paywall.Reason != "need_svip" || dv.Paywall.NeedVipLevel != 2 {
 			t.Fatalf("super VIP video for a VIP: %+v", dv.Paywall)
 		}
-		if dv, _ := s.Detail(ctx, vip, gold); dv.Paywall == nil || *dv.Paywall != (Paywall{Reason: "need_coins", Coins: 10, Tip: "支付10金币即可观看完整视频"}) {
+		if dv, _ := s.Detail(ctx, vip, gold); dv.Paywall == nil || dv.Paywall.Paywall != (Paywall{Reason: "need_coins", Coins: 10, Tip: "支付10金币即可观看完整视频"}) {
 			t.Fatalf("gold video: %+v", dv.Paywall)
 		}
 		if dv, _ := s.Detail(ctx, 0, vipVideo); dv.Paywall == nil || dv.Paywall.Reason != "login" {
@@ -441,6 +449,14 @@ func TestDetail(t *testing.T) {
 		}
 		if dg.Playback == nil || !dg.Playback.Preview || len(m.got) != 1 || m.got[0].Allowed {
 			t.Fatalf("playback %+v, asked %+v", dg.Playback, m.got)
+		}
+		// The paywall says how long the preview plays, or that there is none.
+		if dg.Paywall == nil || dg.Paywall.PreviewMs != 4000 || dg.Playback.PreviewMs != 4000 {
+			t.Fatalf("paywall %+v, playback %+v", dg.Paywall, dg.Playback)
+		}
+		m.none = true
+		if dn, err := s.Detail(ctx, u, gold); err != nil || dn.Playback != nil || dn.Paywall == nil || dn.Paywall.PreviewMs != 0 {
+			t.Fatalf("no preview: %+v %+v %v", dn.Paywall, dn.Playback, err)
 		}
 	})
 }

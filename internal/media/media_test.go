@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -40,10 +41,13 @@ func ffmpegFile(t testing.TB, dir, name string, args ...string) string {
 }
 
 // clip is a 3 s 640x360 video with sound.
-func clip(t testing.TB, dir string) []byte {
+func clip(t testing.TB, dir string) []byte { return clipOf(t, dir, 3) }
+
+// clipOf is a secs long 640x360 video with sound.
+func clipOf(t testing.TB, dir string, secs int) []byte {
 	t.Helper()
-	p := ffmpegFile(t, dir, "clip.mp4", "-f", "lavfi", "-i", "testsrc=size=640x360:rate=25", "-f", "lavfi", "-i", "sine",
-		"-t", "3", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac")
+	p := ffmpegFile(t, dir, fmt.Sprintf("clip%d.mp4", secs), "-f", "lavfi", "-i", "testsrc=size=640x360:rate=25", "-f", "lavfi", "-i", "sine",
+		"-t", strconv.Itoa(secs), "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac")
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -286,7 +290,8 @@ func get(t *testing.T, h http.Handler, url string, hdr ...string) *httptest.Resp
 }
 
 func TestVideoTranscodesToHLS(t *testing.T) {
-	data := clip(t, t.TempDir())
+	dir := t.TempDir()
+	data, short := clipOf(t, dir, 7), clip(t, dir)
 	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
 		tmp := t.TempDir()
 		s.App.Uploads.TempDir = tmp
@@ -295,12 +300,19 @@ func TestVideoTranscodesToHLS(t *testing.T) {
 		sc := upload(tok, "file", "clip.bin", data, t)
 		sc.ExpectedStatus = 200
 		v := apitest.Data[media.View](t, sc.Run(t, s.Handler))
-		if v.Kind != media.Video || v.State != media.Processing || v.Width != 640 || v.Height != 360 || v.Duration < 2900 || v.VideoCodec != "h264" || v.AudioCodec != "aac" {
+		if v.Kind != media.Video || v.State != media.Processing || v.Width != 640 || v.Height != 360 || v.Duration < 6900 || v.VideoCodec != "h264" || v.AudioCodec != "aac" {
 			t.Fatalf("uploaded %+v", v)
 		}
 		v = waitState(t, s, tok, v.ID)
 		if v.State != media.Ready || v.Master == "" || v.Preview == "" || v.Poster == "" {
 			t.Fatalf("after the job: %+v", v)
+		}
+		// A 3 s clip is too short for a preview of a whole segment.
+		sc = upload(tok, "file", "short.mp4", short, t)
+		sc.ExpectedStatus = 200
+		sv := waitState(t, s, tok, apitest.Data[media.View](t, sc.Run(t, s.Handler)).ID)
+		if sv.State != media.Ready || sv.Master == "" || sv.Preview != "" {
+			t.Fatalf("the 3 s clip after the job: %+v", sv)
 		}
 		noTemp(t, tmp)
 		rec := get(t, s.Handler, v.Master)
@@ -341,16 +353,20 @@ func TestVideoTranscodesToHLS(t *testing.T) {
 		if rec = get(t, s.Handler, v.Poster); rec.Code != 200 || rec.Header().Get("Content-Type") != "image/jpeg" {
 			t.Fatalf("poster: %d", rec.Code)
 		}
-		// The preview is its own, shorter HLS folder.
+		// The preview is its own, shorter HLS folder: a third of 7 s in
+		// whole 2 s segments is one.
 		rec = get(t, s.Handler, v.Preview)
 		if rec.Code != 200 || strings.Count(rec.Body.String(), "#EXT-X-STREAM-INF") != 1 {
 			t.Fatalf("preview: %d %s", rec.Code, rec.Body)
 		}
+		if segs := previewSegments(t, s.Handler, v.Preview); len(segs) != 1 {
+			t.Fatalf("the asset's preview lists %v", segs)
+		}
 		op := operator(t, s)
-		t.Run("playback", func(t *testing.T) { playback(t, s, tok, op, v) })
+		t.Run("playback", func(t *testing.T) { playback(t, s, tok, op, v, sv) })
 		apitest.Run(t, s.Handler,
 			apitest.Scenario{Name: "operators list ready", URL: "/api/admin/media?state=ready", Token: op, ExpectedStatus: 200,
-				ExpectedContent: []string{`"total":2`, `"state":"ready"`, `"kind":"video"`, `"kind":"image"`}},
+				ExpectedContent: []string{`"total":3`, `"state":"ready"`, `"kind":"video"`, `"kind":"image"`}},
 			apitest.Scenario{Name: "none failed", URL: "/api/admin/media?state=failed", Token: op, ExpectedStatus: 200, ExpectedContent: []string{`"total":0`}},
 			apitest.Scenario{Name: "bad state", URL: "/api/admin/media?state=odd", Token: op, ExpectedStatus: 422},
 			apitest.Scenario{Name: "a user may not", URL: "/api/admin/media", Token: tok, ExpectedStatus: 403},
@@ -394,10 +410,34 @@ func TestFailingTranscodeEndsFailed(t *testing.T) {
 	})
 }
 
+// previewSegments follows a preview's master to its one variant and lists
+// the segments it names.
+func previewSegments(t *testing.T, h http.Handler, master string) []string {
+	t.Helper()
+	var variant string
+	for _, l := range strings.Split(get(t, h, master).Body.String(), "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			variant = l
+		}
+	}
+	rec := get(t, h, master[:strings.LastIndexByte(master, '/')+1]+variant)
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "#EXT-X-ENDLIST") {
+		t.Fatalf("preview variant %s: %d %s", variant, rec.Code, rec.Body)
+	}
+	var segs []string
+	for _, l := range strings.Split(rec.Body.String(), "\n") {
+		if strings.HasSuffix(l, ".m4s") {
+			segs = append(segs, l)
+		}
+	}
+	return segs
+}
+
 // playback attaches the ready asset to a free and a VIP video: the free one
 // plays the full ladder, the VIP one (refused to a guest) only the preview,
-// and the preview's token opens nothing of the full folder.
-func playback(t *testing.T, s *apptest.Server, tok, op string, asset media.View) {
+// which stops before the end, and the preview's token opens nothing of the
+// full folder; the short asset on a VIP video gives a guest no playback.
+func playback(t *testing.T, s *apptest.Server, tok, op string, asset, short media.View) {
 	ctx := context.Background()
 	now := time.Now().Unix() // the catalog keeps seconds
 	var mod int64
@@ -405,7 +445,7 @@ func playback(t *testing.T, s *apptest.Server, tok, op string, asset media.View)
 		t.Fatal(err)
 	}
 	ids := map[int]int64{}
-	for _, vip := range []int{0, 1} {
+	for _, vip := range []int{0, 1, 2} {
 		var id int64
 		if err := s.App.DB.QueryRow(ctx, `INSERT INTO videos (title, module_id, sub_module_id, vip_level, published, created_at, updated_at)
 			VALUES ('v', ?, ?, ?, 1, ?, ?) RETURNING id`, mod, mod, vip, now, now).Scan(&id); err != nil {
@@ -431,21 +471,26 @@ func playback(t *testing.T, s *apptest.Server, tok, op string, asset media.View)
 		attach("free video", op, ids[0], asset.ID, 200, ""),
 		attach("again: no change", op, ids[0], asset.ID, 200, ""),
 		attach("vip video", op, ids[1], asset.ID, 200, ""),
+		attach("super VIP video, short clip", op, ids[2], short.ID, 200, ""),
 	)
 	var audits int
 	if err := s.App.DB.QueryRow(ctx, `SELECT COUNT(*) FROM audit_log WHERE action = 'video.media'`).Scan(&audits); err != nil {
 		t.Fatal(err)
 	}
-	if audits != 2 {
-		t.Fatalf("%d audit rows, want 2 (the repeat changes nothing)", audits)
+	if audits != 3 {
+		t.Fatalf("%d audit rows, want 3 (the repeat changes nothing)", audits)
 	}
 	type info struct {
 		Access struct {
 			Allowed bool `json:"allowed"`
 		} `json:"access"`
+		Paywall *struct {
+			PreviewMs int64 `json:"previewMs"`
+		} `json:"paywall"`
 		Playback *struct {
-			URL     string `json:"url"`
-			Preview bool   `json:"preview"`
+			URL       string `json:"url"`
+			Preview   bool   `json:"preview"`
+			PreviewMs int64  `json:"previewMs"`
 		} `json:"playback"`
 	}
 	detail := func(id int64) info {
@@ -460,17 +505,21 @@ func playback(t *testing.T, s *apptest.Server, tok, op string, asset media.View)
 		t.Fatalf("full master: %d", rec.Code)
 	}
 	vip := detail(ids[1])
-	if vip.Access.Allowed || vip.Playback == nil || !vip.Playback.Preview || !strings.HasSuffix(vip.Playback.URL, "/preview/master.m3u8") {
-		t.Fatalf("VIP video as a guest: %+v %+v", vip.Access, vip.Playback)
+	if vip.Access.Allowed || vip.Playback == nil || !vip.Playback.Preview || !strings.HasSuffix(vip.Playback.URL, "/preview-1/master.m3u8") ||
+		vip.Playback.PreviewMs != 2000 || vip.Paywall == nil || vip.Paywall.PreviewMs != 2000 {
+		t.Fatalf("VIP video as a guest: %+v %+v %+v", vip.Access, vip.Playback, vip.Paywall)
 	}
-	if rec := get(t, s.Handler, vip.Playback.URL); rec.Code != 200 {
-		t.Fatalf("preview master: %d", rec.Code)
+	// One 2 s segment of the four (2+2+2+1 s): never the last.
+	if segs := previewSegments(t, s.Handler, vip.Playback.URL); len(segs) != 1 || segs[0] != "seg0.m4s" {
+		t.Fatalf("the preview lists %v", segs)
 	}
 	// The preview token on the full folder's keys: refused, whether the
 	// key is swapped in or reached by relative resolution.
-	full := strings.Replace(vip.Playback.URL, "/preview/master.m3u8", "/hls/master.m3u8", 1)
-	dotdot := strings.Replace(vip.Playback.URL, "/preview/master.m3u8", "/preview/../hls/master.m3u8", 1)
-	for _, u := range []string{full, strings.Replace(vip.Playback.URL, "/preview/master.m3u8", "/hls/v1/index.m3u8", 1)} {
+	full := strings.Replace(vip.Playback.URL, "/preview-1/master.m3u8", "/hls/master.m3u8", 1)
+	dotdot := strings.Replace(vip.Playback.URL, "/preview-1/master.m3u8", "/preview-1/../hls/master.m3u8", 1)
+	for _, u := range []string{full, strings.Replace(vip.Playback.URL, "/preview-1/master.m3u8", "/hls/v1/index.m3u8", 1),
+		strings.Replace(vip.Playback.URL, "/preview-1/master.m3u8", "/hls/v0/seg3.m4s", 1),
+		strings.Replace(vip.Playback.URL, "/preview-1/master.m3u8", "/preview/master.m3u8", 1)} {
 		if rec := get(t, s.Handler, u); rec.Code != http.StatusForbidden {
 			t.Fatalf("the preview's token on %s: %d, want 403", u, rec.Code)
 		}
@@ -478,6 +527,10 @@ func playback(t *testing.T, s *apptest.Server, tok, op string, asset media.View)
 	// A client resolving "../hls/" gets the cleaned path, the case above.
 	if rec := get(t, s.Handler, dotdot); rec.Code < 300 || rec.Code >= 400 && rec.Code != http.StatusForbidden {
 		t.Fatalf("the preview's token on %s: %d", dotdot, rec.Code)
+	}
+	// Too short for a preview: no playback, the paywall at once.
+	if d := detail(ids[2]); d.Access.Allowed || d.Playback != nil || d.Paywall == nil || d.Paywall.PreviewMs != 0 {
+		t.Fatalf("a 3 s clip refused: %+v %+v %+v", d.Access, d.Playback, d.Paywall)
 	}
 	// A video without media still says playback null.
 	attach("detach", op, ids[0], 0, 200, "").Run(t, s.Handler)

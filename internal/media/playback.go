@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -19,28 +20,44 @@ const PlaybackTTL = 4 * time.Hour
 
 // Playback implements catalog.PlaybackSource: the video's asset (through
 // videos.media_id) when it is ready, as a folder-signed master playlist.
-// A caller whose access is refused gets the preview folder only; its token
-// covers "<asset>/preview/" and nothing else, so the full ladder in
-// "<asset>/hls/" cannot be reached from it (the signature binds the scope).
+// A caller whose access is refused gets the preview only (preview.go): a
+// folder of the first whole segments under the operator's rule, whose
+// token opens that folder and nothing else, so neither the full ladder in
+// "<asset>/hls/" nor a longer cut can be reached from it (the signature
+// binds the scope). A video too short for a preview gives a refused
+// caller no playback at all.
 func (s *Service) Playback(ctx context.Context, v catalog.Video, access membership.Access) (*catalog.Playback, error) {
-	var state, hls, preview string
-	err := s.db.QueryRow(ctx, `SELECT m.state, m.hls_prefix, m.preview_prefix FROM videos v
-		JOIN media_assets m ON m.id = v.media_id WHERE v.id = ?`, v.ID).Scan(&state, &hls, &preview)
+	var state, hls string
+	err := s.db.QueryRow(ctx, `SELECT m.state, m.hls_prefix FROM videos v
+		JOIN media_assets m ON m.id = v.media_id WHERE v.id = ?`, v.ID).Scan(&state, &hls)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && (State(state) != Ready || hls == "") {
 		return nil, nil // no media attached, or not transcoded yet
 	}
 	if err != nil {
 		return nil, err
 	}
-	folder := hls
+	folder, length := hls, time.Duration(0)
 	if !access.Allowed {
-		folder = preview
+		rule, err := s.previewRule(ctx)
+		if err != nil {
+			return nil, err
+		}
+		// Beside hls/, one folder per length in segments: every rule that
+		// cuts as many segments shares it, and no token of one opens another.
+		asset := path.Dir(strings.TrimSuffix(hls, "/"))
+		folder, length, err = s.previewCut(ctx, hls, rule, func(n int) string { return asset + "/preview-" + strconv.Itoa(n) + "/" })
+		if err != nil {
+			return nil, err
+		}
+		if folder == "" {
+			return nil, nil // too short for a preview: the paywall at once
+		}
 	}
 	url, err := s.signer.FolderURL(folder, folder+"master.m3u8", PlaybackTTL)
 	if err != nil {
 		return nil, err
 	}
-	return &catalog.Playback{URL: url, Preview: !access.Allowed, ExpiresAt: expiresAt(url)}, nil
+	return &catalog.Playback{URL: url, Preview: !access.Allowed, PreviewMs: length.Milliseconds(), ExpiresAt: expiresAt(url)}, nil
 }
 
 var _ catalog.PlaybackSource = (*Service)(nil)

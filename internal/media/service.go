@@ -96,6 +96,11 @@ type Service struct {
 	// Changed runs after a commit that changed a catalogue video (Attach),
 	// so the catalog drops its cached listings; nil does nothing.
 	Changed func()
+	// Previews is the operator's preview rule (catalog.Service); nil is
+	// catalog.DefaultPreviewRule.
+	Previews PreviewRules
+	// ladders remembers the HLS folders previews were cut from.
+	ladders ladderCache
 	// decodes bounds pictures decoded at once: a 50 MP picture takes
 	// 200 MB, and uploads arrive in parallel.
 	decodes chan struct{}
@@ -369,12 +374,20 @@ func (s *Service) runTranscode(ctx context.Context, a Asset) error {
 		return err
 	}
 	folder := path.Dir(a.SourceKey)
-	hls, preview, poster := folder+"/hls/", folder+"/preview/", folder+"/poster.jpg"
+	hls, poster := folder+"/hls/", folder+"/poster.jpg"
 	if err := s.putTree(ctx, out.HLS, hls); err != nil {
 		return err
 	}
-	if err := s.putTree(ctx, out.Preview, preview); err != nil {
+	// The asset's own preview (its owner's view, a community post's
+	// preview): the first segments of the ladder under the rule of now,
+	// none for a clip too short for one.
+	rule, err := s.previewRule(ctx)
+	if err != nil {
 		return err
+	}
+	preview, _, err := s.previewCut(ctx, hls, rule, func(int) string { return folder + "/preview/" })
+	if err != nil {
+		return fmt.Errorf("preview: %w", err)
 	}
 	if err := s.store.PutFile(ctx, poster, out.Poster); err != nil {
 		return err

@@ -213,7 +213,7 @@ func TestTranscodeSpeed(t *testing.T) {
 	// Alone: the ladder command, straight from exec.
 	alone := filepath.Join(dir, "alone")
 	start := time.Now()
-	if b, err := exec.Command("ffmpeg", s.Tools.hlsArgs(src, alone, probe, Ladder(probe.Height), 0)...).CombinedOutput(); err != nil {
+	if b, err := exec.Command("ffmpeg", s.Tools.hlsArgs(src, alone, probe, Ladder(probe.Height))...).CombinedOutput(); err != nil {
 		t.Fatalf("%v %s", err, b)
 	}
 	aloneTime := time.Since(start)
@@ -240,7 +240,7 @@ func TestTranscodeSpeed(t *testing.T) {
 	if len(left) != 0 {
 		t.Fatalf("the transcode left %d entries in its temp dir", len(left))
 	}
-	t.Logf("10 s 640x360 clip: ladder alone %v; whole job (fetch, ladder, 10 s preview, poster, %d uploads, row) %v; ratio %.2f",
+	t.Logf("10 s 640x360 clip: ladder alone %v; whole job (fetch, ladder, preview cut, poster, %d uploads, row) %v; ratio %.2f",
 		aloneTime.Round(time.Millisecond), countBlobs(t, store), jobTime.Round(time.Millisecond), float64(jobTime)/float64(aloneTime))
 }
 

@@ -144,17 +144,10 @@ func Ladder(h int) []Rendition {
 
 func even(n int) int { return n &^ 1 }
 
-// PreviewLength is how much of a video its preview holds.
-const PreviewLength = 10 * time.Second
-
 // hlsArgs is the ffmpeg command that packages src into an fMP4 HLS ladder
-// in dir (master.m3u8, v<i>/index.m3u8, v<i>/seg<n>.m4s). limit > 0 cuts the
-// output at that length (the preview).
-func (t Tools) hlsArgs(src, dir string, p Probe, ladder []Rendition, limit time.Duration) []string {
+// in dir (master.m3u8, v<i>/index.m3u8, v<i>/seg<n>.m4s).
+func (t Tools) hlsArgs(src, dir string, p Probe, ladder []Rendition) []string {
 	args := []string{"-nostdin", "-hide_banner", "-v", "error", "-y", "-threads", strconv.Itoa(t.threads()), "-i", src}
-	if limit > 0 {
-		args = append(args, "-t", strconv.FormatFloat(limit.Seconds(), 'f', 3, 64))
-	}
 	var split strings.Builder
 	fmt.Fprintf(&split, "[0:v]split=%d", len(ladder))
 	for i := range ladder {
@@ -228,23 +221,19 @@ func (t Tools) run(ctx context.Context, args []string) error {
 
 // Outputs are the files a transcode wrote, relative to its directory.
 type Outputs struct {
-	Dir     string
-	HLS     string // folder with master.m3u8
-	Preview string // folder with master.m3u8
-	Poster  string // file
+	Dir    string
+	HLS    string // folder with master.m3u8
+	Poster string // file
 }
 
-// Transcode writes the ladder, the preview and the poster of src into dir.
+// Transcode writes the ladder and the poster of src into dir. Previews are
+// cut from the ladder's lowest rung afterwards (preview.go): segments
+// copied, nothing encoded again.
 func (t Tools) Transcode(ctx context.Context, src, dir string, p Probe) (Outputs, error) {
-	o := Outputs{Dir: dir, HLS: filepath.Join(dir, "hls"), Preview: filepath.Join(dir, "preview"), Poster: filepath.Join(dir, "poster.jpg")}
+	o := Outputs{Dir: dir, HLS: filepath.Join(dir, "hls"), Poster: filepath.Join(dir, "poster.jpg")}
 	ladder := Ladder(p.Height)
-	if err := t.run(ctx, t.hlsArgs(src, o.HLS, p, ladder, 0)); err != nil {
+	if err := t.run(ctx, t.hlsArgs(src, o.HLS, p, ladder)); err != nil {
 		return o, err
-	}
-	// The preview is the lowest rung alone: it is a teaser, and its own
-	// folder, so the URL handed out for it opens nothing of the full video.
-	if err := t.run(ctx, t.hlsArgs(src, o.Preview, p, ladder[:1], PreviewLength)); err != nil {
-		return o, fmt.Errorf("preview: %w", err)
 	}
 	if err := t.run(ctx, t.posterArgs(src, o.Poster, p)); err != nil {
 		return o, fmt.Errorf("poster: %w", err)

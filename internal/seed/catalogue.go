@@ -30,7 +30,9 @@ type moduleSpec struct {
 	Short bool // vertical short videos (module type 4)
 	// Title makes a title from the PRNG and the video's number in the module.
 	Title func(r *rand.Rand, n int) string
-	// Duration in seconds.
+	// Duration in seconds, of a video the seed gives no clip: one with a
+	// clip takes the clip's (media.go, attachClips). Still drawn for every
+	// video, so the rest of the plan stays as it was.
 	Duration func(r *rand.Rand) int
 }
 

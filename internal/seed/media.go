@@ -1,6 +1,7 @@
 package seed
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"errors"
@@ -27,7 +28,10 @@ import (
 // the real pipeline. With ffmpeg it renders a few short clips (a coloured
 // scene with a title, a moving clock and a tone), uploads them through
 // internal/media, transcodes them to the HLS ladder and attaches them to
-// the seeded videos (many videos share one clip); it draws pictures and
+// the seeded videos (many videos share one clip), and a few clips of a
+// minute or two for the VIP, super VIP and gold videos, so their preview
+// stops well before the end and the paywall is there to see; every video
+// takes the duration of the clip it plays. It draws pictures and
 // uploads them as galleries of the images module. What came out is kept
 // in the user cache under MediaVersion, so the next seed (every browser
 // test seeds a fresh server) copies files instead of running ffmpeg.
@@ -35,20 +39,28 @@ import (
 
 // MediaVersion names the demo media's cache folder: bump it whenever the
 // clips, pictures or the pipeline's outputs change.
-const MediaVersion = "seed-media-v1"
+const MediaVersion = "seed-media-v2"
 
 // clipSpec is one demo clip.
 type clipSpec struct {
 	Name     string
 	W, H     int
 	Seconds  int
+	FPS      int    // 25 when 0
 	Colour   string // ffmpeg colour
 	Title    string
 	Hz       int // the tone
 	Vertical bool
+	// Paid clips play on the VIP, super VIP and gold videos: long enough
+	// for a 10 s preview. They are cheap to make: 10 frames a second of a
+	// flat scene, which the ladder keeps (it never raises the frame rate).
+	Paid bool
 }
 
 var clips = []clipSpec{
+	{Name: "paid-1", W: 640, H: 360, Seconds: 60, FPS: 10, Colour: "0x264653", Title: "会员精选 一", Hz: 330, Paid: true},
+	{Name: "paid-2", W: 640, H: 360, Seconds: 75, FPS: 10, Colour: "0x5f0f40", Title: "会员精选 二", Hz: 370, Paid: true},
+	{Name: "paid-short-1", W: 360, H: 640, Seconds: 60, FPS: 10, Colour: "0x9a031e", Title: "会员短片", Hz: 415, Vertical: true, Paid: true},
 	{Name: "long-1", W: 640, H: 360, Seconds: 5, Colour: "0x2a6f97", Title: "精品演示 一", Hz: 440},
 	{Name: "long-2", W: 640, H: 360, Seconds: 4, Colour: "0x7b2d26", Title: "精品演示 二", Hz: 523},
 	{Name: "long-3", W: 640, H: 360, Seconds: 6, Colour: "0x3d5a40", Title: "精品演示 三", Hz: 659},
@@ -176,11 +188,18 @@ func seedMedia(ctx context.Context, a *app.App, owner int64, o Options) (mediaSt
 			}
 		}()
 	}
-	for i, c := range clips {
-		work <- func() (string, error) {
-			id, src, err := m.clip(ctx, c)
-			clipIDs[i] = id
-			return src, err
+	// The long paid clips first, so a cold seed renders them while the
+	// others and the pictures fill the other workers.
+	for _, paid := range []bool{true, false} {
+		for i, c := range clips {
+			if c.Paid != paid {
+				continue
+			}
+			work <- func() (string, error) {
+				id, src, err := m.clip(ctx, c)
+				clipIDs[i] = id
+				return src, err
+			}
 		}
 	}
 	for i := range pictureCount {
@@ -202,20 +221,24 @@ func seedMedia(ctx context.Context, a *app.App, owner int64, o Options) (mediaSt
 		}
 	}
 	st.source = strings.Join(names, ", ")
-	var long, short []int64
+	var free, paid clipSets
 	for i, c := range clips {
 		if clipIDs[i] == 0 {
 			continue // a clip the pre-made set does not have
 		}
+		set := &free
+		if c.Paid {
+			set = &paid
+		}
 		if c.Vertical {
-			short = append(short, clipIDs[i])
+			set.short = append(set.short, clipIDs[i])
 		} else {
-			long = append(long, clipIDs[i])
+			set.long = append(set.long, clipIDs[i])
 		}
 		st.clips++
 	}
 	st.pictures = pictureCount
-	n, err := attachClips(ctx, a.DB, long, short)
+	n, err := attachClips(ctx, a.DB, free, paid)
 	if err != nil {
 		return st, err
 	}
@@ -335,6 +358,7 @@ func (m maker) clip(ctx context.Context, c clipSpec) (int64, string, error) {
 // a tone.
 func renderClip(ctx context.Context, t media.Tools, c clipSpec, out string) error {
 	d := strconv.Itoa(c.Seconds)
+	fps := cmp.Or(c.FPS, 25)
 	title := c.Title
 	font := "fontfile=" + fontFile + ":"
 	if _, err := os.Stat(fontFile); err != nil {
@@ -345,12 +369,12 @@ func renderClip(ctx context.Context, t media.Tools, c clipSpec, out string) erro
 		"drawtext=%stext='%%{pts\\:hms}':fontsize=%d:fontcolor=white@0.8:x=(w-tw)/2:y=(h/2)+%d,"+
 		"drawbox=x='mod(t*120\\,w)':y=h-24:w=48:h=12:color=white@0.7:t=fill",
 		font, title, size, size/2, font, size/2, size)
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, cmpStr(t.FFmpeg, "ffmpeg"), "-nostdin", "-hide_banner", "-v", "error", "-y",
-		"-f", "lavfi", "-i", fmt.Sprintf("color=c=%s:s=%dx%d:d=%s:r=25", c.Colour, c.W, c.H, d),
+		"-f", "lavfi", "-i", fmt.Sprintf("color=c=%s:s=%dx%d:d=%s:r=%d", c.Colour, c.W, c.H, d, fps),
 		"-f", "lavfi", "-i", fmt.Sprintf("sine=frequency=%d:duration=%s", c.Hz, d),
-		"-vf", vf, "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k",
+		"-vf", vf, "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k",
 		"-shortest", "-movflags", "+faststart", out)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("seed: rendering %s: %v: %s", c.Name, err, strings.TrimSpace(string(b)))
@@ -401,32 +425,55 @@ func pictureArt(i int) artwork {
 	return artwork{W: w, H: h, Hue: float64(i+7) * golden, Label: fmt.Sprintf("PIC %02d", i+1), Scene: true}
 }
 
-// attachClips shares the long clips among the videos of module types 0-2
-// and the vertical ones among the short videos (type 4), round robin by
-// id, and reports how many videos got media.
-func attachClips(ctx context.Context, d *db.DB, long, short []int64) (int, error) {
+// clipSets are clip assets by shape: landscape and vertical.
+type clipSets struct{ long, short []int64 }
+
+// attachClips shares the landscape clips among the videos of module types
+// 0-2 and the vertical ones among the short videos (type 4), round robin
+// by id: the paid clips among the VIP, super VIP and gold videos (the free
+// ones when there are no paid ones, as without ffmpeg), the free clips
+// among the rest. Every video with a clip then takes its duration. It
+// reports how many videos got media.
+func attachClips(ctx context.Context, d *db.DB, free, paid clipSets) (int, error) {
 	type row struct {
-		id  int64
-		typ int
+		id   int64
+		typ  int
+		paid bool
 	}
 	rows, err := db.All(ctx, d, func(s db.Scanner) (row, error) {
 		var r row
-		return r, s.Scan(&r.id, &r.typ)
-	}, `SELECT v.id, m.module_type FROM videos v JOIN modules m ON m.id = v.module_id ORDER BY v.id`)
+		return r, s.Scan(&r.id, &r.typ, &r.paid)
+	}, `SELECT v.id, m.module_type, v.vip_level > 0 OR v.coins > 0 FROM videos v JOIN modules m ON m.id = v.module_id ORDER BY v.id`)
 	if err != nil {
 		return 0, err
 	}
 	byAsset := map[int64][]any{}
-	var nl, ns int
+	next := map[*[]int64]int{}
+	give := func(list *[]int64, id int64) {
+		a := (*list)[next[list]%len(*list)]
+		next[list]++
+		byAsset[a] = append(byAsset[a], id)
+	}
+	n := 0
 	for _, r := range rows {
-		switch {
-		case r.typ == 4 && len(short) > 0:
-			byAsset[short[ns%len(short)]] = append(byAsset[short[ns%len(short)]], r.id)
-			ns++
-		case r.typ <= 2 && len(long) > 0:
-			byAsset[long[nl%len(long)]] = append(byAsset[long[nl%len(long)]], r.id)
-			nl++
+		set := &free
+		if r.paid {
+			set = &paid
 		}
+		list, fallback := &set.long, &free.long
+		if r.typ == 4 {
+			list, fallback = &set.short, &free.short
+		} else if r.typ > 2 {
+			continue
+		}
+		if len(*list) == 0 {
+			list = fallback
+		}
+		if len(*list) == 0 {
+			continue
+		}
+		give(list, r.id)
+		n++
 	}
 	err = d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		for asset, ids := range byAsset {
@@ -439,9 +486,13 @@ func attachClips(ctx context.Context, d *db.DB, long, short []int64) (int, error
 				}
 			}
 		}
-		return nil
+		// A card's length is its clip's, rounded to the second, so a
+		// bought video is visibly longer than its preview.
+		_, err := tx.Exec(ctx, `UPDATE videos SET duration = (SELECT (m.duration_ms + 500) / 1000 FROM media_assets m WHERE m.id = videos.media_id)
+			WHERE media_id <> 0`)
+		return err
 	})
-	return nl + ns, err
+	return n, err
 }
 
 // Gallery titles are built from these.

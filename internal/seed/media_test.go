@@ -189,11 +189,11 @@ func TestSeededMediaPlays(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := "7 from ffmpeg, 24 from drawn"
+			want := "10 from ffmpeg, 24 from drawn"
 			if i == 1 {
-				want = "31 from cache"
+				want = "34 from cache"
 			}
-			if !strings.Contains(report, want) || !strings.Contains(report, "7 clips on 360 videos") || !strings.Contains(report, "16 galleries") {
+			if !strings.Contains(report, want) || !strings.Contains(report, "10 clips on 360 videos") || !strings.Contains(report, "16 galleries") {
 				t.Fatalf("report:\n%s", report)
 			}
 			h, err := a.Handler()
@@ -210,6 +210,7 @@ func TestSeededMediaPlays(t *testing.T) {
 				WHERE v.id = ?`, firstVideo(t, a, 4)).Scan(&w, &hgt); err != nil || w >= hgt {
 				t.Fatalf("short video clip %dx%d (%v)", w, hgt, err)
 			}
+			checkDurations(t, a, true)
 			before := countRows(t, a)
 			if before["videos with media"] != 360 || before["galleries"] != 16 {
 				t.Fatalf("rows %v", before)
@@ -268,6 +269,7 @@ func TestSeedWithoutFFmpeg(t *testing.T) {
 	checkPlays(t, h, firstVideo(t, a, 0))
 	checkPlays(t, h, firstVideo(t, a, 4))
 	checkGallery(t, a, h, false)
+	checkDurations(t, a, false)
 }
 
 // The pre-made clips stay small: they are in the repository.

@@ -16,6 +16,7 @@ import (
 	"prima/internal/app"
 	"prima/internal/catalog"
 	"prima/internal/media"
+	"prima/internal/membership"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/config"
 	"prima/internal/platform/db"
@@ -143,10 +144,8 @@ func TestSeed(t *testing.T) {
 				vs = append(vs, r)
 			}
 			rows.Close()
+			checkDurations(t, a, hasFFmpeg(media.Tools{}))
 			for _, v := range vs {
-				if v.duration < 30 || v.duration > 7200 {
-					t.Errorf("video %d lasts %d s", v.id, v.duration)
-				}
 				// Immutable keys; a landscape cover is a card-size set.
 				key, ok := strings.CutPrefix(v.cover, "/media/")
 				folder := media.CoverSetPrefix + "/"
@@ -327,6 +326,54 @@ func TestSeedLeavesUsedInstallAlone(t *testing.T) {
 	for k, err := range a.Media.List(ctx, "covers/") {
 		t.Errorf("covers written to a used install: %+v %v", k, err)
 		break
+	}
+}
+
+// checkDurations: every seeded video lasts as long as the clip it plays
+// (rounded to the second), and with ffmpeg every VIP, super VIP and gold
+// video plays a clip of a minute or more, longer than its preview, whose
+// preview a guest gets, stopping before the end.
+func checkDurations(t *testing.T, a *app.App, paidClips bool) {
+	t.Helper()
+	ctx := context.Background()
+	type row struct {
+		id, durationMs int64
+		duration       int64
+		paid           bool
+	}
+	rows, err := db.All(ctx, a.DB, func(s db.Scanner) (row, error) {
+		var r row
+		return r, s.Scan(&r.id, &r.duration, &r.durationMs, &r.paid)
+	}, `SELECT v.id, v.duration, m.duration_ms, v.vip_level > 0 OR v.coins > 0 FROM videos v JOIN media_assets m ON m.id = v.media_id ORDER BY v.id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 360 {
+		t.Fatalf("%d videos with media, want 360", len(rows))
+	}
+	refused := membership.Access{Reason: membership.ReasonLogin}
+	paid := 0
+	for _, r := range rows {
+		if r.duration != (r.durationMs+500)/1000 || r.duration <= 0 {
+			t.Fatalf("video %d lasts %d s, its clip %d ms", r.id, r.duration, r.durationMs)
+		}
+		if !r.paid {
+			continue
+		}
+		paid++
+		p, err := a.Uploads.Playback(ctx, catalog.Video{ID: r.id}, refused)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !paidClips {
+			continue
+		}
+		if r.durationMs < 60_000 || p == nil || !p.Preview || p.PreviewMs != 10_000 || p.PreviewMs >= r.durationMs {
+			t.Fatalf("paid video %d: a clip of %d ms, preview %+v", r.id, r.durationMs, p)
+		}
+	}
+	if paid == 0 {
+		t.Fatal("no paid video")
 	}
 }
 

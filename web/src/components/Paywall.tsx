@@ -16,6 +16,9 @@ export interface PaywallInfo {
   needVipLevel: number
   coins: number
   tip: string
+  // vid/info's: how long the preview plays first; 0, no preview: the
+  // paywall shows at once.
+  previewMs?: number
 }
 
 export function Paywall({

@@ -21,8 +21,9 @@ export interface VideoInfo extends ShortVideo {
   isLike: boolean
   isCollect: boolean
   access: { allowed: boolean; reason: string }
-  paywall: { reason: Refusal; needVipLevel: number; coins: number; tip: string } | null
-  playback: { url: string; preview: boolean; expiresAt: number } | null
+  paywall: { reason: Refusal; needVipLevel: number; coins: number; tip: string; previewMs: number } | null
+  // null also when refused and too short for a preview: the paywall at once.
+  playback: { url: string; preview: boolean; previewMs: number; expiresAt: number } | null
   // The user whose upload the clip plays; null for the platform's own.
   uploader?: { uid: number; name: string; portrait: string; isFollow: boolean } | null
 }

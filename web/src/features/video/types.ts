@@ -9,12 +9,15 @@ export interface Access {
   unlock: { needVipLevel: number; coins: number }
 }
 
-// Playback is null until the video has transcoded media. url is a signed
-// HLS master playlist: the full video when access is allowed, only its
-// first seconds (preview true) when it is refused.
+// Playback is null until the video has transcoded media, and null when
+// access is refused and the video is too short for a preview. url is a
+// signed HLS master playlist: the full video when access is allowed, only
+// its first whole segments (preview true, previewMs long) when it is
+// refused; the server's playlist ends there, before the video does.
 export interface Playback {
   url: string
   preview: boolean
+  previewMs: number
   expiresAt: string
 }
 

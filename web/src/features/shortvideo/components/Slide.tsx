@@ -214,7 +214,7 @@ export const Slide = memo(function Slide({ video, slot, role, muted, onPlaying, 
       {failed && <p className={styles.notice}>{t('short.playFailed')}</p>}
       {refused && data.playback?.preview && !previewEnded && (
         <p className={styles.previewBadge} data-testid="short-preview">
-          {t('short.preview')}
+          {data.playback.previewMs > 0 ? t('short.previewFor', { n: Math.floor(data.playback.previewMs / 1000) }) : t('short.preview')}
         </p>
       )}
       {showPaywall && data.paywall && unlock && (

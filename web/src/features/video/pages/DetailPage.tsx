@@ -172,7 +172,11 @@ function Detail({ video, token }: { video: VideoDetail; token: string | null }) 
         </h2>
         <p className={styles.meta}>
           <span data-testid="detail-plays">{t('detail.plays', { n: formatCount(video.playCount) })}</span>
-          {video.playback?.preview && <span className={styles.previewTag}>{t('detail.preview')}</span>}
+          {video.playback?.preview && (
+            <span className={styles.previewTag} data-testid="detail-preview">
+              {video.playback.previewMs > 0 ? t('detail.previewFor', { n: Math.floor(video.playback.previewMs / 1000) }) : t('detail.preview')}
+            </span>
+          )}
         </p>
         {video.tags.length > 0 && (
           <ul className={styles.tags} aria-label={t('detail.tags')}>
