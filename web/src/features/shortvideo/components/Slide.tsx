@@ -213,6 +213,7 @@ export const Slide = memo(function Slide({ video, slot, role, muted, onPlaying, 
           {t('short.preview')}
         </p>
       )}
+      {showPaywall && data.paywall && unlock && <div className={styles.paywallVeil} aria-hidden="true" data-testid="short-veil" />}
       {showPaywall && data.paywall && unlock && (
         <div className={styles.paywall} data-testid="short-paywall" data-reason={data.paywall.reason}>
           <p className={styles.paywallTip}>{data.paywall.tip}</p>
