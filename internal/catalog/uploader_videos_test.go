@@ -3,11 +3,13 @@ package catalog
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
+	"prima/internal/platform/httpx"
 )
 
 func TestUserVideosListsOnlyTheirPublishedPlayableVideos(t *testing.T) {
@@ -54,6 +56,21 @@ func TestUserVideosListsOnlyTheirPublishedPlayableVideos(t *testing.T) {
 		if _, err := s.UserVideos(ctx, 1<<40, 1, 18); !errors.Is(err, ErrNoUser) {
 			t.Fatalf("missing user: %v", err)
 		}
+		m := httpx.NewAPIMux()
+		m.Handle("GET /api/app/user/videos", httpx.Handler(NewHandler(s).UserVideos))
+		run(t, m, []scenario{
+			{name: "public page", path: fmt.Sprintf("/api/app/user/videos?uid=%d&pageSize=18", up), wantStatus: 200,
+				check: checkPage(2, 2, false, func(t *testing.T, p Page[Video]) {
+					if !slices.Equal(videoIDs(p.List), []int64{v[1], v[0]}) {
+						t.Fatalf("ids %v", videoIDs(p.List))
+					}
+				})},
+			{name: "none", path: fmt.Sprintf("/api/app/user/videos?uid=%d", empty), wantStatus: 200, check: checkPage(0, 0, false)},
+			{name: "no uid", path: "/api/app/user/videos", wantStatus: 422, wantTip: "缺少参数 uid"},
+			{name: "bad uid", path: "/api/app/user/videos?uid=-3", wantStatus: 422},
+			{name: "huge page", path: fmt.Sprintf("/api/app/user/videos?uid=%d&pageSize=51", up), wantStatus: 422},
+			{name: "missing user", path: "/api/app/user/videos?uid=99999999", wantStatus: 404, wantTip: "用户不存在"},
+		})
 		if _, err := d.Exec(ctx, `UPDATE users SET role = 'operator' WHERE id = ?`, up); err != nil {
 			t.Fatal(err)
 		}
