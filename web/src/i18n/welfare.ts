@@ -14,6 +14,8 @@ export const wfZhCN = {
   'wf.noTasks': '暂时没有任务',
   'wf.daily': '每日',
   'wf.once': '新手',
+  'wf.taskPaid': '「{title}」{r}',
+  'wf.listSep': '、',
   'wf.dailyA11y': '，每日任务',
   'wf.onceA11y': '，新手任务',
   'wf.go': '去完成',

@@ -16,6 +16,8 @@ export const wfEn: Record<WfKey, string> = {
   'wf.noTasks': 'No tasks for now',
   'wf.daily': 'Daily',
   'wf.once': 'Starter',
+  'wf.taskPaid': '“{title}” {r}',
+  'wf.listSep': ', ',
   'wf.dailyA11y': ', daily task',
   'wf.onceA11y': ', starter task',
   'wf.go': 'Go',

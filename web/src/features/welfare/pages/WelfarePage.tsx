@@ -139,7 +139,7 @@ function CheckinCard({ st, points }: { st: CheckinState; points: number }) {
       onSuccess: (r) =>
         toast.success(
           r.tasks?.length
-            ? t('wf.checkedToastTasks', { r: rewardText(r.reward), tasks: r.tasks.map((x) => `「${x.title}」${rewardText(x.reward)}`).join('、') })
+            ? t('wf.checkedToastTasks', { r: rewardText(r.reward), tasks: r.tasks.map((x) => t('wf.taskPaid', { title: x.title, r: rewardText(x.reward) })).join(t('wf.listSep')) })
             : t('wf.checkedToast', { r: rewardText(r.reward) }),
         ),
       onError: fail,
