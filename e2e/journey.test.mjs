@@ -311,6 +311,10 @@ test('a path outside the table names the not-found screen and links back', async
   await page.goto(server.base + '/no/such/page')
   await $('coming-soon').waitFor()
   assert.equal(await $('coming-soon').getAttribute('data-route'), 'notfound')
+  // A missing page draws a not-found picture, not the clock of a screen
+  // still to come, and promises nothing.
+  assert.equal(await page.locator('[data-testid=coming-soon] main svg').first().getAttribute('data-icon'), 'notfound')
+  assert.doesNotMatch(await $('coming-soon').innerText(), /即将|上线/)
   await shot(page, '14-coming-soon')
 })
 

@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { devices } from 'playwright-core'
 import { startServer, launchPhone, shot } from './harness.mjs'
-import { call } from './media.mjs'
+import { attachClips, call, operatorSetup, shortFeedIds } from './media.mjs'
 
 const stamp = Date.now().toString(36).slice(-5)
 const PASSWORD = 'secret12'
@@ -17,7 +17,7 @@ let server, A, B
 const failed = []
 
 before(async () => {
-  server = await startServer()
+  server = await startServer({}, { setup: operatorSetup })
   A = await launchPhone()
   B = await launchPhone()
   for (const [who, p] of [['A', A], ['B', B]]) {
@@ -163,6 +163,30 @@ test('B unfollows and everything goes back', async () => {
   await p.locator('[data-testid=people-fans-count]', { hasText: '0' }).waitFor()
   const ext = await call(server.base, 'GET', `/api/app/mine/getUserExtension?uid=${A.uid}`)
   assert.equal(ext.fansCount, 0)
+})
+
+test('someone’s 视频 tab lists their published videos, or says plainly they have none', async () => {
+  // A's upload plays a published video of the catalogue (the operator
+  // attaches it): that video is A's, on A's page.
+  const token = await A.page.evaluate(() => JSON.parse(localStorage.getItem('prima_token') ?? 'null'))
+  const { ids } = await shortFeedIds(server.base, 1)
+  await attachClips(server.base, [ids[0]], ['purple'], token)
+  const api = await call(server.base, 'GET', `/api/app/user/videos?uid=${A.uid}&pageNumber=1&pageSize=18`)
+  assert.deepEqual(api.list.map((v) => v.id), [ids[0]])
+  const p = B.page
+  await p.goto(`${server.base}/usercenter/${A.uid}`)
+  const card = p.locator(`[data-testid=people-videos] [data-testid=video-card][data-video-id="${ids[0]}"]`)
+  await card.waitFor()
+  assert.equal(await card.getAttribute('href'), `/detail/${ids[0]}`)
+  assert.doesNotMatch(await p.locator('main').innerText(), /上线后|即将|敬请期待/)
+  await both(B, 'usercenter-videos')
+  // B has uploaded nothing: A sees that said plainly, no promise of a feature.
+  await A.page.goto(`${server.base}/usercenter/${B.uid}`)
+  const empty = A.page.locator('[role=tabpanel] [data-testid=state-empty]')
+  await empty.waitFor()
+  assert.match(await empty.innerText(), /TA 还没有发布视频/)
+  assert.doesNotMatch(await A.page.locator('main').innerText(), /上线后|即将|敬请期待/)
+  await both(A, 'usercenter-novideos')
 })
 
 test('a guest who taps follow is sent to sign in, and nothing is followed', async () => {

@@ -19,7 +19,7 @@ import { OPERATOR, operatorSetup, call } from './media.mjs'
 
 const stamp = Date.now().toString(36).slice(-5)
 const PASSWORD = 'secret12'
-let server, phone, page, opToken
+let server, phone, page, opToken, freshHot
 const posts = [] // {id, title} of the articles published here
 const failed = []
 const $ = (id) => page.locator(`[data-testid=${id}]`)
@@ -69,6 +69,8 @@ before(async () => {
   const w1 = await writer('srch_a' + stamp, BEIJING.slice(0, 7))
   await writer('srch_b' + stamp, [...BEIJING.slice(7), ...LATIN])
   await api('POST', '/api/app/mine/info', { token: w1.token, body: { name: '北京小王' + stamp.slice(0, 3) } })
+  // A fresh demo has hot words before anyone searched: the seed's pins.
+  freshHot = (await api('GET', '/api/app/search/hot')).list
   // The operator pins a word: it leads the hot words, marked 置顶.
   await api('POST', '/api/admin/search/pins', { token: opToken, body: { words: ['北京美食'] } })
   phone = await launchPhone()
@@ -115,6 +117,8 @@ async function apiPage(q, kind, sort = 'relevance', filter = '') {
 }
 
 test('/home/search opens with the field focused, hot words and suggestions as the user types', async () => {
+  assert.ok(freshHot.length >= 3 && freshHot.every((h) => h.pinned), `a fresh demo's hot words: ${JSON.stringify(freshHot)}`)
+  assert.ok(freshHot.some((h) => h.word === '猫咪'))
   await $('home-search').click()
   await page.waitForURL(/\/home\/search$/)
   await $('search-page').waitFor()

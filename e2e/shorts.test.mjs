@@ -6,6 +6,7 @@
 // (its click is counted) and the dark page in the dark theme.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
+import { devices } from 'playwright-core'
 import { startServer, launchPhone, shot } from './harness.mjs'
 import { attachClips, call as apiCall, operatorSetup, shortFeedIds } from './media.mjs'
 
@@ -270,6 +271,38 @@ test('a VIP clip stops its preview before the end; one too short for a preview s
   assert.equal(await slide.locator('[data-testid=short-preview]').count(), 0)
   assert.equal(await slide.locator('video').evaluate((v) => v.getAttribute('src') || v.querySelector('source')?.src || ''), '', 'no source')
   await shot(page, 'shorts-10-too-short-for-preview')
+})
+
+// A VIP clip's preview ends: the paywall card sits on the last frame
+// dimmed and blurred, so the clip's own text (a title or timecode burned
+// into the frame) never reads through the card's headline.
+test('a VIP clip ends its preview under a veil, with the paywall card on it', async () => {
+  const mods = await call('GET', '/api/app/modules/list?moduleType=4')
+  let sub
+  for (const m of mods[0].subModules) {
+    const l = await call('GET', `/api/app/vid/moduleVideo?subModuleID=${m.id}&sortType=0&pageNumber=1&pageSize=1&playTimeType=0&newsType=0`)
+    if (l.list[0]?.vipLevel > 0) { sub = m.id; break }
+  }
+  assert.ok(sub, 'a short sub-module opens on a VIP clip')
+  const ctx = await phone.browser.newContext({ ...devices['iPhone 13'], locale: 'zh-CN' })
+  const p = await ctx.newPage()
+  try {
+    await p.goto(server.base + '/')
+    await p.waitForURL(/\/home/, { timeout: 15000 })
+    await p.goto(`${server.base}/sourceshortvideo?id=${sub}`)
+    await p.locator('[data-testid=short-slide][data-role=play] video').waitFor({ timeout: 15000 })
+    await p.evaluate(() => { for (const v of document.querySelectorAll('video')) { v.muted = true; v.playbackRate = 4; v.play().catch(() => {}) } })
+    await p.locator('[data-testid=short-paywall]').first().waitFor({ timeout: 30000 })
+    const veil = await p.locator('[data-testid=short-veil]').first().evaluate((el) => {
+      const cs = getComputedStyle(el)
+      return { blur: cs.backdropFilter || cs.webkitBackdropFilter, bg: cs.backgroundColor, inset: [el.offsetWidth, el.parentElement.offsetWidth] }
+    })
+    assert.match(veil.blur, /blur\((1[6-9]|[2-9]\d)px\)/, JSON.stringify(veil))
+    assert.equal(veil.inset[0], veil.inset[1], 'the veil covers the whole slide')
+    await shot(p, 'shorts-paywall')
+  } finally {
+    await ctx.close()
+  }
 })
 
 test('no script errors', () => {

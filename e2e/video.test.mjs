@@ -178,6 +178,25 @@ test('a VIP video shows the paywall to a guest, with the way to VIP', async () =
   await endPreview(vip)
   await page.locator('[data-testid=paywall][data-reason=need_vip]').waitFor()
   assert.match(await $('paywall').innerText(), /开通VIP/)
+  // The picture under the paywall is blurred and dimmed: the video's own
+  // text (a title burned into the frame) must not read through the headline.
+  const veil = await $('player-veil').evaluate((el) => {
+    const cs = getComputedStyle(el)
+    return { blur: cs.backdropFilter || cs.webkitBackdropFilter, bg: cs.backgroundColor }
+  })
+  assert.match(veil.blur, /blur\((1[6-9]|[2-9]\d)px\)/, `veil ${JSON.stringify(veil)}`)
+  assert.ok(Number(veil.bg.match(/rgba\(0, 0, 0, ([\d.]+)\)/)?.[1] ?? 0) >= 0.7, `veil ${JSON.stringify(veil)}`)
+  for (const width of [320, 390]) {
+    await page.setViewportSize({ width, height: 844 })
+    const fits = await page.evaluate(() => {
+      const box = document.querySelector('[data-testid=paywall]').getBoundingClientRect()
+      const stage = document.querySelector('[data-testid=player-veil]').getBoundingClientRect()
+      return box.top >= stage.top && box.bottom <= stage.bottom && document.documentElement.scrollWidth <= innerWidth
+    })
+    assert.ok(fits, `the paywall fits its player at ${width} px`)
+    await shot(page, `video-05-paywall-vip-${width}`)
+  }
+  await page.setViewportSize({ width: 390, height: 664 })
   await shot(page, 'video-05-paywall-vip')
   await $('paywall-vip').click()
   await page.waitForURL(/\/mine\/vipcenter$/)

@@ -50,9 +50,21 @@ test('a guest checks in once; the button turns done and points rise', async () =
   await both('before')
   assert.equal(await $('wf-checkin-btn').getAttribute('data-done'), '0')
   assert.equal(await points(), 0)
-  await $('wf-checkin-btn').click()
+  // A screen reader hears the task's title and then its kind, not the tag
+  // glued to a title that repeats it (每日每日签到).
+  const task = page.locator('[data-testid=wf-task-checkin]')
+  const heard = await task.ariaSnapshot()
+  assert.doesNotMatch(heard, /每日\s*每日签到/)
+  assert.match(heard, /每日签到\s*，每日任务/)
+  const day = (await userCall('GET', '/api/app/active/checkin')).todayReward.points
+  const taskPoints = (await userCall('GET', '/api/app/active/task')).find((x) => x.metric === 'checkin').reward.points
+  const [res] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/app/active/checkin') && r.request().method() === 'POST'), $('wf-checkin-btn').click()])
   await page.locator('[data-testid=wf-checkin-btn][data-done="1"]').waitFor({ timeout: 10000 })
-  assert.ok((await points()) > 0, 'points rose after checking in')
+  // One tap: the check-in and its 每日签到 task, both paid, the task shown done.
+  assert.equal((await res.json()).data.tasks.length, 1)
+  await page.locator('[data-testid=wf-task-checkin][data-state=claimed]').waitFor({ timeout: 10000 })
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=wf-points]')?.textContent) === n, day + taskPoints)
+  await page.locator('.adm-toast-main', { hasText: '每日签到' }).waitFor({ timeout: 5000 })
   await both('checked')
   // Again, through the API: refused, nothing granted.
   const before = await points()

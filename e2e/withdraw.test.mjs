@@ -271,6 +271,22 @@ test('orders: empty, then a sandbox top-up pending with 去支付, paid after th
     await $('rec-type-bonus').click()
     await page.locator('[data-testid=rec-entry][data-type=bonus]').waitFor({ timeout: 15000 })
   }
+  // Welfare coins (the 首次充值 task pays some) show under their own title
+  // and chip, never as a raw key such as `task`.
+  const task = (await userCall('GET', '/api/app/active/task')).find((x) => x.metric === 'topup')
+  assert.ok(task?.reward.coins > 0, 'the seed has a top-up task paying coins')
+  await userCall('POST', '/api/app/active/task/receive', { id: task.id })
+  await page.goto(server.base + '/mine/usercoinrecords')
+  const entry = page.locator('[data-testid=rec-entry][data-type=task]')
+  await entry.waitFor({ timeout: 15000 })
+  assert.match(await entry.innerText(), /任务奖励/)
+  assert.doesNotMatch(await $('rec-ledger').innerText(), /\b(task|prize|checkin|invite|code)\b/)
+  for (const ty of ['checkin', 'task', 'prize', 'invite', 'code']) await $(`rec-type-${ty}`).waitFor()
+  await $('rec-type-task').click()
+  await page.waitForURL(/type=task/)
+  await page.locator('[data-testid=rec-entry][data-type=task]').waitFor({ timeout: 15000 })
+  assert.equal(await page.locator('[data-testid=rec-entry]:not([data-type=task])').count(), 0)
+  await both('coins-welfare')
 })
 
 test('deleting the address needs a confirmation', async () => {

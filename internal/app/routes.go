@@ -131,6 +131,7 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	// Videos: detail and play are public (personal with a token); the
 	// interactions and the lists under mine need a user (a guest will do).
 	h("GET /api/app/vid/info", cat.VideoInfo)
+	h("GET /api/app/user/videos", cat.UserVideos)
 	h("POST /api/app/vid/play", cat.Play)
 	h("POST /api/app/vid/like", acct.RequireUser(cat.Like))
 	h("POST /api/app/vid/collect", acct.RequireUser(cat.Collect))

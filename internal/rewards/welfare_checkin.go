@@ -115,13 +115,18 @@ type CheckinResult struct {
 	Streak int       `json:"streak"`
 	Day    int       `json:"day"`
 	Reward DayReward `json:"reward"`
-	Points int64     `json:"points"`
+	// Tasks are the tasks this check-in completed, claimed and paid with
+	// it (the 每日签到 task): no second tap for them.
+	Tasks  []TaskPaid `json:"tasks"`
+	Points int64      `json:"points"`
 }
 
 // CheckIn checks uid in for today's Shanghai day: once a day, the
 // (user_id, day) key refusing a second or parallel tap with ErrCheckedIn
 // before anything is granted. The streak continues from yesterday's
-// check-in or restarts at 1, and the cycle day's reward is granted.
+// check-in or restarts at 1, and the cycle day's reward is granted. The
+// tasks the check-in completes are claimed and paid in the same
+// transaction, so the check-in and its task are one tap and one commit.
 func (w *Welfare) CheckIn(ctx context.Context, uid int64) (CheckinResult, error) {
 	now := w.Now()
 	day := days.Of(now)
@@ -157,6 +162,9 @@ func (w *Welfare) CheckIn(ctx context.Context, uid int64) (CheckinResult, error)
 			if err := w.Wallet.GrantReward(ctx, tx, uid, "checkin", key, memo, wallet.Reward{Coins: res.Reward.Coins}, now); err != nil {
 				return err
 			}
+		}
+		if res.Tasks, err = w.claimCheckinTasks(ctx, tx, uid, now); err != nil {
+			return err
 		}
 		return tx.QueryRow(ctx, `SELECT points FROM users WHERE id = ?`, uid).Scan(&res.Points)
 	})

@@ -151,6 +151,13 @@ type ClaimResult struct {
 	Points int64     `json:"points"`
 }
 
+// TaskPaid is a task a check-in completed and paid in the same tap.
+type TaskPaid struct {
+	TaskID int64     `json:"taskId"`
+	Title  string    `json:"title"`
+	Reward DayReward `json:"reward"`
+}
+
 // Claim gives uid the reward of task id when its progress reaches the
 // target, once per period: the (user, task, period) key refuses a second
 // or parallel claim with ErrTaskClaimed.
@@ -181,20 +188,68 @@ func (w *Welfare) Claim(ctx context.Context, uid, id int64) (ClaimResult, error)
 			return ErrTaskNotDone
 		}
 		res.Reward = d.Reward
-		key := fmt.Sprintf("task:%d:%d:%s", id, uid, per)
-		if d.Reward.Points > 0 {
-			if _, err := w.AddPoints(ctx, tx, uid, d.Reward.Points, "task", key, strconv.FormatInt(id, 10), now); err != nil {
-				return err
-			}
-		}
-		if d.Reward.Coins > 0 {
-			if err := w.Wallet.GrantReward(ctx, tx, uid, "task", key, "任务奖励："+d.Title, wallet.Reward{Coins: d.Reward.Coins}, now); err != nil {
-				return err
-			}
+		if err := w.payTask(ctx, tx, uid, d, per, now); err != nil {
+			return err
 		}
 		return tx.QueryRow(ctx, `SELECT points FROM users WHERE id = ?`, uid).Scan(&res.Points)
 	})
 	return res, err
+}
+
+// payTask grants task d's reward for period per inside tx, once: its
+// points and coins keys name the task, the user and the period, so a
+// second payment of the same claim fails the transaction.
+func (w *Welfare) payTask(ctx context.Context, tx *db.Tx, uid int64, d TaskDef, per string, now time.Time) error {
+	key := fmt.Sprintf("task:%d:%d:%s", d.ID, uid, per)
+	if d.Reward.Points > 0 {
+		if _, err := w.AddPoints(ctx, tx, uid, d.Reward.Points, "task", key, strconv.FormatInt(d.ID, 10), now); err != nil {
+			return err
+		}
+	}
+	if d.Reward.Coins > 0 {
+		if err := w.Wallet.GrantReward(ctx, tx, uid, "task", key, "任务奖励："+d.Title, wallet.Reward{Coins: d.Reward.Coins}, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// claimCheckinTasks claims, inside the check-in's transaction, every
+// active task the check-in completes (metric checkin, progress at its
+// target, not claimed this period): one tap checks in and collects the
+// 每日签到 task instead of asking for a second tap. A claim made already
+// (a manual one that won a race) is skipped, not paid twice: the claim row
+// is inserted with ON CONFLICT DO NOTHING and only a new row pays.
+func (w *Welfare) claimCheckinTasks(ctx context.Context, tx *db.Tx, uid int64, now time.Time) ([]TaskPaid, error) {
+	defs, err := db.All(ctx, tx, scanDef, `SELECT `+defCols+` FROM welfare_tasks WHERE active = 1 AND metric = 'checkin' ORDER BY sort, id`)
+	if err != nil {
+		return nil, err
+	}
+	out := []TaskPaid{}
+	for _, d := range defs {
+		p, err := progress(ctx, tx, uid, d, now)
+		if err != nil {
+			return nil, err
+		}
+		if p < d.Target {
+			continue
+		}
+		per := period(d.Kind, now)
+		var claimed int64
+		err = tx.QueryRow(ctx, `INSERT INTO task_claims (user_id, task_id, period, created_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT DO NOTHING RETURNING task_id`, uid, d.ID, per, now.Unix()).Scan(&claimed)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := w.payTask(ctx, tx, uid, d, per, now); err != nil {
+			return nil, err
+		}
+		out = append(out, TaskPaid{TaskID: d.ID, Title: d.Title, Reward: d.Reward})
+	}
+	return out, nil
 }
 
 // AdminTasks lists every task, inactive ones too.

@@ -557,3 +557,93 @@ func TestCheckinTellsTheAppsOnce(t *testing.T) {
 		t.Fatalf("published %q, want %q", pub.got, want)
 	}
 }
+
+// One tap: the check-in claims and pays the tasks it completes (the
+// 每日签到 task) in its own transaction, once, whatever the taps in parallel.
+func TestCheckinPaysTheCheckinTaskInTheSameTap(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		w, c := newWelfare(d)
+		uid := newUser(t, d)
+		daily := saveTask(t, w, d, TaskDef{Title: "每日签到", Kind: KindDaily, Metric: "checkin", Target: 1, Reward: DayReward{Points: 7}, Active: true})
+		first := saveTask(t, w, d, TaskDef{Title: "首次签到", Kind: KindOnce, Metric: "checkin", Target: 1, Reward: DayReward{Coins: 2}, Active: true})
+		off := saveTask(t, w, d, TaskDef{Title: "停用的签到任务", Kind: KindDaily, Metric: "checkin", Target: 1, Reward: DayReward{Points: 100}, Active: false})
+		two := saveTask(t, w, d, TaskDef{Title: "签到两次", Kind: KindOnce, Metric: "checkin", Target: 2, Reward: DayReward{Points: 100}, Active: true})
+		like := saveTask(t, w, d, TaskDef{Title: "点赞", Kind: KindDaily, Metric: "like", Target: 1, Reward: DayReward{Points: 100}, Active: true})
+
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		var won []CheckinResult
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r, err := w.CheckIn(ctx, uid)
+				if err != nil && !errors.Is(err, ErrCheckedIn) {
+					t.Error(err)
+				}
+				if err == nil {
+					mu.Lock()
+					won = append(won, r)
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		if len(won) != 1 {
+			t.Fatalf("%d check-ins went through", len(won))
+		}
+		r := won[0]
+		var paid []int64
+		for _, x := range r.Tasks {
+			paid = append(paid, x.TaskID)
+		}
+		if !slices.Equal(paid, []int64{daily, first}) || r.Points != 5+7 {
+			t.Fatalf("check-in result %+v", r)
+		}
+		if p := points(t, w, uid); p != 5+7 {
+			t.Fatalf("points %d, want 12", p)
+		}
+		coins, _ := wallet.Balance(ctx, d, wallet.UserCoins(uid))
+		if coins != 2 {
+			t.Fatalf("coins %d, want 2", coins)
+		}
+		list, err := w.Tasks(ctx, uid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range list {
+			want := map[int64]string{daily: "claimed", first: "claimed", two: "todo", like: "todo"}[x.ID]
+			if x.ID == off || x.State != want {
+				t.Errorf("task %d %q: %s, want %s", x.ID, x.Title, x.State, want)
+			}
+		}
+		if _, err := w.Claim(ctx, uid, daily); !errors.Is(err, ErrTaskClaimed) {
+			t.Fatalf("a second tap on the task: %v", err)
+		}
+		// The next day pays the daily task again; the once tasks: the first
+		// not again, the two-day one now.
+		c.set(noon.Add(24 * time.Hour))
+		if r, err = w.CheckIn(ctx, uid); err != nil {
+			t.Fatal(err)
+		}
+		paid = paid[:0]
+		for _, x := range r.Tasks {
+			paid = append(paid, x.TaskID)
+		}
+		if !slices.Equal(paid, []int64{daily, two}) {
+			t.Fatalf("day 2 paid %v", paid)
+		}
+		if p := points(t, w, uid); p != 5+7+5+7+100 {
+			t.Fatalf("points %d after day 2", p)
+		}
+		coins, _ = wallet.Balance(ctx, d, wallet.UserCoins(uid))
+		if coins != 2 {
+			t.Fatalf("coins %d after day 2, want 2", coins)
+		}
+		ledgerMatches(t, d, uid)
+		if err := wallet.Check(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

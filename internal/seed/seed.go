@@ -280,6 +280,9 @@ func seedCatalogue(ctx context.Context, tx *db.Tx, media blob.Store, publicURL s
 	if err := seedWelfare(ctx, tx, now, st); err != nil {
 		return err
 	}
+	if err := seedSearchPins(ctx, tx); err != nil {
+		return err
+	}
 
 	n, size, err := drawAll(ctx, media, pics)
 	st.images, st.imageBytes = n, size

@@ -12,7 +12,7 @@ import (
 // check-in cycle comes with its migration). They go through the service's
 // own validation, as an operator's would.
 var welfareTasks = []rewards.TaskDef{
-	{Title: "每日签到", Desc: "签到即可完成", Kind: rewards.KindDaily, Metric: "checkin", Target: 1, Reward: rewards.DayReward{Points: 5}, Link: "/mine/userfulitask"},
+	{Title: "每日签到", Desc: "签到时自动完成，奖励随签到一起发放", Kind: rewards.KindDaily, Metric: "checkin", Target: 1, Reward: rewards.DayReward{Points: 5}, Link: "/mine/userfulitask"},
 	{Title: "观看3个视频", Desc: "今日观看任意3个视频", Kind: rewards.KindDaily, Metric: "watch", Target: 3, Reward: rewards.DayReward{Points: 10}, Link: "/home"},
 	{Title: "点赞1个视频", Desc: "给喜欢的视频点个赞", Kind: rewards.KindDaily, Metric: "like", Target: 1, Reward: rewards.DayReward{Points: 10}, Link: "/home"},
 	{Title: "绑定手机号", Desc: "绑定后可用手机号找回账号", Kind: rewards.KindOnce, Metric: "bind_phone", Target: 1, Reward: rewards.DayReward{Points: 50}, Link: "/mine/bindphone"},

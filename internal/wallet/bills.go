@@ -12,28 +12,70 @@ import (
 	"prima/internal/platform/httpx"
 )
 
-// Bill titles per movement kind (zh-CN), as the bill shows them.
-var billTitles = map[string]string{
-	"topup":           "金币充值",
-	"bonus":           "充值赠送",
-	"buy_video":       "购买视频",
-	"buy_gallery":     "购买图集",
-	"buy_post":        "购买帖子",
-	"buy_vip":         "购买会员",
-	"exchange":        "收益兑换金币",
-	"refund":          "订单退款",
-	"adjust":          "系统调整",
-	"withdraw":        "提现",
-	"withdraw_return": "提现退回",
-	"commission":      "推广佣金",
-	"creator":         "创作收益",
+// billKind is one kind of movement a user's bill can show: its title
+// (zh-CN; the app has its own per language) and the user accounts it may
+// touch. Post refuses a movement that touches a user account its kind
+// does not list here, so a new kind cannot reach a bill untitled and
+// without a filter chip.
+type billKind struct {
+	kind   string
+	title  string
+	coins  bool // may move the user's coin account (the coin bill lists it)
+	income bool // may move the user's income account (income records list it)
 }
 
-// The types each bill may be filtered by.
+// billKinds in the order the filter chips show them.
+var billKinds = []billKind{
+	{kind: "topup", title: "金币充值", coins: true},
+	{kind: "bonus", title: "充值赠送", coins: true},
+	{kind: "checkin", title: "签到奖励", coins: true},
+	{kind: "task", title: "任务奖励", coins: true},
+	{kind: "prize", title: "积分兑换", coins: true},
+	{kind: "invite", title: "邀请奖励", coins: true},
+	{kind: "code", title: "兑换码奖励", coins: true},
+	{kind: "buy_video", title: "购买视频", coins: true},
+	{kind: "buy_gallery", title: "购买图集", coins: true},
+	{kind: "buy_post", title: "购买帖子", coins: true},
+	{kind: "buy_vip", title: "购买会员", coins: true},
+	{kind: "commission", title: "推广佣金", income: true},
+	{kind: "creator", title: "创作收益", income: true},
+	{kind: "withdraw", title: "提现", income: true},
+	{kind: "withdraw_return", title: "提现退回", income: true},
+	{kind: "exchange", title: "收益兑换金币", coins: true, income: true},
+	{kind: "refund", title: "订单退款", coins: true},
+	{kind: "adjust", title: "系统调整", coins: true, income: true},
+}
+
+// Bill titles per movement kind (zh-CN), as the bill shows them, and the
+// types each bill may be filtered by: all derived from billKinds.
 var (
-	coinBillTypes   = []string{"topup", "bonus", "buy_video", "buy_gallery", "buy_post", "buy_vip", "exchange", "refund", "adjust"}
-	incomeBillTypes = []string{"commission", "creator", "withdraw", "withdraw_return", "exchange", "adjust"}
+	billTitles      = map[string]string{}
+	coinBillTypes   []string
+	incomeBillTypes []string
 )
+
+func init() {
+	for _, k := range billKinds {
+		billTitles[k.kind] = k.title
+		if k.coins {
+			coinBillTypes = append(coinBillTypes, k.kind)
+		}
+		if k.income {
+			incomeBillTypes = append(incomeBillTypes, k.kind)
+		}
+	}
+}
+
+// onBill reports whether a movement of kind may touch user account kind
+// account (Coins or Income).
+func onBill(kind, account string) bool {
+	for _, k := range billKinds {
+		if k.kind == kind {
+			return (account == Coins && k.coins) || (account == Income && k.income)
+		}
+	}
+	return false
+}
 
 // BillEntry is one entry of a user's coin or income account with the
 // movement it belongs to.

@@ -146,7 +146,8 @@ var (
 	// ErrInsufficient: a user account would go below zero (409). Nothing moved.
 	ErrInsufficient = errors.New("insufficient balance")
 	// ErrUnbalanced: the legs do not sum to zero per currency, name an
-	// unknown account or carry a zero amount: a bug in the caller.
+	// unknown account, carry a zero amount, or touch a user account whose
+	// bill has no such kind: a bug in the caller.
 	ErrUnbalanced = errors.New("unbalanced transfer")
 )
 
@@ -184,6 +185,10 @@ func validate(t *Transfer) error {
 		cur := l.Account.Currency()
 		if cur == "" || l.Amount == 0 {
 			return fmt.Errorf("%w: leg %v %d", ErrUnbalanced, l.Account, l.Amount)
+		}
+		if l.Account.UserID > 0 && !onBill(t.Kind, l.Account.Kind) {
+			// The user's bill would show a raw kind with no chip to find it by.
+			return fmt.Errorf("%w: kind %q has no title on the %s bill (bills.go)", ErrUnbalanced, t.Kind, l.Account.Kind)
 		}
 		if seen[l.Account] {
 			return fmt.Errorf("%w: %v twice", ErrUnbalanced, l.Account)

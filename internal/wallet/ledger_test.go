@@ -104,7 +104,7 @@ func TestPostRefusesUnbalanced(t *testing.T) {
 			"same account":      {{UserCoins(1), 5}, {UserCoins(1), -5}},
 		} {
 			err := d.Tx(context.Background(), func(ctx context.Context, tx *db.Tx) error {
-				_, err := l.Post(ctx, tx, Transfer{Kind: "x", Key: "k:" + name, Legs: legs}, now)
+				_, err := l.Post(ctx, tx, Transfer{Kind: "adjust", Key: "k:" + name, Legs: legs}, now)
 				return err
 			})
 			if !errors.Is(err, ErrUnbalanced) {

@@ -26,11 +26,21 @@ export default function ComingSoon() {
         <NavBar title={title} />
       )}
       <main className={styles.body}>
-        <svg className={styles.art} width="120" height="96" viewBox="0 0 120 96" aria-hidden="true">
-          <rect x="18" y="10" width="84" height="76" rx="14" fill="currentColor" opacity=".1" />
-          <circle cx="60" cy="44" r="18" fill="none" stroke="currentColor" strokeWidth="4" opacity=".45" />
-          <path d="M60 34v11l7 5" fill="none" stroke="currentColor" strokeWidth="4" strokeLinecap="round" opacity=".45" />
-        </svg>
+        {name === 'notfound' ? (
+          // A missing page: a magnifier that found nothing, not the clock
+          // of a screen still to come.
+          <svg className={styles.art} width="120" height="96" viewBox="0 0 120 96" aria-hidden="true" data-icon="notfound">
+            <rect x="18" y="10" width="84" height="76" rx="14" fill="currentColor" opacity=".1" />
+            <circle cx="55" cy="43" r="16" fill="none" stroke="currentColor" strokeWidth="4" opacity=".45" />
+            <path d="M67 55l12 12M49 37l12 12M61 37l-12 12" fill="none" stroke="currentColor" strokeWidth="4" strokeLinecap="round" opacity=".45" />
+          </svg>
+        ) : (
+          <svg className={styles.art} width="120" height="96" viewBox="0 0 120 96" aria-hidden="true" data-icon="soon">
+            <rect x="18" y="10" width="84" height="76" rx="14" fill="currentColor" opacity=".1" />
+            <circle cx="60" cy="44" r="18" fill="none" stroke="currentColor" strokeWidth="4" opacity=".45" />
+            <path d="M60 34v11l7 5" fill="none" stroke="currentColor" strokeWidth="4" strokeLinecap="round" opacity=".45" />
+          </svg>
+        )}
         {name !== 'notfound' && <span className={styles.badge}>{t('soon.badge')}</span>}
         <h2 className={styles.title}>{title}</h2>
         <p className={styles.desc}>{routeDesc(name)}</p>

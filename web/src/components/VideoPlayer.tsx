@@ -246,7 +246,7 @@ export function VideoPlayer({ src: path, poster, resumeID, onStart, onEnded, ove
             <p>{emptyText ?? t('player.noSource')}</p>
           </div>
         )}
-        {overlay && <div className={styles.cover}>{overlay}</div>}
+        {overlay && <div className={`${styles.cover} ${styles.veil}`} data-testid="player-veil">{overlay}</div>}
       </div>
       {playable && (
         <div className={styles.bar}>

@@ -189,7 +189,7 @@ export const zhCN = {
   'route.mainView.title': '主页',
   'route.mainView.desc': '底部标签栏所在的主界面。',
   'route.dark.title': '暗网',
-  'route.dark.desc': '暗网专区的视频栏目与分类，将在这里浏览。',
+  'route.dark.desc': '暗网专区的视频栏目与分类。',
   'route.discover.title': '发现',
   'route.discover.desc': '热门话题、推荐创作者与精选合集。',
   'route.shortvideo.title': '短视频',

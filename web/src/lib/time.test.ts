@@ -147,3 +147,25 @@ describe('formatCount', () => {
     expect(formatCount(12.7, 'zh-CN')).toBe('12')
   })
 })
+
+// Counts read one way across the app: a page formatting its own (1.4w
+// where every other page writes 1.4万) is what formatCount exists to stop.
+describe('no page formats counts on its own', () => {
+  it('has no hand-made 万/w/k count formatter outside lib/time', async () => {
+    const { readdirSync, readFileSync, statSync } = await import('node:fs')
+    const { join } = await import('node:path')
+    const offenders: string[] = []
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const p = join(dir, name)
+        if (statSync(p).isDirectory()) walk(p)
+        else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !p.endsWith(join('lib', 'time.ts'))) {
+          const src = readFileSync(p, 'utf8')
+          if (/\/\s*(10_?000|1e4)\b[^\n]*\}(w|W|万|k)`|`\$\{[^`]*(10_?000|1e4)[^`]*\}(w|万)`/.test(src)) offenders.push(p)
+        }
+      }
+    }
+    walk('src')
+    expect(offenders).toEqual([])
+  })
+})

@@ -7,4 +7,5 @@ export const profileKeys = {
   list: (kind: string, uid: number | null, token: string | null) => [...profileKeys.all, 'list', kind, uid ?? 'me', token] as const,
   listAll: () => [...profileKeys.all, 'list'] as const,
   uploads: (token: string | null) => [...profileKeys.all, 'uploads', token] as const,
+  videos: (uid: number) => [...profileKeys.all, 'videos', uid] as const,
 }

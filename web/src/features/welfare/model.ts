@@ -25,6 +25,8 @@ export interface CheckinResult {
   streak: number
   day: number
   reward: DayReward
+  // The tasks the check-in completed and paid in the same tap (每日签到).
+  tasks?: { taskId: number; title: string; reward: DayReward }[]
   points: number
 }
 

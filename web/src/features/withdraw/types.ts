@@ -62,5 +62,7 @@ export interface Order {
   expiresAt: string
 }
 
-export const COIN_BILL_TYPES = ['topup', 'bonus', 'buy_video', 'buy_gallery', 'buy_post', 'buy_vip', 'exchange', 'refund', 'adjust'] as const
+// The types each bill filters by, in chip order: the server's lists
+// (internal/wallet/bills.go, whose test compares them with these).
+export const COIN_BILL_TYPES = ['topup', 'bonus', 'checkin', 'task', 'prize', 'invite', 'code', 'buy_video', 'buy_gallery', 'buy_post', 'buy_vip', 'exchange', 'refund', 'adjust'] as const
 export const INCOME_TYPES = ['commission', 'creator', 'withdraw', 'withdraw_return', 'exchange', 'adjust'] as const

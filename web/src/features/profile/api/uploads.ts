@@ -1,8 +1,10 @@
 // GET /api/app/mine/uploads?kind=video: the videos I uploaded, for the
-// videos tab of /myhome (until user posting lands, my uploads are my works).
+// videos tab of /myhome (with their processing state, which only I see);
+// GET /api/app/user/videos: someone's published videos, for the videos tab
+// of /usercenter/:uid.
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import { nextPage, type Paged } from '@/lib/video'
+import { nextPage, type Paged, type Video } from '@/lib/video'
 import { profileKeys } from '@/features/profile/keys'
 
 export interface MyVideo {
@@ -22,5 +24,15 @@ export function useMyVideos(token: string | null) {
     initialPageParam: 1,
     getNextPageParam: nextPage,
     enabled: token != null,
+  })
+}
+
+export function useUserVideos(uid: number) {
+  return useInfiniteQuery({
+    queryKey: profileKeys.videos(uid),
+    queryFn: ({ pageParam }) => api.get<Paged<Video>>('/api/app/user/videos', { uid, pageNumber: pageParam, pageSize: 18 }, { silent: true }),
+    initialPageParam: 1,
+    getNextPageParam: nextPage,
+    enabled: uid > 0,
   })
 }

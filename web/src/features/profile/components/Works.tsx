@@ -1,6 +1,7 @@
 // The tabs under a user's header: videos and posts. The posts tab is the
 // community's list of the user's posts (the app supplies it through
-// UserPostsSlot). On my own page the videos tab lists what I uploaded.
+// UserPostsSlot). On my own page the videos tab lists what I uploaded; on
+// someone else's, their published videos.
 import { Suspense, useContext, useState } from 'react'
 import { Link } from 'react-router'
 import { t } from '@/i18n'
@@ -9,7 +10,8 @@ import { LoadMore } from '@/components/LoadMore'
 import { StateView } from '@/components/StateView'
 import { UserPostsSlot } from '@/components/UserPostsSlot'
 import { useUserStore } from '@/stores/user'
-import { useMyVideos } from '@/features/profile/api/uploads'
+import { VideoCard, VideoGrid } from '@/components/VideoCard'
+import { useMyVideos, useUserVideos } from '@/features/profile/api/uploads'
 import { Tabs } from './Tabs'
 import styles from './ui.module.css'
 
@@ -47,9 +49,27 @@ function MyVideos() {
   )
 }
 
+function TheirVideos({ uid }: { uid: number }) {
+  const q = useUserVideos(uid)
+  if (q.isPending) return <StateView kind="loading" compact />
+  if (q.isError && !q.data) return <StateView kind="error" compact error={q.error} onRetry={() => void q.refetch()} />
+  const items = q.data.pages.flatMap((p) => p.list)
+  if (items.length === 0) return <StateView kind="empty" compact title={t('people.videosOther')} />
+  return (
+    <div data-testid="people-videos">
+      <VideoGrid>
+        {items.map((v) => (
+          <VideoCard key={v.id} video={v} />
+        ))}
+      </VideoGrid>
+      <LoadMore hasMore={q.hasNextPage} loading={q.isFetchingNextPage} error={q.isFetchNextPageError} onLoad={() => void q.fetchNextPage()} />
+    </div>
+  )
+}
+
 function Posts({ uid, mine }: { uid: number; mine: boolean }) {
   const List = useContext(UserPostsSlot)
-  if (List == null || uid <= 0) return <StateView kind="empty" compact title={t('people.postsSoon')} />
+  if (List == null || uid <= 0) return <StateView kind="empty" compact title={t('people.postsNone')} />
   return (
     <Suspense fallback={<StateView kind="loading" compact />}>
       <List uid={uid} mine={mine} />
@@ -75,7 +95,7 @@ export function Works({ mine, uid }: { mine: boolean; uid: number }) {
         ) : mine ? (
           <MyVideos />
         ) : (
-          <StateView kind="empty" compact title={t('people.videosOther')} />
+          <TheirVideos uid={uid} />
         )}
       </div>
     </>

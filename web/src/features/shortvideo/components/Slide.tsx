@@ -7,6 +7,7 @@ import { Link, useNavigate } from 'react-router'
 import { t } from '@/i18n'
 import { Intent } from '@/lib/purchase'
 import { newIdempotencyKey } from '@/lib/wallet'
+import { formatCount } from '@/lib/time'
 import { BuySheet } from '@/components/BuySheet'
 import { LazyImage } from '@/components/LazyImage'
 import { StateView } from '@/components/StateView'
@@ -32,11 +33,6 @@ interface Props {
   // yet for this element); the feed goes back to muted.
   onMuteRefused: () => void
   registerVideo: (slot: number, el: HTMLVideoElement | null) => void
-}
-
-function compact(n: number): string {
-  if (n >= 10_000) return `${(n / 10_000).toFixed(n >= 100_000 ? 0 : 1)}w`
-  return String(n)
 }
 
 const UNLOCK: Record<Refusal, { label: 'short.login' | 'short.openVip' | 'short.openSvip' | 'short.topUp'; to: string }> = {
@@ -217,6 +213,7 @@ export const Slide = memo(function Slide({ video, slot, role, muted, onPlaying, 
           {data.playback.previewMs > 0 ? t('short.previewFor', { n: Math.floor(data.playback.previewMs / 1000) }) : t('short.preview')}
         </p>
       )}
+      {showPaywall && data.paywall && unlock && <div className={styles.paywallVeil} aria-hidden="true" data-testid="short-veil" />}
       {showPaywall && data.paywall && unlock && (
         <div className={styles.paywall} data-testid="short-paywall" data-reason={data.paywall.reason}>
           <p className={styles.paywallTip}>{data.paywall.tip}</p>
@@ -283,7 +280,7 @@ export const Slide = memo(function Slide({ video, slot, role, muted, onPlaying, 
             <path d="M12 20.5s-7.5-4.6-9.6-9.2C1 8 3.1 4.5 6.6 4.5c2.1 0 3.6 1.2 5.4 3.1 1.8-1.9 3.3-3.1 5.4-3.1 3.5 0 5.6 3.5 4.2 6.8-2.1 4.6-9.6 9.2-9.6 9.2z" />
           </svg>
           <span className="prima-sr-only">{t('short.like')}</span>
-          <span className={styles.count}>{compact(data?.likeCount ?? video.likeCount)}</span>
+          <span className={styles.count}>{formatCount(data?.likeCount ?? video.likeCount)}</span>
         </button>
         <button
           type="button"

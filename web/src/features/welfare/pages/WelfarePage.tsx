@@ -134,7 +134,14 @@ function CheckinCard({ st, points }: { st: CheckinState; points: number }) {
   const cells = strip(st)
   const go = () =>
     checkIn.mutate(undefined, {
-      onSuccess: (r) => toast.success(t('wf.checkedToast', { r: rewardText(r.reward) })),
+      // The tasks the check-in completed were paid with it: say so, so
+      // nobody looks for a second tap.
+      onSuccess: (r) =>
+        toast.success(
+          r.tasks?.length
+            ? t('wf.checkedToastTasks', { r: rewardText(r.reward), tasks: r.tasks.map((x) => t('wf.taskPaid', { title: x.title, r: rewardText(x.reward) })).join(t('wf.listSep')) })
+            : t('wf.checkedToast', { r: rewardText(r.reward) }),
+        ),
       onError: fail,
     })
   return (
@@ -216,8 +223,13 @@ function TaskRow({ task }: { task: Task }) {
     <li className={styles.task} data-testid={`wf-task-${task.metric}`} data-state={task.state}>
       <div className={styles.taskMain}>
         <p className={styles.taskTitle}>
-          <span className={styles.tag}>{t(task.kind === 'daily' ? 'wf.daily' : 'wf.once')}</span>
+          {/* The tag is for the eye; a screen reader hears the title, then
+              the kind (每日签到，每日任务), not 每日每日签到. */}
+          <span className={styles.tag} aria-hidden="true">
+            {t(task.kind === 'daily' ? 'wf.daily' : 'wf.once')}
+          </span>
           {task.title}
+          <span className="prima-sr-only">{t(task.kind === 'daily' ? 'wf.dailyA11y' : 'wf.onceA11y')}</span>
         </p>
         <p className={styles.taskSub}>
           {rewardText(task.reward)} · {Math.min(task.progress, task.target)}/{task.target}

@@ -8,6 +8,13 @@ export function typeLabel(type: string): string {
   return hasMessage(key) ? t(key) : type
 }
 
+// billTitle is an entry's title in the app's language; the server's
+// (zh-CN) title only for a type this build does not know yet.
+export function billTitle(type: string, server: string): string {
+  const key = `rec.title.${type}`
+  return hasMessage(key) ? t(key) : server || typeLabel(type)
+}
+
 export function TypeChips({ types, value, onChange }: { types: readonly string[]; value: string; onChange: (v: string) => void }) {
   return (
     <div className={styles.chips} role="group" aria-label={t('rec.filter')} data-testid="rec-types">

@@ -11,7 +11,7 @@ import { PullRefresh } from '@/components/PullRefresh'
 import { StateView } from '@/components/StateView'
 import { useUserStore } from '@/stores/user'
 import { useBill, useIncomes } from '@/features/withdraw/api/records'
-import { MonthPicker, TypeChips, typeLabel } from '@/features/withdraw/components/Filters'
+import { MonthPicker, TypeChips, billTitle, typeLabel } from '@/features/withdraw/components/Filters'
 import { RecordList } from '@/features/withdraw/components/RecordList'
 import { recentMonths, shortTime, signed, validMonth } from '@/features/withdraw/format'
 import { COIN_BILL_TYPES, INCOME_TYPES, type BillEntry } from '@/features/withdraw/types'
@@ -34,7 +34,7 @@ function Line({ e, kind }: { e: BillEntry; kind: LedgerKind }) {
   return (
     <li className={styles.record} data-testid="rec-entry" data-type={e.type}>
       <div className={styles.recordMain}>
-        <p className={styles.recordTitle}>{e.title || typeLabel(e.type)}</p>
+        <p className={styles.recordTitle}>{billTitle(e.type, e.title)}</p>
         <p className={styles.recordSub}>
           {typeLabel(e.type)} · {shortTime(e.createdAt)}
         </p>

@@ -1,0 +1,81 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"prima/internal/platform/db"
+	"prima/internal/platform/db/dbtest"
+	"prima/internal/platform/httpx"
+)
+
+func TestUserVideosListsOnlyTheirPublishedPlayableVideos(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		f := newFixture(t, d)
+		s := newTestService(d, Options{})
+		up, other, empty := newUser(t, d, 0, 0), newUser(t, d, 0, 0), newUser(t, d, 0, 0)
+		asset := func(owner int64, state string) int64 {
+			t.Helper()
+			var id int64
+			if err := d.QueryRow(ctx, `INSERT INTO media_assets (owner_uid, kind, state, source_key, created_at, updated_at) VALUES (?, 'video', ?, 'src/x', 1, 1) RETURNING id`, owner, state).Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			return id
+		}
+		play := func(vid, media int64, published int, created int64) {
+			t.Helper()
+			if _, err := d.Exec(ctx, `UPDATE videos SET media_id = ?, published = ?, created_at = ? WHERE id = ?`, media, published, created, vid); err != nil {
+				t.Fatal(err)
+			}
+		}
+		v := f.recVideos
+		play(v[0], asset(up, "ready"), 1, 100)      // listed
+		play(v[1], asset(up, "ready"), 1, 200)      // listed, newer
+		play(v[2], asset(up, "ready"), 0, 300)      // a draft: not listed
+		play(v[3], asset(up, "processing"), 1, 400) // not playable yet: not listed
+		play(v[4], asset(other, "ready"), 1, 500)   // someone else's
+		asset(up, "ready")                          // an upload no video plays
+		page, err := s.UserVideos(ctx, up, 1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page.Total != 2 || !page.HasMore || len(page.List) != 1 || page.List[0].ID != v[1] {
+			t.Fatalf("page 1: %+v", page)
+		}
+		page, err = s.UserVideos(ctx, up, 2, 1)
+		if err != nil || page.HasMore || !slices.Equal(videoIDs(page.List), []int64{v[0]}) {
+			t.Fatalf("page 2: %+v %v", page, err)
+		}
+		if page, err := s.UserVideos(ctx, empty, 1, 18); err != nil || page.Total != 0 || page.List == nil {
+			t.Fatalf("no videos: %+v %v", page, err)
+		}
+		if _, err := s.UserVideos(ctx, 1<<40, 1, 18); !errors.Is(err, ErrNoUser) {
+			t.Fatalf("missing user: %v", err)
+		}
+		m := httpx.NewAPIMux()
+		m.Handle("GET /api/app/user/videos", httpx.Handler(NewHandler(s).UserVideos))
+		run(t, m, []scenario{
+			{name: "public page", path: fmt.Sprintf("/api/app/user/videos?uid=%d&pageSize=18", up), wantStatus: 200,
+				check: checkPage(2, 2, false, func(t *testing.T, p Page[Video]) {
+					if !slices.Equal(videoIDs(p.List), []int64{v[1], v[0]}) {
+						t.Fatalf("ids %v", videoIDs(p.List))
+					}
+				})},
+			{name: "none", path: fmt.Sprintf("/api/app/user/videos?uid=%d", empty), wantStatus: 200, check: checkPage(0, 0, false)},
+			{name: "no uid", path: "/api/app/user/videos", wantStatus: 422, wantTip: "缺少参数 uid"},
+			{name: "bad uid", path: "/api/app/user/videos?uid=-3", wantStatus: 422},
+			{name: "huge page", path: fmt.Sprintf("/api/app/user/videos?uid=%d&pageSize=51", up), wantStatus: 422},
+			{name: "missing user", path: "/api/app/user/videos?uid=99999999", wantStatus: 404, wantTip: "用户不存在"},
+		})
+		if _, err := d.Exec(ctx, `UPDATE users SET role = 'operator' WHERE id = ?`, up); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.UserVideos(ctx, up, 1, 18); !errors.Is(err, ErrNoUser) {
+			t.Fatalf("an operator's uploads are the platform's: %v", err)
+		}
+	})
+}
