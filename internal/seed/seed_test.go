@@ -34,6 +34,8 @@ func newApp(t *testing.T, e db.Engine) *app.App {
 		Gate:        "off",
 		PublicURL:   "https://video.example.org",
 		Secret:      strings.Repeat("s", 64),
+		// A demo install, as make run starts it: top-ups through the sandbox.
+		PaySandbox: true,
 	}
 	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
