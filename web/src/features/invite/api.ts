@@ -3,7 +3,7 @@
 // POST userinvite/userlist {pageNumber, pageSize} (the invitees, paged).
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import type { Page } from '@/lib/wallet'
+import { nextPage, type Page } from '@/lib/page'
 
 export interface InvitePerson {
   uid: number
@@ -70,7 +70,7 @@ export function useInvitees(token: string | null) {
       queryKey: inviteKeys.invitees(token),
       queryFn: ({ pageParam }) => getInvitees(pageParam),
       initialPageParam: 1,
-      getNextPageParam: (last: Page<Invitee>) => (last.hasMore ? last.pageNumber + 1 : undefined),
+      getNextPageParam: nextPage,
       enabled: token != null,
     }),
   )

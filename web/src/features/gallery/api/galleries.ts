@@ -4,8 +4,9 @@
 // (gallery/collect, optimistic with rollback).
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, ApiError } from '@/lib/api'
+import { nextPage, type Page } from '@/lib/page'
 import { galleryKeys } from '@/features/gallery/keys'
-import { nextPage, type Gallery, type GalleryDetail, type ImageModule, type Paged } from '@/features/gallery/types'
+import { type Gallery, type GalleryDetail, type ImageModule } from '@/features/gallery/types'
 
 export const PAGE_SIZE = 20
 const IMAGES_MODULE_TYPE = 3
@@ -24,9 +25,9 @@ export function useImageModules() {
 
 export type ListScope = { moduleID?: number; subModuleID?: number }
 
-export function getGalleries(scope: ListScope, pageNumber: number): Promise<Paged<Gallery>> {
+export function getGalleries(scope: ListScope, pageNumber: number): Promise<Page<Gallery>> {
   const where = scope.subModuleID ? { subModuleID: scope.subModuleID } : { moduleID: scope.moduleID }
-  return api.get<Paged<Gallery>>('/api/app/gallery/list', { ...where, pageNumber, pageSize: PAGE_SIZE }, { silent: true })
+  return api.get<Page<Gallery>>('/api/app/gallery/list', { ...where, pageNumber, pageSize: PAGE_SIZE }, { silent: true })
 }
 
 export function useGalleries(scope: ListScope) {
@@ -41,8 +42,8 @@ export function useGalleries(scope: ListScope) {
   )
 }
 
-export function getVipGalleries(pageNumber: number): Promise<Paged<Gallery>> {
-  return api.get<Paged<Gallery>>('/api/app/gallery/vip', { pageNumber, pageSize: PAGE_SIZE }, { silent: true })
+export function getVipGalleries(pageNumber: number): Promise<Page<Gallery>> {
+  return api.get<Page<Gallery>>('/api/app/gallery/vip', { pageNumber, pageSize: PAGE_SIZE }, { silent: true })
 }
 
 export function useVipGalleries() {

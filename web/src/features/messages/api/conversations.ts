@@ -1,10 +1,10 @@
 // GET /api/app/mine/conversations: my conversations, the latest first.
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
+import { nextPage, type Page } from '@/lib/page'
 import { BADGE_POLL_MS, pollEvery, useLive } from '@/lib/inbox'
-import type { Page } from '@/lib/wallet'
 import { messageKeys } from '@/features/messages/keys'
-import { nextPage, PAGE_SIZE } from '@/features/messages/api/notices'
+import { PAGE_SIZE } from '@/features/messages/api/notices'
 import type { Conversation } from '@/features/messages/types'
 
 export function getConversations(pageNumber: number): Promise<Page<Conversation>> {

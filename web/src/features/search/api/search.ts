@@ -2,7 +2,7 @@
 // the overview of every kind, suggestions while typing, hot words.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import { nextPage, type Paged } from '@/lib/video'
+import { nextPage, type Page } from '@/lib/page'
 import { useUserStore } from '@/stores/user'
 import { searchKeys } from '@/features/search/keys'
 import type { SearchSort } from '@/features/search/query'
@@ -20,7 +20,7 @@ export function useResults(q: string, kind: SearchKind, sort: SearchSort, filter
   const token = useUserStore((s) => s.token)
   return useInfiniteQuery({
     queryKey: searchKeys.results(q, kind, sort, filter, token),
-    queryFn: ({ pageParam }) => api.get<Paged<Result>>('/api/app/search', resultParams(q, kind, sort, filter, pageParam), { silent: true }),
+    queryFn: ({ pageParam }) => api.get<Page<Result>>('/api/app/search', resultParams(q, kind, sort, filter, pageParam), { silent: true }),
     initialPageParam: 1,
     getNextPageParam: nextPage,
     enabled: q !== '',

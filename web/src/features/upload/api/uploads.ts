@@ -3,7 +3,7 @@
 // newest first).
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import { nextPage, type Paged } from '@/lib/video'
+import { nextPage, type Page } from '@/lib/page'
 import { uploadKeys } from '@/features/upload/keys'
 import { POLL_MS, pollInterval } from '@/features/upload/rules'
 import type { Asset } from '@/features/upload/types'
@@ -23,7 +23,7 @@ export function useMyUploads(token: string | null) {
   return useInfiniteQuery({
     queryKey: uploadKeys.mine(token),
     queryFn: ({ pageParam }) =>
-      api.get<Paged<Asset>>('/api/app/mine/uploads', { kind: 'video', pageNumber: pageParam, pageSize: MINE_PAGE_SIZE }, { silent: true }),
+      api.get<Page<Asset>>('/api/app/mine/uploads', { kind: 'video', pageNumber: pageParam, pageSize: MINE_PAGE_SIZE }, { silent: true }),
     initialPageParam: 1,
     getNextPageParam: nextPage,
     enabled: token != null,

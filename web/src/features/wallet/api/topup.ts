@@ -3,8 +3,8 @@
 // result page polls it), and payment error reports (spec §7).
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api, APP_VERSION } from '@/lib/api'
+import type { Page } from '@/lib/page'
 import { currentPlatform } from '@/lib/platform'
-import type { Page } from '@/lib/wallet'
 import { payPageKeys } from '@/features/wallet/keys'
 import { pollDelay } from '@/features/wallet/result'
 import type { CoinPackage, Order } from '@/features/wallet/types'

@@ -3,9 +3,9 @@
 // each paged, newest first. type "" and month "" mean all.
 import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import type { Page } from '@/lib/wallet'
+import { nextPage, type Page } from '@/lib/page'
 import { withdrawKeys } from '@/features/withdraw/keys'
-import { nextPage, RECORD_PAGE_SIZE } from '@/features/withdraw/api/withdraw'
+import { RECORD_PAGE_SIZE } from '@/features/withdraw/api/withdraw'
 import type { BillEntry, IncomeEntry, Order } from '@/features/withdraw/types'
 
 const filter = (type: string, month: string) => ({ type: type || undefined, month: month || undefined })

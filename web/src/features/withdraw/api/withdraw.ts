@@ -1,15 +1,12 @@
 // POST /api/app/withdraw and GET /api/app/withdraw/order.
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import { walletKeys, type Page } from '@/lib/wallet'
+import { nextPage, type Page } from '@/lib/page'
+import { walletKeys } from '@/lib/wallet'
 import { withdrawKeys } from '@/features/withdraw/keys'
 import type { Withdrawal } from '@/features/withdraw/types'
 
 export const RECORD_PAGE_SIZE = 20
-
-export function nextPage<T>(last: Page<T>): number | undefined {
-  return last.hasMore ? last.pageNumber + 1 : undefined
-}
 
 export interface WithdrawRequest {
   amount: number // cents

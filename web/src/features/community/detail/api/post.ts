@@ -3,7 +3,7 @@
 // replies, create, delete). One file per concern of the page.
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, ApiError } from '@/lib/api'
-import type { Page } from '@/lib/wallet'
+import { nextPage, type Page } from '@/lib/page'
 import { postKeys } from '@/features/community/detail/keys'
 import type { PostComment, PostDetail } from '@/features/community/detail/types'
 
@@ -85,8 +85,6 @@ export type ReportReason = (typeof REPORT_REASONS)[number]
 export function reportPost(postID: number, reason: ReportReason, commentID = 0) {
   return api.post<Record<string, never>>('/api/app/community/report', { postID, commentID, reason })
 }
-
-const nextPage = (last: Page<unknown>) => (last.hasMore ? last.pageNumber + 1 : undefined)
 
 export function useComments(postID: number, token: string | null, enabled: boolean) {
   return useInfiniteQuery(

@@ -5,7 +5,7 @@
 // does not import the catalog's).
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import type { Paged } from '@/lib/video'
+import type { Page } from '@/lib/page'
 import type { PostKind, PostState, Topic } from '@/features/community/types'
 import { publishKeys } from '@/features/community/publish/keys'
 
@@ -26,7 +26,7 @@ export function useRules() {
 export function useTopicChoices() {
   return useQuery({
     queryKey: publishKeys.topics(),
-    queryFn: () => api.get<Paged<Topic>>('/api/app/community/topics', { sort: 'hot', pageNumber: 1, pageSize: 50 }, { silent: true }),
+    queryFn: () => api.get<Page<Topic>>('/api/app/community/topics', { sort: 'hot', pageNumber: 1, pageSize: 50 }, { silent: true }),
     staleTime: 5 * 60_000,
     retry: 1,
   })
