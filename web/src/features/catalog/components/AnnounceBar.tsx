@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { t } from '@/i18n'
+import { loadDialog } from '@/lib/dialog'
 import { linkOf, openLink } from '@/lib/links'
 import { SpeakerIcon } from '@/components/icons'
 import { useAnnouncements } from '@/features/catalog/api/get-announcements'
@@ -28,7 +29,7 @@ export function AnnounceBar() {
   const current = list[i % list.length]
 
   const open = async (a: Announcement) => {
-    const { default: Dialog } = await import('antd-mobile/es/components/dialog')
+    const Dialog = await loadDialog()
     const hasLink = linkOf(a) !== ''
     Dialog.show({
       title: a.title,
