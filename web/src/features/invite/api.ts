@@ -48,20 +48,20 @@ export const inviteKeys = {
 }
 
 export function getInviteInfo(): Promise<InviteInfo> {
-  return api.post<InviteInfo>('/api/app/userinvite/info', {}, { silent: true })
+  return api.post<InviteInfo>('/api/app/userinvite/info', {})
 }
 
 export function useInviteInfo(token: string | null) {
   return useQuery(queryOptions({ queryKey: inviteKeys.info(token), queryFn: getInviteInfo, enabled: token != null }))
 }
 
-// Not silent: a refusal (unknown code, already bound) shows the server's tip.
+// Toasts: a refusal (unknown code, already bound) shows the server's tip.
 export function bindInviter(code: string): Promise<{ inviter: InvitePerson }> {
-  return api.post<{ inviter: InvitePerson }>('/api/app/mine/inviteBind', { code })
+  return api.post<{ inviter: InvitePerson }>('/api/app/mine/inviteBind', { code }, { toast: true })
 }
 
 export function getInvitees(pageNumber: number): Promise<Page<Invitee>> {
-  return api.post<Page<Invitee>>('/api/app/userinvite/userlist', { pageNumber, pageSize: INVITEE_PAGE_SIZE }, { silent: true })
+  return api.post<Page<Invitee>>('/api/app/userinvite/userlist', { pageNumber, pageSize: INVITEE_PAGE_SIZE })
 }
 
 export function useInvitees(token: string | null) {

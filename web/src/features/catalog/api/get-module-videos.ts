@@ -19,7 +19,6 @@ export function getModuleVideos(p: ModuleVideosParams, pageNumber: number): Prom
   return api.get<Page<Video>>(
     '/api/app/vid/moduleVideo',
     { subModuleID: p.subModuleID, sortType: p.sortType, pageNumber, pageSize: VIDEOS_PAGE_SIZE, playTimeType: 0, newsType: 0 },
-    { silent: true },
   )
 }
 
@@ -54,7 +53,6 @@ export function sourceVideosQueryOptions(p: SourceVideosParams) {
       api.get<Page<Video>>(
         '/api/app/vid/moduleVideo',
         { ...p, pageNumber: pageParam, pageSize: VIDEOS_PAGE_SIZE },
-        { silent: true },
       ),
     initialPageParam: 1,
     getNextPageParam: nextPage,

@@ -15,7 +15,6 @@ export function useTopVideos(moduleID: number) {
       api.get<Page<Video>>(
         '/api/app/vid/moduleVideo',
         { moduleID, sortType: 1, pageNumber: 1, pageSize: TOP_VIDEOS, playTimeType: 0, newsType: 0 },
-        { silent: true },
       ),
     staleTime: 5 * 60_000,
   })

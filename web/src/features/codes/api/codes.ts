@@ -22,11 +22,11 @@ export const codesKeys = {
 export const RECORDS_PAGE_SIZE = 20
 
 export function postRedeem(code: string): Promise<Redemption> {
-  return api.post<Redemption>('/api/app/code/exchange', { code }, { silent: true })
+  return api.post<Redemption>('/api/app/code/exchange', { code })
 }
 
 export function getRecords(pageNumber: number): Promise<Page<Redemption>> {
-  return api.get<Page<Redemption>>('/api/app/code/records', { pageNumber, pageSize: RECORDS_PAGE_SIZE }, { silent: true })
+  return api.get<Page<Redemption>>('/api/app/code/records', { pageNumber, pageSize: RECORDS_PAGE_SIZE })
 }
 
 export function useRecords(token: string | null) {

@@ -8,7 +8,7 @@ import { PAGE_SIZE } from '@/features/messages/api/notices'
 import type { Conversation } from '@/features/messages/types'
 
 export function getConversations(pageNumber: number): Promise<Page<Conversation>> {
-  return api.get<Page<Conversation>>('/api/app/mine/conversations', { pageNumber, pageSize: PAGE_SIZE }, { silent: true })
+  return api.get<Page<Conversation>>('/api/app/mine/conversations', { pageNumber, pageSize: PAGE_SIZE })
 }
 
 // Live through realtime events; polled with the badges while the socket is down.

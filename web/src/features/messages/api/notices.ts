@@ -10,7 +10,7 @@ import type { Notice } from '@/features/messages/types'
 export const PAGE_SIZE = 20
 
 export function getNotices(category: NoticeCategory, pageNumber: number): Promise<Page<Notice>> {
-  return api.get<Page<Notice>>('/api/app/mine/notices', { category, pageNumber, pageSize: PAGE_SIZE }, { silent: true })
+  return api.get<Page<Notice>>('/api/app/mine/notices', { category, pageNumber, pageSize: PAGE_SIZE })
 }
 
 export function useNotices(category: NoticeCategory, token: string | null, enabled = true) {
@@ -26,5 +26,5 @@ export function useNotices(category: NoticeCategory, token: string | null, enabl
 }
 
 export function readNotices(category: NoticeCategory): Promise<{ marked: number }> {
-  return api.post<{ marked: number }>('/api/app/mine/notices/read', { category }, { silent: true })
+  return api.post<{ marked: number }>('/api/app/mine/notices/read', { category })
 }

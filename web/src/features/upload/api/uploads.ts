@@ -11,7 +11,7 @@ import type { Asset } from '@/features/upload/types'
 export function useAsset(id: number | null, token: string | null) {
   return useQuery({
     queryKey: uploadKeys.asset(id ?? 0, token),
-    queryFn: () => api.get<Asset>('/api/app/vid/uploadStatic', { id }, { silent: true }),
+    queryFn: () => api.get<Asset>('/api/app/vid/uploadStatic', { id }),
     enabled: id != null && token != null,
     refetchInterval: (q) => pollInterval(q.state.data?.state),
   })
@@ -23,7 +23,7 @@ export function useMyUploads(token: string | null) {
   return useInfiniteQuery({
     queryKey: uploadKeys.mine(token),
     queryFn: ({ pageParam }) =>
-      api.get<Page<Asset>>('/api/app/mine/uploads', { kind: 'video', pageNumber: pageParam, pageSize: MINE_PAGE_SIZE }, { silent: true }),
+      api.get<Page<Asset>>('/api/app/mine/uploads', { kind: 'video', pageNumber: pageParam, pageSize: MINE_PAGE_SIZE }),
     initialPageParam: 1,
     getNextPageParam: nextPage,
     enabled: token != null,

@@ -10,7 +10,7 @@ import { videoKeys } from '@/features/video/keys'
 import { MINE_PAGE_SIZE } from './mine-videos'
 
 export function getMineGalleries(pageNumber: number): Promise<Page<Gallery>> {
-  return api.get<Page<Gallery>>('/api/app/mine/collection', { type: 'gallery', pageNumber, pageSize: MINE_PAGE_SIZE }, { silent: true })
+  return api.get<Page<Gallery>>('/api/app/mine/collection', { type: 'gallery', pageNumber, pageSize: MINE_PAGE_SIZE })
 }
 
 export function useMineGalleries(token: string | null) {

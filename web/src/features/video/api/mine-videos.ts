@@ -15,7 +15,7 @@ const PATHS: Record<MineListKind, string> = {
 }
 
 export function getMineVideos(kind: MineListKind, pageNumber: number): Promise<Page<MineVideo>> {
-  return api.get<Page<MineVideo>>(PATHS[kind], { pageNumber, pageSize: MINE_PAGE_SIZE }, { silent: true })
+  return api.get<Page<MineVideo>>(PATHS[kind], { pageNumber, pageSize: MINE_PAGE_SIZE })
 }
 
 export function mineVideosQueryOptions(kind: MineListKind, token: string | null) {

@@ -15,7 +15,7 @@ import { useUserStore } from '@/stores/user'
 import styles from './Pay.module.css'
 
 export function getBought(pageNumber: number): Promise<Page<Purchase>> {
-  return api.get<Page<Purchase>>('/api/app/mine/buyVid', { pageNumber, pageSize: 20 }, { silent: true })
+  return api.get<Page<Purchase>>('/api/app/mine/buyVid', { pageNumber, pageSize: 20 })
 }
 
 export default function UserBuyPage() {

@@ -16,7 +16,7 @@ export interface WithdrawRequest {
 }
 
 export function postWithdraw(body: WithdrawRequest): Promise<Withdrawal> {
-  return api.post<Withdrawal>('/api/app/withdraw', body, { silent: true, passwordCheck: true })
+  return api.post<Withdrawal>('/api/app/withdraw', body, { passwordCheck: true })
 }
 
 // useWithdraw refreshes the balances and the order list whatever the
@@ -33,7 +33,7 @@ export function useWithdraw() {
 }
 
 export function getWithdrawals(pageNumber: number): Promise<Page<Withdrawal>> {
-  return api.get<Page<Withdrawal>>('/api/app/withdraw/order', { pageNumber, pageSize: RECORD_PAGE_SIZE }, { silent: true })
+  return api.get<Page<Withdrawal>>('/api/app/withdraw/order', { pageNumber, pageSize: RECORD_PAGE_SIZE })
 }
 
 export function withdrawalsQueryOptions(token: string | null) {
