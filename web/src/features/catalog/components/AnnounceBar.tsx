@@ -4,7 +4,6 @@
 import { useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { t } from '@/i18n'
-import { loadDialog } from '@/lib/dialog'
 import { linkOf, openLink } from '@/lib/links'
 import { SpeakerIcon } from '@/components/icons'
 import { useAnnouncements } from '@/features/catalog/api/get-announcements'
@@ -29,7 +28,9 @@ export function AnnounceBar() {
   const current = list[i % list.length]
 
   const open = async (a: Announcement) => {
-    const Dialog = await loadDialog()
+    // The loader itself is imported on the tap too, so home's first visit
+    // does not fetch it as a chunk of its own.
+    const Dialog = await (await import('@/lib/dialog')).loadDialog()
     const hasLink = linkOf(a) !== ''
     Dialog.show({
       title: a.title,
