@@ -1,5 +1,5 @@
 // Accessibility, measured: axe-core audits every built page (home, mine as
-// a guest and signed in, login, register, setting, a coming-soon page, the
+// a guest and signed in, login, register, setting, the not-found page, the
 // community tab under the tab bar, the search results with the filter sheet
 // open, the gate's hand-off page, ...) in light and dark
 // mode, in Chromium as an iPhone.

@@ -1,4 +1,4 @@
-// Chat between two phones (issue 8): two browsers, two registered users.
+// Chat between two phones: two browsers, two registered users.
 // Alice opens /message/{bob} directly and writes; Bob, sitting on Mine,
 // sees the Mine tab's dot and the message entry's count appear with no
 // reload, opens the message centre and the chat, reads and replies; Alice

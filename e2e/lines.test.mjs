@@ -1,4 +1,4 @@
-// Delivery lines with one line down (issue 6, item 3): an operator lists two
+// Delivery lines with one line down: an operator lists two
 // API lines, a dead one first (a closed port) and the live server second.
 // An iPhone opening the app must still load home, settle on the live line,
 // and report the dead one, which the operator then sees in the reports.

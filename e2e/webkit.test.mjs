@@ -40,8 +40,8 @@ function routeTable() {
   return routes
 }
 
-// What each built page shows once rendered; the placeholder routes show the
-// shared coming-soon page naming their route.
+// What each built page shows once rendered; a route missing here would be
+// expected to show the shared ComingSoon page naming it.
 const builtMarkers = {
   splash: { url: /\/home$/, css: css('video-card') }, // splash goes on to home
   home: { css: css('video-card') },

@@ -13,11 +13,12 @@ import { announcementsQueryOptions } from '@/features/catalog/api/get-announceme
 import { modulesQueryOptions } from '@/features/catalog/api/get-modules'
 import { moduleSectionsQueryOptions } from '@/features/catalog/api/get-module-sections'
 import { sourceQueryOptions } from '@/features/config/api/get-source'
-import type { Announcement, Module, Paged, Section } from '@/features/catalog/types'
+import type { Announcement, Module, Section } from '@/features/catalog/types'
 import { shortModulesQueryOptions } from '@/features/shortvideo/api/get-short-modules'
 import { shortKeys } from '@/features/shortvideo/keys'
 import type { ShortModule, ShortVideo } from '@/features/shortvideo/types'
 import { useConfigStore, type SourceConfig } from '@/stores/config'
+import type { Page } from '@/lib/page'
 
 export const BOOT_ELEMENT_ID = 'prima-home-data'
 
@@ -25,10 +26,10 @@ export interface HomeBoot {
   source?: SourceConfig
   modules?: Module[]
   announce?: Announcement[]
-  sections?: { moduleID: number; page: Paged<Section> }
+  sections?: { moduleID: number; page: Page<Section> }
   // /shortvideo: the short modules and the first one's first feed page.
   shortModules?: ShortModule[]
-  shortFeed?: { moduleID: number; page: Paged<ShortVideo> }
+  shortFeed?: { moduleID: number; page: Page<ShortVideo> }
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -49,9 +50,9 @@ export function parseBoot(text: string | null | undefined): HomeBoot {
   if (Array.isArray(raw.announce)) out.announce = raw.announce as Announcement[]
   const paged = (v: unknown): v is { moduleID: number; page: { list: unknown[] } } =>
     isObject(v) && Number.isInteger(v.moduleID) && (v.moduleID as number) > 0 && isObject(v.page) && Array.isArray(v.page.list)
-  if (paged(raw.sections)) out.sections = { moduleID: raw.sections.moduleID, page: raw.sections.page as unknown as Paged<Section> }
+  if (paged(raw.sections)) out.sections = { moduleID: raw.sections.moduleID, page: raw.sections.page as unknown as Page<Section> }
   if (Array.isArray(raw.shortModules)) out.shortModules = raw.shortModules as ShortModule[]
-  if (paged(raw.shortFeed)) out.shortFeed = { moduleID: raw.shortFeed.moduleID, page: raw.shortFeed.page as unknown as Paged<ShortVideo> }
+  if (paged(raw.shortFeed)) out.shortFeed = { moduleID: raw.shortFeed.moduleID, page: raw.shortFeed.page as unknown as Page<ShortVideo> }
   return out
 }
 

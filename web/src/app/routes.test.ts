@@ -47,10 +47,10 @@ const spec: Record<string, string> = {
   messagecenter: '/mine/message',
   userbroswer: '/mine/userbroswer',
   userbuy: '/mine/userbuy',
-  // Not a spec screen: the coupon backpack (issue 7), reached from Mine and the VIP centre.
+  // Not a spec screen: the coupon backpack, reached from Mine and the VIP centre.
   backpack: '/mine/backpack',
   userfav: '/mine/userfav',
-  // Not a spec screen: editing my profile (issue 8), reached from /myhome.
+  // Not a spec screen: editing my profile, reached from /myhome.
   profileedit: '/mine/profile',
   userlike: '/mine/userlike',
   userguanzhu: '/mine/userguanzhu',

@@ -90,8 +90,6 @@ const yaoqingcode: PageLoader = () => import('@/features/invite/pages/InviteCode
 const agentdata: PageLoader = () => import('@/features/invite/pages/InviteDataPage')
 const usershareshenqing: PageLoader = () => import('@/features/invite/pages/InviteRecordsPage')
 const postdetail: PageLoader = () => import('@/features/community/detail/pages/PostDetailPage')
-// One shared page for screens not built yet; it names the screen from the
-// route handle and says what it will hold.
 // Community feeds (features/community): the tab, topic pages, my topics.
 const community: PageLoader = () => import('@/features/community/pages/CommunityPage')
 const topic: PageLoader = () => import('@/features/community/pages/TopicPage')
@@ -100,6 +98,7 @@ const usertopic: PageLoader = () => import('@/features/community/pages/UserTopic
 const search: PageLoader = () => import('@/features/search/pages/SearchPage')
 const searchresult: PageLoader = () => import('@/app/SearchResultRoute')
 const searchmore: PageLoader = () => import('@/app/SearchMoreRoute')
+// The page of a path outside the table (notFound below).
 const soon: PageLoader = () => import('@/components/ComingSoon')
 
 export const appRoutes: AppRoute[] = [

@@ -1,6 +1,7 @@
-// The one page shown by every route whose screen is not built yet. It names
-// the screen and says what it will hold (route.<name>.title / .desc in the
-// catalogue), so a link into the app never lands on a blank page.
+// The page of a path outside the route table (notfound), so a link into the
+// app never lands on a blank page. Every screen of the table is built; a
+// route given this page would be named and described from the catalogue
+// (route.<name>.title / .desc) with a "coming soon" badge.
 import { useNavigate } from 'react-router'
 import { routeDesc, routeTitle, t } from '@/i18n'
 import { NavBar } from './NavBar'

@@ -20,7 +20,7 @@ export interface ServiceLink {
 export const customerServiceKey = ['support', 'whiteSign'] as const
 
 export function getCustomerService(): Promise<ServiceLink> {
-  return api.get<ServiceLink>('/api/app/im/whiteSign', undefined, { silent: true })
+  return api.get<ServiceLink>('/api/app/im/whiteSign')
 }
 
 // useCustomerService gives the state of the address and open(), to call

@@ -1,6 +1,6 @@
 // Strings of the account certificate (features/account: AccountCodePage
-// and the certificate login on LoginPage). Kept apart from zh-CN.ts so the
-// account helpers' pages merge cleanly; en must hold exactly these keys.
+// and the certificate login on LoginPage). Kept apart from zh-CN.ts so work on
+// other features does not edit the same lines; en must hold exactly these keys.
 export const certZhCN = {
   'cert.title': '账号凭证',
   'cert.idLine': '账号ID：{uid}',

@@ -1,5 +1,5 @@
 // Strings of the redemption code page (features/codes). Kept apart from
-// zh-CN.ts so the rewards helpers' pages merge cleanly; en must hold
+// zh-CN.ts so work on other features does not edit the same lines; en must hold
 // exactly these keys.
 export const codesZhCN = {
   'codes.label': '兑换码',

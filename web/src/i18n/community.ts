@@ -1,6 +1,6 @@
 // Strings of the community tab, topic pages, followed topics and post cards
-// (features/community, the feeds part). Kept apart from zh-CN.ts so the
-// community helpers merge cleanly; en must hold exactly these keys.
+// (features/community, the feeds part). Kept apart from zh-CN.ts so work on
+// other features does not edit the same lines; en must hold exactly these keys.
 export const commZhCN = {
   'comm.feed.follow': '关注',
   'comm.feed.recommend': '推荐',

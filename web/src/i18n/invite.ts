@@ -1,5 +1,5 @@
 // Strings of the invite pages (features/invite). Kept apart from zh-CN.ts
-// so helpers' pages merge cleanly; en must hold exactly these keys.
+// so work on other features does not edit the same lines; en must hold exactly these keys.
 export const inviteZhCN = {
   'inv.signIn': '请先登录',
   'inv.heroTitle': '邀请好友，领金币',

@@ -1,6 +1,6 @@
 // Strings of the message centre and chat (features/messages), and of the
-// inbox badges on Mine. Kept apart from zh-CN.ts so the five helpers of
-// issue 8 merge cleanly; en must hold exactly these keys (its type says so).
+// inbox badges on Mine. Kept apart from zh-CN.ts so work on
+// other features does not edit the same lines; en must hold exactly these keys (its type says so).
 export const msgZhCN = {
   'msg.tab.chats': '私信',
   'msg.tab.interaction': '互动消息',

@@ -1,7 +1,7 @@
 // Strings of the community post detail (features/community/detail): the
 // post, its paywall words, likes, the comments and their composer. Kept
-// apart from zh-CN.ts so the helpers of issue 9 merge cleanly; en must hold
-// exactly these keys (its type says so).
+// apart from zh-CN.ts so work on other features does not edit the same
+// lines; en must hold exactly these keys (its type says so).
 export const postZhCN = {
   'post.notFound': '帖子不存在或已删除',
   'post.notFoundHint': '它可能已被作者删除，或正在审核中',

@@ -1,6 +1,6 @@
 // Strings of publishing (features/community/publish): the rules page, the
-// picture, video and article forms, drafts. Kept apart from zh-CN.ts so the
-// helpers of issue 9 merge cleanly; en must hold exactly these keys.
+// picture, video and article forms, drafts. Kept apart from zh-CN.ts so work on
+// other features does not edit the same lines; en must hold exactly these keys.
 export const pubZhCN = {
   'pub.rulesTitle': '社区发布规则',
   'pub.rulesDefault':

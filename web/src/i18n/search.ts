@@ -1,6 +1,6 @@
 // Strings of the search pages (features/search: /search, /home/search,
-// /search/result, /search/more). Kept apart from zh-CN.ts so the helpers of
-// issue 10 merge cleanly; en must hold exactly these keys (its type says so).
+// /search/result, /search/more). Kept apart from zh-CN.ts so work on
+// other features does not edit the same lines; en must hold exactly these keys (its type says so).
 export const searchZhCN = {
   'search.placeholder': '搜索视频、图集、帖子、用户',
   'search.submit': '搜索',

@@ -1,7 +1,7 @@
 // Strings of the support and information pages (features/support): help,
 // groups, the application centre, feedback, creator applications and
-// customer service. Kept apart from zh-CN.ts so the five helpers of issue 8
-// do not edit the same lines; en must hold exactly these keys.
+// customer service. Kept apart from zh-CN.ts so work on
+// other features does not edit the same lines; en must hold exactly these keys.
 export const supZhCN = {
   'sup.cust': '在线客服',
   'sup.custNone': '客服暂未开通，请在「意见反馈」留言',

@@ -1,7 +1,7 @@
 // Strings of the ways-in pages (features/account): SMS codes, binding a
 // phone, the forgotten password, account safety, the devices signed in and
-// the additions to settings. Kept apart from zh-CN.ts so the five helpers
-// of issue 8 merge cleanly; en must hold exactly these keys.
+// the additions to settings. Kept apart from zh-CN.ts so work on
+// other features does not edit the same lines; en must hold exactly these keys.
 export const waysZhCN = {
   'ways.mobile': '手机号',
   'ways.mobilePh': '请输入11位手机号',

@@ -1,6 +1,6 @@
 // Strings of the pages and shell. Keys are dotted by area: tab.*, home.*,
 // mine.* ...; route.<name>.title / .desc name every screen of the route
-// table (the coming-soon page shows them). t() accepts only keys defined
+// table (Mine's entries and the not-found page show them). t() accepts only keys defined
 // here (or in lib.ts), so a typo fails to type-check.
 export const zhCN = {
   'app.name': '精品',

@@ -140,7 +140,7 @@ describe('headers', () => {
 describe('errors', () => {
   it('rejects a non-200 envelope with its code, tip and msg and toasts the tip', async () => {
     answer(() => json({ code: 4001, tip: '余额不足', msg: 'balance too low', data: null }))
-    const err = await rejection(api.post('/api/app/withdraw', { amount: 1 }))
+    const err = await rejection(api.post('/api/app/withdraw', { amount: 1 }, { toast: true }))
     expect(err).toBeInstanceOf(ApiError)
     expect(err).toMatchObject({ code: 4001, tip: '余额不足', msg: 'balance too low', status: 200, kind: 'business' })
     expect(toastText).toHaveBeenCalledExactlyOnceWith('余额不足')
@@ -148,14 +148,14 @@ describe('errors', () => {
 
   it('shows the server tip for a non-2xx envelope', async () => {
     answer(() => json({ code: 409, tip: '账号已被注册', msg: 'duplicate account', data: null }, 409, 'Conflict'))
-    const err = await rejection(api.post('/api/app/mine/register', {}))
+    const err = await rejection(api.post('/api/app/mine/register', {}, { toast: true }))
     expect(err).toMatchObject({ code: 409, tip: '账号已被注册', msg: 'duplicate account', status: 409, kind: 'http' })
     expect(toastText).toHaveBeenCalledWith('账号已被注册')
   })
 
   it('falls back to the status message when the body has no tip', async () => {
     answer(() => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }))
-    const err = await rejection(api.get('/a'))
+    const err = await rejection(api.get('/a', null, { toast: true }))
     expect(err).toMatchObject({ code: 502, status: 502, tip: '网关错误', kind: 'http' })
     expect(toastText).toHaveBeenCalledWith('网关错误')
   })
@@ -179,7 +179,7 @@ describe('errors', () => {
 
   it('turns a network failure into a generic message', async () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'))
-    const err = await rejection(api.get('/a'))
+    const err = await rejection(api.get('/a', null, { toast: true }))
     expect(err).toMatchObject({ kind: 'network', code: 0, status: 0, tip: '网络连接失败，请检查网络', msg: 'Failed to fetch' })
     expect(toastText).toHaveBeenCalledWith('网络连接失败，请检查网络')
   })
@@ -190,9 +190,9 @@ describe('errors', () => {
     expect((await rejection(api.get('/a'))).tip).toBe('Network error, please check your connection')
   })
 
-  it('does not toast when the call is silent', async () => {
+  it('does not toast unless the call asks', async () => {
     answer(() => json({ code: 500, tip: '服务器发生错误', msg: '', data: null }, 500))
-    const err = await rejection(api.get('/a', null, { silent: true }))
+    const err = await rejection(api.get('/a'))
     expect(err.code).toBe(500)
     expect(toastText).not.toHaveBeenCalled()
   })
@@ -202,7 +202,8 @@ describe('errors', () => {
       throw new Error('no DOM')
     })
     answer(() => json({ code: 422, tip: 'pageSize 超出范围', msg: '', data: null }, 422))
-    expect((await rejection(api.get('/a'))).tip).toBe('pageSize 超出范围')
+    expect((await rejection(api.get('/a', null, { toast: true }))).tip).toBe('pageSize 超出范围')
+    expect(toastText).toHaveBeenCalledOnce()
   })
 })
 
@@ -221,7 +222,7 @@ describe('timeout', () => {
     hang()
     expect(REQUEST_TIMEOUT_MS).toBe(30000)
     let settled = false
-    const p = api.get('/slow').finally(() => (settled = true))
+    const p = api.get('/slow', null, { toast: true }).finally(() => (settled = true))
     const caught = rejection(p)
     await vi.advanceTimersByTimeAsync(29_999)
     expect(settled).toBe(false)
@@ -235,7 +236,7 @@ describe('timeout', () => {
   it('takes a shorter timeout per call', async () => {
     vi.useFakeTimers()
     hang()
-    const caught = rejection(api.get('/slow', null, { timeout: 3000, silent: true }))
+    const caught = rejection(api.get('/slow', null, { timeout: 3000 }))
     await vi.advanceTimersByTimeAsync(3000)
     expect((await caught).kind).toBe('timeout')
   })
@@ -243,8 +244,8 @@ describe('timeout', () => {
   it("aborts with the caller's signal, quietly, and never shares the request", async () => {
     hang()
     const ctrl = new AbortController()
-    const a = rejection(api.get('/suggest', { q: '猫' }, { silent: true, signal: ctrl.signal }))
-    const b = rejection(api.get('/suggest', { q: '猫' }, { silent: true, signal: new AbortController().signal }))
+    const a = rejection(api.get('/suggest', { q: '猫' }, { signal: ctrl.signal }))
+    const b = rejection(api.get('/suggest', { q: '猫' }, { signal: new AbortController().signal }))
     expect(fetchMock).toHaveBeenCalledTimes(2)
     ctrl.abort()
     const err = await a
@@ -317,11 +318,11 @@ describe('dedupe', () => {
     expect(fetchMock).toHaveBeenCalledTimes(2)
   })
 
-  it('toasts a shared failure once, and only if some caller was not silent', async () => {
+  it('toasts a shared failure once, and only if some caller asked', async () => {
     let d = deferred()
     fetchMock.mockImplementation(() => d.promise)
-    const a = rejection(api.get('/e', null, { silent: true }))
-    const b = rejection(api.get('/e'))
+    const a = rejection(api.get('/e'))
+    const b = rejection(api.get('/e', null, { toast: true }))
     d.resolve(json({ code: 503, tip: '维护中', msg: '', data: null }, 503))
     expect((await a).tip).toBe('维护中')
     expect((await b).tip).toBe('维护中')
@@ -329,8 +330,8 @@ describe('dedupe', () => {
 
     toastText.mockClear()
     d = deferred()
-    const c = rejection(api.get('/e', null, { silent: true }))
-    const e = rejection(api.get('/e', null, { silent: true }))
+    const c = rejection(api.get('/e'))
+    const e = rejection(api.get('/e'))
     d.resolve(json({ code: 503, tip: '维护中', msg: '', data: null }, 503))
     await Promise.all([c, e])
     expect(toastText).not.toHaveBeenCalled()
@@ -343,18 +344,19 @@ describe('401', () => {
     setUnauthorizedHandler(handler)
     setToken('stale')
     answer(() => json({ code: 401, tip: '登录已失效，请重新登录', msg: 'token revoked', data: null }, 401))
-    const err = await rejection(api.get('/api/app/mine/info'))
+    const err = await rejection(api.get('/api/app/mine/info', null, { toast: true }))
     expect(handler).toHaveBeenCalledExactlyOnceWith(err)
     expect(toastText).toHaveBeenCalledWith('登录已失效，请重新登录')
   })
 
-  it('also for a silent call', async () => {
+  it('also for a call that does not toast', async () => {
     const handler = vi.fn()
     setUnauthorizedHandler(handler)
     setToken('stale')
     answer(() => json({ code: 401, tip: 'x', msg: '', data: null }, 401))
-    await rejection(api.get('/a', null, { silent: true }))
+    await rejection(api.get('/a'))
     expect(handler).toHaveBeenCalledOnce()
+    expect(toastText).not.toHaveBeenCalled()
   })
 
   it('does not log out over a 401 to a request without a token (wrong password)', async () => {
@@ -372,7 +374,7 @@ describe('401', () => {
     setUnauthorizedHandler(handler)
     setToken('user-token')
     answer(() => json({ code: 401, tip: '密码错误', msg: 'wrong password', data: null }, 401))
-    const err = await rejection(api.post('/api/app/withdraw', { passWord: 'x' }, { silent: true, passwordCheck: true }))
+    const err = await rejection(api.post('/api/app/withdraw', { passWord: 'x' }, { passwordCheck: true }))
     expect(err.tip).toBe('密码错误')
     expect(handler).not.toHaveBeenCalled()
   })

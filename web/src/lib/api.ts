@@ -11,7 +11,9 @@
 //   data, anything else rejects with an ApiError whose tip is what the user
 //   is shown: the server's tip when it sent one, else the status message of
 //   spec §8, else a generic network message.
-// - Errors toast once unless every caller passed { silent: true }.
+// - Errors are the caller's to show: most pages show them in place (an
+//   error state, a field's message). A call that passed { toast: true }
+//   also toasts the tip, once however many callers shared the request.
 // - Identical requests in flight at the same time go out once and share the
 //   answer (the observed client cancelled duplicates instead, which made one
 //   of the callers fail).
@@ -55,7 +57,7 @@ export class ApiError extends Error {
 }
 
 export interface RequestOptions {
-  silent?: boolean // no error toast (the caller shows the error itself)
+  toast?: boolean // toast the error's tip (off: the caller shows the error itself)
   noToken?: boolean // do not send the session token
   timeout?: number // milliseconds, default REQUEST_TIMEOUT_MS (15 s)
   // passwordCheck: the body carries the user's password for a fresh check
@@ -216,7 +218,7 @@ function quietly(fn: () => unknown): void {
 
 interface InFlight {
   promise: Promise<unknown>
-  silent: boolean // true while every caller so far asked for silence
+  toast: boolean // true once any caller asked for the toast
 }
 
 const inflight = new Map<string, InFlight>()
@@ -241,17 +243,17 @@ function request<T>(method: Method, path: string, payload: unknown, opts: Reques
   const key = opts.signal ? null : typeof body === 'string' || body === undefined ? `${method} ${url} ${body ?? ''} ${token ?? ''}` : null
   const existing = key ? inflight.get(key) : undefined
   if (existing) {
-    if (!opts.silent) existing.silent = false
+    if (opts.toast) existing.toast = true
     return existing.promise as Promise<T>
   }
 
-  const entry: InFlight = { silent: !!opts.silent, promise: Promise.resolve() }
+  const entry: InFlight = { toast: !!opts.toast, promise: Promise.resolve() }
   entry.promise = send({ method, url, headers, body, token, timeout: opts.timeout ?? REQUEST_TIMEOUT_MS, signal: opts.signal })
     .catch((err: ApiError) => {
       // Decided when the answer arrives, so a caller that joined late counts.
       // Neither the toast nor the app's handler may replace the ApiError
       // the callers are waiting for.
-      if (!entry.silent) quietly(() => toast.text(err.tip))
+      if (entry.toast) quietly(() => toast.text(err.tip))
       if (token && !opts.passwordCheck && (err.status === 401 || (err.kind === 'business' && err.code === 401))) quietly(() => unauthorized?.(err))
       throw err
     })

@@ -67,7 +67,7 @@ export function pollEvery(connected: boolean, ms: number): number | false {
 }
 
 export function getUnread(): Promise<Unread> {
-  return api.get<Unread>('/api/app/mine/unread', undefined, { silent: true })
+  return api.get<Unread>('/api/app/mine/unread')
 }
 
 export function unreadQueryOptions(token: string | null, connected: boolean) {

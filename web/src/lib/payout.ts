@@ -2,6 +2,12 @@
 // before the form is sent. They mirror the server's (docs/api.md, *Payout
 // accounts and withdrawals*) so a mistyped card number is caught at once;
 // the server checks again and its answer wins.
+//
+// The address checksums hash with @noble/hashes (audited, no dependencies;
+// keccak_256 is Ethereum's Keccak, not SHA-3). Only the payout pages import
+// this module, so the hashes stay out of the initial JS.
+import { sha256 } from '@noble/hashes/sha2.js'
+import { keccak_256 } from '@noble/hashes/sha3.js'
 
 export type PayoutProblem =
   | 'required'
@@ -87,7 +93,7 @@ export function erc20Valid(s: string): boolean {
   const body = s.slice(2)
   const lower = body.toLowerCase()
   if (body === lower || body === body.toUpperCase()) return true
-  const sum = keccak256(new TextEncoder().encode(lower))
+  const sum = keccak_256(new TextEncoder().encode(lower))
   for (let i = 0; i < 40; i++) {
     const c = body[i]
     if (c >= '0' && c <= '9') continue
@@ -95,48 +101,6 @@ export function erc20Valid(s: string): boolean {
     if (nib >= 8 !== (c >= 'A' && c <= 'F')) return false
   }
   return true
-}
-
-// keccak256: Ethereum's Keccak-256 (the original padding 0x01, not SHA-3's
-// 0x06), over 64-bit lanes held as BigInt: a few short inputs only.
-const RC = [
-  0x0000000000000001n, 0x0000000000008082n, 0x800000000000808an, 0x8000000080008000n, 0x000000000000808bn, 0x0000000080000001n,
-  0x8000000080008081n, 0x8000000000008009n, 0x000000000000008an, 0x0000000000000088n, 0x0000000080008009n, 0x000000008000000an,
-  0x000000008000808bn, 0x800000000000008bn, 0x8000000000008089n, 0x8000000000008003n, 0x8000000000008002n, 0x8000000000000080n,
-  0x000000000000800an, 0x800000008000000an, 0x8000000080008081n, 0x8000000000008080n, 0x0000000080000001n, 0x8000000080008008n,
-]
-const ROT = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14]
-const M64 = (1n << 64n) - 1n
-const rotl = (x: bigint, n: number) => (n === 0 ? x : ((x << BigInt(n)) | (x >> BigInt(64 - n))) & M64)
-
-export function keccak256(data: Uint8Array): Uint8Array {
-  const rate = 136
-  const padded = new Uint8Array(Math.floor(data.length / rate) * rate + rate)
-  padded.set(data)
-  padded[data.length] ^= 0x01
-  padded[padded.length - 1] ^= 0x80
-  const st: bigint[] = new Array(25).fill(0n)
-  for (let off = 0; off < padded.length; off += rate) {
-    for (let i = 0; i < rate / 8; i++) {
-      let lane = 0n
-      for (let b = 7; b >= 0; b--) lane = (lane << 8n) | BigInt(padded[off + i * 8 + b])
-      st[i] ^= lane
-    }
-    for (let round = 0; round < 24; round++) {
-      const c = [0, 1, 2, 3, 4].map((x) => st[x] ^ st[x + 5] ^ st[x + 10] ^ st[x + 15] ^ st[x + 20])
-      for (let x = 0; x < 5; x++) {
-        const d = c[(x + 4) % 5] ^ rotl(c[(x + 1) % 5], 1)
-        for (let y = 0; y < 25; y += 5) st[x + y] ^= d
-      }
-      const b: bigint[] = new Array(25)
-      for (let x = 0; x < 5; x++) for (let y = 0; y < 5; y++) b[y + 5 * ((2 * x + 3 * y) % 5)] = rotl(st[x + 5 * y], ROT[x + 5 * y])
-      for (let x = 0; x < 5; x++) for (let y = 0; y < 25; y += 5) st[x + y] = b[x + y] ^ (~b[((x + 1) % 5) + y] & M64 & b[((x + 2) % 5) + y])
-      st[0] ^= RC[round]
-    }
-  }
-  const out = new Uint8Array(32)
-  for (let i = 0; i < 4; i++) for (let b = 0; b < 8; b++) out[i * 8 + b] = Number((st[i] >> BigInt(8 * b)) & 0xffn)
-  return out
 }
 
 const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
@@ -173,66 +137,4 @@ export function tronValid(s: string): boolean {
   const sum = sha256(sha256(body))
   for (let i = 0; i < 4; i++) if (sum[i] !== raw[21 + i]) return false
   return true
-}
-
-// sha256 of bytes (FIPS 180-4). Synchronous and dependency-free: Web
-// Crypto's digest is async and absent on plain-http origins.
-const K = new Uint32Array([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
-  0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
-  0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-  0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08,
-  0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-  0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-])
-
-export function sha256(data: Uint8Array): Uint8Array {
-  const len = data.length
-  const padded = new Uint8Array(((len + 9 + 63) >> 6) << 6)
-  padded.set(data)
-  padded[len] = 0x80
-  const view = new DataView(padded.buffer)
-  view.setUint32(padded.length - 8, Math.floor(len / 0x20000000))
-  view.setUint32(padded.length - 4, (len << 3) >>> 0)
-  const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19])
-  const w = new Uint32Array(64)
-  const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n))
-  for (let off = 0; off < padded.length; off += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(off + i * 4)
-    for (let i = 16; i < 64; i++) {
-      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3)
-      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10)
-      w[i] = (w[i - 16] + s0 + w[i - 7] + s1) >>> 0
-    }
-    let [a, b, c, d, e, f, g, hh] = h
-    for (let i = 0; i < 64; i++) {
-      const S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-      const ch = (e & f) ^ (~e & g)
-      const t1 = (hh + S1 + ch + K[i] + w[i]) >>> 0
-      const S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-      const maj = (a & b) ^ (a & c) ^ (b & c)
-      const t2 = (S0 + maj) >>> 0
-      hh = g
-      g = f
-      f = e
-      e = (d + t1) >>> 0
-      d = c
-      c = b
-      b = a
-      a = (t1 + t2) >>> 0
-    }
-    h[0] += a
-    h[1] += b
-    h[2] += c
-    h[3] += d
-    h[4] += e
-    h[5] += f
-    h[6] += g
-    h[7] += hh
-  }
-  const out = new Uint8Array(32)
-  const ov = new DataView(out.buffer)
-  for (let i = 0; i < 8; i++) ov.setUint32(i * 4, h[i])
-  return out
 }

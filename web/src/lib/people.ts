@@ -18,5 +18,5 @@ export const peopleKeys = {
 }
 
 export function getExtension(uid: number | null): Promise<Extension> {
-  return api.get<Extension>('/api/app/mine/getUserExtension', uid == null ? undefined : { uid }, { silent: true })
+  return api.get<Extension>('/api/app/mine/getUserExtension', uid == null ? undefined : { uid })
 }

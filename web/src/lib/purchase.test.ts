@@ -14,7 +14,7 @@ describe('buy', () => {
   it('posts a video purchase with its coupon choice and key', async () => {
     post.mockResolvedValue({ purchase: { id: 1 }, wallet: { coins: 5 } })
     await p.buy({ kind: 'video', id: 9 }, true, 'buy-abc12345')
-    expect(post).toHaveBeenCalledWith('/api/app/vid/buy', { id: 9, useCoupon: true, idempotencyKey: 'buy-abc12345' }, { silent: true })
+    expect(post).toHaveBeenCalledWith('/api/app/vid/buy', { id: 9, useCoupon: true, idempotencyKey: 'buy-abc12345' })
   })
 
   it('posts a gallery purchase to gallery/buy, never with a coupon', async () => {

@@ -8,7 +8,7 @@ import type { CouponPosition } from './user'
 import type { Video } from './video'
 
 export function getWalletSummary(): Promise<WalletSummary> {
-  return api.get<WalletSummary>(WALLET_SUMMARY_PATH, undefined, { silent: true })
+  return api.get<WalletSummary>(WALLET_SUMMARY_PATH)
 }
 
 // Purchase is one bought video (vid/buy, mine/buyVid).
@@ -45,7 +45,7 @@ export function buy(target: BuyTarget, useCoupon: boolean, idempotencyKey: strin
       : target.kind === 'post'
         ? { id: target.id, key: idempotencyKey }
         : { id: target.id, idempotencyKey }
-  return api.post<BuyResult>(BUY_PATHS[target.kind], body, { silent: true })
+  return api.post<BuyResult>(BUY_PATHS[target.kind], body)
 }
 
 // The coupon backpack (GET /api/app/backpack): always the three groups.
@@ -62,7 +62,7 @@ export interface BackpackGroup {
 }
 
 export function getBackpack(): Promise<BackpackGroup[]> {
-  return api.get<BackpackGroup[]>('/api/app/backpack', undefined, { silent: true })
+  return api.get<BackpackGroup[]>('/api/app/backpack')
 }
 
 // unusedCoupons counts the coupons a purchase may use now.

@@ -1,4 +1,4 @@
-// The video and paged-list shapes every feature that lists videos shares
+// The video shape every feature that lists videos shares
 // (catalog's feeds, the detail page's related list, the mine lists).
 
 export interface Video {
@@ -14,17 +14,4 @@ export interface Video {
   moduleID: number
   subModuleID: number
   createdAt: string
-}
-
-export interface Paged<T> {
-  list: T[]
-  total: number
-  pageNumber: number
-  pageSize: number
-  hasMore: boolean
-}
-
-// nextPage is getNextPageParam for every paged list.
-export function nextPage<T>(last: Paged<T>): number | undefined {
-  return last.hasMore ? last.pageNumber + 1 : undefined
 }

@@ -15,14 +15,6 @@ export interface WalletSummary {
   withdrawDailyMax: number // cents
 }
 
-export interface Page<T> {
-  list: T[]
-  total: number
-  pageNumber: number
-  pageSize: number
-  hasMore: boolean
-}
-
 // The query keys of wallet data that more than one feature reads or
 // invalidates (a purchase anywhere refreshes the wallet). Personal, so
 // they carry the token like every personal key.

@@ -1,7 +1,8 @@
 // Catalog shapes as the server sends them (api-contract "Catalog"). The
-// video and paged-list shapes are shared with other features (src/lib/video).
+// video shape is shared with other features (src/lib/video), the page of a
+// paged list with every caller (src/lib/api).
 import type { Video } from '@/lib/video'
-export { nextPage, type Paged, type Video } from '@/lib/video'
+export type { Video } from '@/lib/video'
 
 // Module types: 0 home, 1 community, 2 dark, 3 image, 4 short video.
 export type ModuleType = 0 | 1 | 2 | 3 | 4

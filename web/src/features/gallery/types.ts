@@ -1,6 +1,5 @@
 // Gallery shapes as the server sends them (docs/api.md "Galleries").
 import type { PaywallInfo } from '@/components/Paywall'
-export { nextPage, type Paged } from '@/lib/video'
 
 import type { Gallery } from '@/lib/gallery'
 export type { Gallery } from '@/lib/gallery'

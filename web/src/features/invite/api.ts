@@ -3,7 +3,7 @@
 // POST userinvite/userlist {pageNumber, pageSize} (the invitees, paged).
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import type { Page } from '@/lib/wallet'
+import { nextPage, type Page } from '@/lib/page'
 
 export interface InvitePerson {
   uid: number
@@ -48,20 +48,20 @@ export const inviteKeys = {
 }
 
 export function getInviteInfo(): Promise<InviteInfo> {
-  return api.post<InviteInfo>('/api/app/userinvite/info', {}, { silent: true })
+  return api.post<InviteInfo>('/api/app/userinvite/info', {})
 }
 
 export function useInviteInfo(token: string | null) {
   return useQuery(queryOptions({ queryKey: inviteKeys.info(token), queryFn: getInviteInfo, enabled: token != null }))
 }
 
-// Not silent: a refusal (unknown code, already bound) shows the server's tip.
+// Toasts: a refusal (unknown code, already bound) shows the server's tip.
 export function bindInviter(code: string): Promise<{ inviter: InvitePerson }> {
-  return api.post<{ inviter: InvitePerson }>('/api/app/mine/inviteBind', { code })
+  return api.post<{ inviter: InvitePerson }>('/api/app/mine/inviteBind', { code }, { toast: true })
 }
 
 export function getInvitees(pageNumber: number): Promise<Page<Invitee>> {
-  return api.post<Page<Invitee>>('/api/app/userinvite/userlist', { pageNumber, pageSize: INVITEE_PAGE_SIZE }, { silent: true })
+  return api.post<Page<Invitee>>('/api/app/userinvite/userlist', { pageNumber, pageSize: INVITEE_PAGE_SIZE })
 }
 
 export function useInvitees(token: string | null) {
@@ -70,7 +70,7 @@ export function useInvitees(token: string | null) {
       queryKey: inviteKeys.invitees(token),
       queryFn: ({ pageParam }) => getInvitees(pageParam),
       initialPageParam: 1,
-      getNextPageParam: (last: Page<Invitee>) => (last.hasMore ? last.pageNumber + 1 : undefined),
+      getNextPageParam: nextPage,
       enabled: token != null,
     }),
   )

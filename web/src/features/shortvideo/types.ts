@@ -1,7 +1,7 @@
 // Shapes this feature reads from the server (docs/api.md, Catalog and
 // Videos). Declared here or in src/lib rather than imported from another
 // feature, which the lint rules forbid.
-import type { Paged, Video } from '@/lib/video'
+import type { Video } from '@/lib/video'
 
 export interface ShortModule {
   moduleID: number
@@ -13,7 +13,6 @@ export interface ShortModule {
 // A short video is a video of the short-video module: the shared shape
 // (src/lib/video.ts) that every video list reads.
 export type ShortVideo = Video
-export type { Paged }
 
 export type Refusal = 'login' | 'need_vip' | 'need_svip' | 'need_coins'
 

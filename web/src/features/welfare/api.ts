@@ -18,7 +18,7 @@ export function useCheckin(token: string | null) {
   return useQuery(
     queryOptions({
       queryKey: welfareKeys.checkin(token),
-      queryFn: () => api.get<CheckinState>('/api/app/active/checkin', undefined, { silent: true }),
+      queryFn: () => api.get<CheckinState>('/api/app/active/checkin'),
       enabled: token != null,
     }),
   )
@@ -28,7 +28,7 @@ export function useTasks(token: string | null) {
   return useQuery(
     queryOptions({
       queryKey: welfareKeys.tasks(token),
-      queryFn: () => api.get<Task[]>('/api/app/active/task', undefined, { silent: true }),
+      queryFn: () => api.get<Task[]>('/api/app/active/task'),
       enabled: token != null,
     }),
   )
@@ -38,7 +38,7 @@ export function usePrizes(token: string | null) {
   return useQuery(
     queryOptions({
       queryKey: welfareKeys.prizes(token),
-      queryFn: () => api.get<Prizes>('/api/app/active/point/prize', undefined, { silent: true }),
+      queryFn: () => api.get<Prizes>('/api/app/active/point/prize'),
       enabled: token != null,
     }),
   )
@@ -49,7 +49,7 @@ export function useRecords(token: string | null) {
   return useQuery(
     queryOptions({
       queryKey: welfareKeys.records(token),
-      queryFn: () => api.get<PointRecords>('/api/app/active/point/records', { pageSize: 10 }, { silent: true }),
+      queryFn: () => api.get<PointRecords>('/api/app/active/point/records', { pageSize: 10 }),
       enabled: token != null,
     }),
   )
@@ -65,17 +65,17 @@ function useGrant<B, R>(fn: (body: B) => Promise<R>) {
 }
 
 export function useCheckIn() {
-  return useGrant((_: void) => api.post<CheckinResult>('/api/app/active/checkin', {}, { silent: true }))
+  return useGrant((_: void) => api.post<CheckinResult>('/api/app/active/checkin', {}))
 }
 
 export function useClaim() {
   return useGrant((id: number) =>
-    api.post<{ taskId: number; points: number }>('/api/app/active/task/receive', { id }, { silent: true }),
+    api.post<{ taskId: number; points: number }>('/api/app/active/task/receive', { id }),
   )
 }
 
 export function useExchange() {
   return useGrant((body: { id: number; idempotencyKey: string }) =>
-    api.post<{ points: number }>('/api/app/active/point/prize', body, { silent: true }),
+    api.post<{ points: number }>('/api/app/active/point/prize', body),
   )
 }

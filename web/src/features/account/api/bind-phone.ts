@@ -13,7 +13,7 @@ export interface BindInput {
 }
 
 export function bindPhone(input: BindInput): Promise<UserInfo> {
-  return api.post<UserInfo>('/api/app/mine/bindphone', input, { silent: true, passwordCheck: true })
+  return api.post<UserInfo>('/api/app/mine/bindphone', input, { passwordCheck: true })
 }
 
 export function useBindPhone() {

@@ -17,7 +17,7 @@ export interface Certificate extends CertCredential {
 export const certificateKey = (token: string | null) => ['mine', 'certificate', token] as const
 
 export function getCertificate(): Promise<Certificate> {
-  return api.get<Certificate>('/api/app/mine/certificate/qr', null, { silent: true })
+  return api.get<Certificate>('/api/app/mine/certificate/qr')
 }
 
 export function certificateQueryOptions(token: string | null) {
@@ -31,7 +31,7 @@ export function useCertificate(token: string | null) {
 }
 
 export function resetCertificate(): Promise<Certificate> {
-  return api.post<Certificate>('/api/app/mine/certificate/reset', {})
+  return api.post<Certificate>('/api/app/mine/certificate/reset', {}, { toast: true })
 }
 
 // Sent without the token: the picture is not about the current session,
@@ -40,13 +40,13 @@ export function resetCertificate(): Promise<Certificate> {
 export function extractCertificate(file: Blob, name = 'certificate.png'): Promise<CertCredential> {
   const form = new FormData()
   form.append('file', file, name)
-  return api.post<CertCredential>('/api/app/mine/qrcode/extract', form, { noToken: true, silent: true })
+  return api.post<CertCredential>('/api/app/mine/qrcode/extract', form, { noToken: true })
 }
 
 export function certificateLogin(cred: CertCredential): Promise<SessionResult> {
   return api.post<SessionResult>(
     '/api/app/mine/login',
     { devID: deviceId(), sysType: currentPlatform(), cutInfos: '', uid: cred.uid, qrCnt: cred.qrCnt },
-    { noToken: true, silent: true },
+    { noToken: true },
   )
 }

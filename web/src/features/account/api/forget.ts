@@ -11,7 +11,7 @@ export interface ForgetInput {
 }
 
 export function resetPassword(input: ForgetInput): Promise<null> {
-  return api.post<null>('/api/app/mine/forget', input, { silent: true, noToken: true })
+  return api.post<null>('/api/app/mine/forget', input, { noToken: true })
 }
 
 export function useResetPassword() {

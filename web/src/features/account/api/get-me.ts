@@ -5,7 +5,7 @@ import type { UserInfo } from '@/lib/user'
 import { accountKeys } from '@/features/account/keys'
 
 export function getMe(): Promise<UserInfo> {
-  return api.get<UserInfo>('/api/app/mine/info', undefined, { silent: true })
+  return api.get<UserInfo>('/api/app/mine/info')
 }
 
 // The key carries the token so a new session never sees the last one's data.

@@ -22,7 +22,7 @@ export function guestLogin(): Promise<GuestLoginResult> {
   return api.post<GuestLoginResult>(
     '/api/app/mine/login',
     { devID: deviceId(), sysType: currentPlatform(), cutInfos: pendingInviteText() },
-    { silent: true, noToken: true },
+    { noToken: true },
   ).then((r) => {
     forgetPendingInvite()
     return r

@@ -17,5 +17,5 @@ export interface SessionResult {
 // not be taken for an expired session. Silent: the form shows the server's
 // tip under it, and a toast saying the same again would be noise.
 export function loginH5(input: LoginInput): Promise<SessionResult> {
-  return api.post<SessionResult>('/api/app/mine/login/h5', { ...input, sysType: currentPlatform() }, { noToken: true, silent: true })
+  return api.post<SessionResult>('/api/app/mine/login/h5', { ...input, sysType: currentPlatform() }, { noToken: true })
 }

@@ -11,7 +11,7 @@ export interface PwdInput {
 }
 
 export function changePassword(input: PwdInput): Promise<null> {
-  return api.post<null>('/api/app/mine/loginpwd', { ...input, sysType: currentPlatform() }, { silent: true, passwordCheck: true })
+  return api.post<null>('/api/app/mine/loginpwd', { ...input, sysType: currentPlatform() }, { passwordCheck: true })
 }
 
 export function useChangePassword() {

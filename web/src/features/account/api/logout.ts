@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query'
 import { api } from '@/lib/api'
 
 export function logout(): Promise<null> {
-  return api.post<null>('/api/app/mine/logout', {}, { silent: true })
+  return api.post<null>('/api/app/mine/logout', {})
 }
 
 export function useLogout() {

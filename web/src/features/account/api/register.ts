@@ -10,7 +10,7 @@ export interface RegisterInput {
 }
 
 export function register(input: RegisterInput): Promise<SessionResult> {
-  return api.post<SessionResult>('/api/app/mine/register', input, { silent: true })
+  return api.post<SessionResult>('/api/app/mine/register', input)
 }
 
 // registerInvited registers after binding the guest to the inviter whose
@@ -21,6 +21,6 @@ export function register(input: RegisterInput): Promise<SessionResult> {
 // the registration goes on. Only a guest binds: a registered user's form
 // makes a new account, which the code is not for.
 export async function registerInvited(input: RegisterInput, code: string | null, isGuest: boolean): Promise<SessionResult> {
-  if (code && isGuest) await api.post('/api/app/mine/inviteBind', { code }, { silent: true }).catch(() => undefined)
+  if (code && isGuest) await api.post('/api/app/mine/inviteBind', { code }).catch(() => undefined)
   return register(input)
 }

@@ -14,7 +14,7 @@ export interface SignedInDevice {
 }
 
 export function getSessions(): Promise<{ list: SignedInDevice[] }> {
-  return api.get<{ list: SignedInDevice[] }>('/api/app/mine/sessions', undefined, { silent: true })
+  return api.get<{ list: SignedInDevice[] }>('/api/app/mine/sessions')
 }
 
 export function sessionsQueryOptions(token: string | null) {
@@ -26,7 +26,7 @@ export function useSessions(token: string | null) {
 }
 
 export function revokeSessions(body: { id: string } | { others: true }): Promise<{ revoked: number }> {
-  return api.post<{ revoked: number }>('/api/app/mine/sessions/revoke', body)
+  return api.post<{ revoked: number }>('/api/app/mine/sessions/revoke', body, { toast: true })
 }
 
 export function useRevokeSessions() {

@@ -11,5 +11,5 @@ export interface CodeSent {
 
 // Silent: the form shows the tip (a 429 says to wait) under the field.
 export function sendCode(mobile: string, purpose: CodePurpose): Promise<CodeSent> {
-  return api.post<CodeSent>('/api/app/sms/captcha', { mobile, type: 1, purpose }, { silent: true, noToken: purpose === 'forget' })
+  return api.post<CodeSent>('/api/app/sms/captcha', { mobile, type: 1, purpose }, { noToken: purpose === 'forget' })
 }

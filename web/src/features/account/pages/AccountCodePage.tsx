@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { t } from '@/i18n'
+import { confirm } from '@/lib/dialog'
 import { toast } from '@/lib/toast'
 import { NavBar } from '@/components/NavBar'
 import { Spinner } from '@/components/Spinner'
@@ -70,13 +71,7 @@ export default function AccountCodePage() {
 
   const confirmReset = async () => {
     if (resetting) return
-    const { default: Dialog } = await import('antd-mobile/es/components/dialog')
-    const ok = await Dialog.confirm({
-      title: t('cert.resetConfirm'),
-      content: t('cert.resetConfirmHint'),
-      confirmText: t('cert.reset'),
-      cancelText: t('common.cancel'),
-    })
+    const ok = await confirm({ title: t('cert.resetConfirm'), content: t('cert.resetConfirmHint'), confirmText: t('cert.reset') })
     if (!ok) return
     setResetting(true)
     try {

@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react'
 import { Link } from 'react-router'
 import { getLang, t, type MessageKey } from '@/i18n'
 import { ApiError } from '@/lib/api'
+import { confirm } from '@/lib/dialog'
 import { relativeTime } from '@/lib/time'
 import { toast } from '@/lib/toast'
 import { NavBar } from '@/components/NavBar'
@@ -23,11 +24,6 @@ import { checkConfirm, checkPassword } from '@/features/account/validation'
 import cells from '@/features/account/components/Cells.module.css'
 import form from '@/features/account/components/AuthForm.module.css'
 import styles from '@/features/account/components/Ways.module.css'
-
-async function confirm(title: string, content: string, confirmText: string): Promise<boolean> {
-  const { default: Dialog } = await import('antd-mobile/es/components/dialog')
-  return Dialog.confirm({ title, content, confirmText, cancelText: t('common.cancel') })
-}
 
 export default function AccountSafePage() {
   const user = useUserStore((s) => s.user)
@@ -172,11 +168,11 @@ function Devices({ token }: { token: string | null }) {
   const others = list.filter((d) => !d.current)
 
   const signOut = async (d: SignedInDevice) => {
-    if (revoke.isPending || !(await confirm(t('ways.safe.signOutConfirm'), deviceName(d), t('ways.safe.signOut')))) return
+    if (revoke.isPending || !(await confirm({ title: t('ways.safe.signOutConfirm'), content: deviceName(d), confirmText: t('ways.safe.signOut') }))) return
     revoke.mutate({ id: d.id }, { onSuccess: () => toast.success(t('ways.safe.signedOut', { n: 1 })) })
   }
   const signOutOthers = async () => {
-    if (revoke.isPending || !(await confirm(t('ways.safe.signOutOthers'), t('ways.safe.signOutOthersConfirm'), t('ways.safe.signOut')))) return
+    if (revoke.isPending || !(await confirm({ title: t('ways.safe.signOutOthers'), content: t('ways.safe.signOutOthersConfirm'), confirmText: t('ways.safe.signOut') }))) return
     revoke.mutate({ others: true }, { onSuccess: (r) => toast.success(t('ways.safe.signedOut', { n: r.revoked })) })
   }
 

@@ -1,6 +1,6 @@
 // minelogin (/mine/login): account and password. The server's tip on
 // failure (one tip for a wrong account or password) is shown once, under
-// the form (the request is silent, so no toast repeats it).
+// the form (the request does not toast, so nothing repeats it).
 import { Link } from 'react-router'
 import { t } from '@/i18n'
 import { NavBar } from '@/components/NavBar'

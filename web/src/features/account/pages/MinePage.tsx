@@ -49,7 +49,7 @@ const GROUPS: Entry[][] = [
     { route: 'applicationcenter', path: '/mine/applicationcenter', glyph: 'apps', color: '#32ade6' },
     { route: 'help', path: '/mine/help', glyph: 'help', color: '#34c759' },
     { route: 'suggest', path: '/mine/suggest', glyph: 'feedback', color: '#ff9500' },
-    // Support and information (E): official groups, creator application.
+    // Support and information: official groups, creator application.
     { route: 'groups', path: '/mine/groups', glyph: 'globe', color: '#5ac8fa' },
     { route: 'settled', path: '/mine/settled', glyph: 'upload', color: '#ff2d55' },
   ],

@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router'
 import { useQueryClient } from '@tanstack/react-query'
 import { loadLang, t, type Lang } from '@/i18n'
 import { APP_VERSION } from '@/lib/api'
+import { confirm } from '@/lib/dialog'
 import { toast } from '@/lib/toast'
 import { DarkSwitch } from '@/components/DarkSwitch'
 import { NavBar } from '@/components/NavBar'
@@ -52,13 +53,7 @@ export default function SettingPage() {
   // Signing out asks first: it ends the session on this device.
   const confirmLogout = async () => {
     if (busy) return
-    const { default: Dialog } = await import('antd-mobile/es/components/dialog')
-    const ok = await Dialog.confirm({
-      title: t('setting.logoutConfirm'),
-      content: t('setting.logoutConfirmHint'),
-      confirmText: t('setting.logout'),
-      cancelText: t('common.cancel'),
-    })
+    const ok = await confirm({ title: t('setting.logoutConfirm'), content: t('setting.logoutConfirmHint'), confirmText: t('setting.logout') })
     if (ok) await onLogout()
   }
 
@@ -66,13 +61,7 @@ export default function SettingPage() {
   // query but keeps the session; the user info is fetched again at once so
   // the Mine page never shows an empty user.
   const confirmClear = async () => {
-    const { default: Dialog } = await import('antd-mobile/es/components/dialog')
-    const ok = await Dialog.confirm({
-      title: t('ways.setting.clearConfirm'),
-      content: t('ways.setting.clearHint'),
-      confirmText: t('ways.setting.clearCache'),
-      cancelText: t('common.cancel'),
-    })
+    const ok = await confirm({ title: t('ways.setting.clearConfirm'), content: t('ways.setting.clearHint'), confirmText: t('ways.setting.clearCache') })
     if (!ok) return
     await clearLocalCache()
     queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== accountKeys.all[0] || q.queryKey[1] !== 'info' })

@@ -3,5 +3,5 @@
 import { api } from '@/lib/api'
 
 export function sendAdClick(id: number): void {
-  api.post('/api/app/ads/click', { id }, { silent: true }).catch(() => undefined)
+  api.post('/api/app/ads/click', { id }).catch(() => undefined)
 }

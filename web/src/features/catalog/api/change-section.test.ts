@@ -15,7 +15,7 @@ describe('changeSectionFrom', () => {
     const got = await changeSectionFrom(7, 2, [v(1), v(2)])
     expect(got.map((x: { id: number }) => x.id)).toEqual([3, 4])
     expect(get).toHaveBeenCalledTimes(2)
-    expect(get).toHaveBeenCalledWith('/api/app/vid/moduleSection/change', { subModuleID: 7, pageSize: 2 })
+    expect(get).toHaveBeenCalledWith('/api/app/vid/moduleSection/change', { subModuleID: 7, pageSize: 2 }, { toast: true })
   })
 
   it('gives up after three answers (a section with a single batch)', async () => {

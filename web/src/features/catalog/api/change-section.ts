@@ -6,7 +6,7 @@ import { api } from '@/lib/api'
 import type { Video } from '@/features/catalog/types'
 
 export function changeSection(subModuleID: number, pageSize: number): Promise<{ list: Video[] }> {
-  return api.get<{ list: Video[] }>('/api/app/vid/moduleSection/change', { subModuleID, pageSize })
+  return api.get<{ list: Video[] }>('/api/app/vid/moduleSection/change', { subModuleID, pageSize }, { toast: true })
 }
 
 const sameIds = (a: Video[], b: Video[]) => a.length === b.length && a.every((v, i) => v.id === b[i].id)

@@ -2,7 +2,8 @@
 // time.
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import { nextPage, type Paged, type Video } from '@/features/catalog/types'
+import { nextPage, type Page } from '@/lib/page'
+import { type Video } from '@/features/catalog/types'
 import { catalogKeys } from '@/features/catalog/keys'
 
 // sortType: 0 newest, 1 most played, 2 most liked.
@@ -14,11 +15,10 @@ export interface ModuleVideosParams {
   sortType: SortType
 }
 
-export function getModuleVideos(p: ModuleVideosParams, pageNumber: number): Promise<Paged<Video>> {
-  return api.get<Paged<Video>>(
+export function getModuleVideos(p: ModuleVideosParams, pageNumber: number): Promise<Page<Video>> {
+  return api.get<Page<Video>>(
     '/api/app/vid/moduleVideo',
     { subModuleID: p.subModuleID, sortType: p.sortType, pageNumber, pageSize: VIDEOS_PAGE_SIZE, playTimeType: 0, newsType: 0 },
-    { silent: true },
   )
 }
 
@@ -50,10 +50,9 @@ export function sourceVideosQueryOptions(p: SourceVideosParams) {
   return infiniteQueryOptions({
     queryKey: catalogKeys.source(p),
     queryFn: ({ pageParam }) =>
-      api.get<Paged<Video>>(
+      api.get<Page<Video>>(
         '/api/app/vid/moduleVideo',
         { ...p, pageNumber: pageParam, pageSize: VIDEOS_PAGE_SIZE },
-        { silent: true },
       ),
     initialPageParam: 1,
     getNextPageParam: nextPage,

@@ -28,7 +28,9 @@ export function AnnounceBar() {
   const current = list[i % list.length]
 
   const open = async (a: Announcement) => {
-    const { default: Dialog } = await import('antd-mobile/es/components/dialog')
+    // The loader itself is imported on the tap too, so home's first visit
+    // does not fetch it as a chunk of its own.
+    const Dialog = await (await import('@/lib/dialog')).loadDialog()
     const hasLink = linkOf(a) !== ''
     Dialog.show({
       title: a.title,

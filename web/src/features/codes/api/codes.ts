@@ -2,7 +2,8 @@
 // the caller's redemptions, newest first (docs/api.md, *Redemption codes*).
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import { walletKeys, type Page } from '@/lib/wallet'
+import { nextPage, type Page } from '@/lib/page'
+import { walletKeys } from '@/lib/wallet'
 import type { Reward } from '@/features/codes/format'
 
 export interface Redemption {
@@ -21,11 +22,11 @@ export const codesKeys = {
 export const RECORDS_PAGE_SIZE = 20
 
 export function postRedeem(code: string): Promise<Redemption> {
-  return api.post<Redemption>('/api/app/code/exchange', { code }, { silent: true })
+  return api.post<Redemption>('/api/app/code/exchange', { code })
 }
 
 export function getRecords(pageNumber: number): Promise<Page<Redemption>> {
-  return api.get<Page<Redemption>>('/api/app/code/records', { pageNumber, pageSize: RECORDS_PAGE_SIZE }, { silent: true })
+  return api.get<Page<Redemption>>('/api/app/code/records', { pageNumber, pageSize: RECORDS_PAGE_SIZE })
 }
 
 export function useRecords(token: string | null) {
@@ -34,7 +35,7 @@ export function useRecords(token: string | null) {
       queryKey: codesKeys.records(token),
       queryFn: ({ pageParam }) => getRecords(pageParam),
       initialPageParam: 1,
-      getNextPageParam: (last: Page<Redemption>) => (last.hasMore ? last.pageNumber + 1 : undefined),
+      getNextPageParam: nextPage,
       enabled: token != null,
     }),
   )

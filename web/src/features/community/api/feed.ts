@@ -2,15 +2,15 @@
 // list, one topic, following topics and the followed list.
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryKey } from '@tanstack/react-query'
 import { api, ApiError } from '@/lib/api'
+import { nextPage, type Page } from '@/lib/page'
 import { useUserStore } from '@/stores/user'
-import { nextPage, type Paged } from '@/lib/video'
 import { feedKeys, type FeedSource } from '@/features/community/keys'
 import type { Post, Topic } from '@/features/community/types'
 
 export const FEED_PAGE_SIZE = 20
 
-export function getPosts(src: FeedSource, pageNumber: number): Promise<Paged<Post>> {
-  return api.get<Paged<Post>>('/api/app/community/posts', { ...src, pageNumber, pageSize: FEED_PAGE_SIZE }, { silent: true })
+export function getPosts(src: FeedSource, pageNumber: number): Promise<Page<Post>> {
+  return api.get<Page<Post>>('/api/app/community/posts', { ...src, pageNumber, pageSize: FEED_PAGE_SIZE })
 }
 
 export function postsQueryOptions(src: FeedSource, token: string | null) {
@@ -34,7 +34,7 @@ export function useTopics(sort: 'hot' | 'new') {
   const token = useUserStore((s) => s.token)
   return useQuery({
     queryKey: feedKeys.topics(sort, token),
-    queryFn: () => api.get<Paged<Topic>>('/api/app/community/topics', { sort, pageNumber: 1, pageSize: 12 }, { silent: true }),
+    queryFn: () => api.get<Page<Topic>>('/api/app/community/topics', { sort, pageNumber: 1, pageSize: 12 }),
     staleTime: 5 * 60_000,
   })
 }
@@ -43,7 +43,7 @@ export function useTopic(id: number) {
   const token = useUserStore((s) => s.token)
   return useQuery({
     queryKey: feedKeys.topic(id, token),
-    queryFn: () => api.get<Topic>('/api/app/community/topic', { id }, { silent: true }),
+    queryFn: () => api.get<Topic>('/api/app/community/topic', { id }),
     enabled: id > 0,
     retry: (n, err) => n < 2 && !(err instanceof ApiError && err.status === 404),
   })
@@ -54,7 +54,7 @@ export function useFollowedTopics() {
   return useInfiniteQuery({
     queryKey: feedKeys.followed(token),
     queryFn: ({ pageParam }) =>
-      api.get<Paged<Topic>>('/api/app/community/topic/followed', { pageNumber: pageParam, pageSize: FEED_PAGE_SIZE }, { silent: true }),
+      api.get<Page<Topic>>('/api/app/community/topic/followed', { pageNumber: pageParam, pageSize: FEED_PAGE_SIZE }),
     initialPageParam: 1,
     getNextPageParam: nextPage,
     enabled: token != null,
@@ -78,7 +78,7 @@ export function useFollowTopic() {
   const qc = useQueryClient()
   return useMutation({
     mutationFn: ({ id, follow }: { id: number; follow: boolean }) =>
-      api.post<FollowResult>('/api/app/community/topic/follow', { id, isFollow: follow }),
+      api.post<FollowResult>('/api/app/community/topic/follow', { id, isFollow: follow }, { toast: true }),
     onMutate: async ({ id, follow }): Promise<Snapshot> => {
       await qc.cancelQueries({ queryKey: feedKeys.topicsAll() })
       const snap: Snapshot = qc.getQueriesData({ queryKey: feedKeys.topicsAll() })
@@ -96,10 +96,10 @@ function apply(qc: ReturnType<typeof useQueryClient>, id: number, followed: bool
   for (const [key, data] of qc.getQueriesData<unknown>({ queryKey: feedKeys.topicsAll() })) {
     if (!data || typeof data !== 'object') continue
     if ('pages' in data) {
-      const d = data as InfiniteData<Paged<Topic>>
+      const d = data as InfiniteData<Page<Topic>>
       qc.setQueryData(key, { ...d, pages: d.pages.map((p) => ({ ...p, list: p.list.map((x) => patch(x, id, followed, count)) })) })
     } else if ('list' in data) {
-      const d = data as Paged<Topic>
+      const d = data as Page<Topic>
       qc.setQueryData(key, { ...d, list: d.list.map((x) => patch(x, id, followed, count)) })
     } else if ('id' in data) {
       qc.setQueryData(key, patch(data as Topic, id, followed, count))
@@ -119,7 +119,7 @@ export interface CommunityModule {
 export function communityModulesQueryOptions() {
   return queryOptions({
     queryKey: feedKeys.modules(),
-    queryFn: () => api.get<CommunityModule[]>('/api/app/modules/list', { moduleType: 1 }, { silent: true }),
+    queryFn: () => api.get<CommunityModule[]>('/api/app/modules/list', { moduleType: 1 }),
     staleTime: 5 * 60_000,
   })
 }

@@ -6,7 +6,7 @@ import type { SourceConfig } from '@/stores/config'
 import { configKeys } from '@/features/config/keys'
 
 export function getSource(): Promise<SourceConfig> {
-  return api.get<SourceConfig>('/api/app/vid/source', undefined, { silent: true })
+  return api.get<SourceConfig>('/api/app/vid/source')
 }
 
 export function sourceQueryOptions() {

@@ -5,7 +5,7 @@ import type { Tag } from '@/stores/config'
 import { configKeys } from '@/features/config/keys'
 
 export function getTags(): Promise<Tag[]> {
-  return api.get<Tag[]>('/api/app/tag/conf/list', undefined, { silent: true })
+  return api.get<Tag[]>('/api/app/tag/conf/list')
 }
 
 export function tagsQueryOptions() {

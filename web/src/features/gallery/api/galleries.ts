@@ -4,14 +4,15 @@
 // (gallery/collect, optimistic with rollback).
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, ApiError } from '@/lib/api'
+import { nextPage, type Page } from '@/lib/page'
 import { galleryKeys } from '@/features/gallery/keys'
-import { nextPage, type Gallery, type GalleryDetail, type ImageModule, type Paged } from '@/features/gallery/types'
+import { type Gallery, type GalleryDetail, type ImageModule } from '@/features/gallery/types'
 
 export const PAGE_SIZE = 20
 const IMAGES_MODULE_TYPE = 3
 
 export function getImageModules(): Promise<ImageModule[]> {
-  return api.get<ImageModule[]>('/api/app/modules/list', { moduleType: IMAGES_MODULE_TYPE }, { silent: true })
+  return api.get<ImageModule[]>('/api/app/modules/list', { moduleType: IMAGES_MODULE_TYPE })
 }
 
 export function imageModulesQueryOptions() {
@@ -24,9 +25,9 @@ export function useImageModules() {
 
 export type ListScope = { moduleID?: number; subModuleID?: number }
 
-export function getGalleries(scope: ListScope, pageNumber: number): Promise<Paged<Gallery>> {
+export function getGalleries(scope: ListScope, pageNumber: number): Promise<Page<Gallery>> {
   const where = scope.subModuleID ? { subModuleID: scope.subModuleID } : { moduleID: scope.moduleID }
-  return api.get<Paged<Gallery>>('/api/app/gallery/list', { ...where, pageNumber, pageSize: PAGE_SIZE }, { silent: true })
+  return api.get<Page<Gallery>>('/api/app/gallery/list', { ...where, pageNumber, pageSize: PAGE_SIZE })
 }
 
 export function useGalleries(scope: ListScope) {
@@ -41,8 +42,8 @@ export function useGalleries(scope: ListScope) {
   )
 }
 
-export function getVipGalleries(pageNumber: number): Promise<Paged<Gallery>> {
-  return api.get<Paged<Gallery>>('/api/app/gallery/vip', { pageNumber, pageSize: PAGE_SIZE }, { silent: true })
+export function getVipGalleries(pageNumber: number): Promise<Page<Gallery>> {
+  return api.get<Page<Gallery>>('/api/app/gallery/vip', { pageNumber, pageSize: PAGE_SIZE })
 }
 
 export function useVipGalleries() {
@@ -57,7 +58,7 @@ export function useVipGalleries() {
 }
 
 export function getGallery(id: number): Promise<GalleryDetail> {
-  return api.get<GalleryDetail>('/api/app/gallery/info', { id }, { silent: true })
+  return api.get<GalleryDetail>('/api/app/gallery/info', { id })
 }
 
 // isNotFound: the gallery does not exist or is unpublished; retrying cannot help.
@@ -79,7 +80,7 @@ export function useGallery(id: number, token: string | null) {
 }
 
 export function collectGallery(id: number, isCollect: boolean) {
-  return api.post<{ id: number; isCollect: boolean }>('/api/app/gallery/collect', { id, isCollect })
+  return api.post<{ id: number; isCollect: boolean }>('/api/app/gallery/collect', { id, isCollect }, { toast: true })
 }
 
 // useCollectGallery flips isCollect in the cached detail at once, puts it

@@ -4,10 +4,11 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query'
 import { t } from '@/i18n'
 import { PagedGrid } from '@/components/PagedGrid'
-import type { Gallery, Paged } from '@/features/gallery/types'
+import type { Gallery } from '@/features/gallery/types'
 import { GalleryCard, GalleryCardSkeleton, GalleryGrid } from '@/components/GalleryCard'
+import type { Page } from '@/lib/page'
 
-export function GalleryList({ q, empty }: { q: UseInfiniteQueryResult<InfiniteData<Paged<Gallery>>>; empty?: string }) {
+export function GalleryList({ q, empty }: { q: UseInfiniteQueryResult<InfiniteData<Page<Gallery>>>; empty?: string }) {
   return (
     <PagedGrid
       q={q}

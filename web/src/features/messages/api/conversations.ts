@@ -1,14 +1,14 @@
 // GET /api/app/mine/conversations: my conversations, the latest first.
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
+import { nextPage, type Page } from '@/lib/page'
 import { BADGE_POLL_MS, pollEvery, useLive } from '@/lib/inbox'
-import type { Page } from '@/lib/wallet'
 import { messageKeys } from '@/features/messages/keys'
-import { nextPage, PAGE_SIZE } from '@/features/messages/api/notices'
+import { PAGE_SIZE } from '@/features/messages/api/notices'
 import type { Conversation } from '@/features/messages/types'
 
 export function getConversations(pageNumber: number): Promise<Page<Conversation>> {
-  return api.get<Page<Conversation>>('/api/app/mine/conversations', { pageNumber, pageSize: PAGE_SIZE }, { silent: true })
+  return api.get<Page<Conversation>>('/api/app/mine/conversations', { pageNumber, pageSize: PAGE_SIZE })
 }
 
 // Live through realtime events; polled with the badges while the socket is down.

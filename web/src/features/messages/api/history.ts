@@ -12,7 +12,7 @@ import type { History } from '@/features/messages/types'
 export const HISTORY_PAGE = 30
 
 export function getHistory(uid: number, before: number): Promise<History> {
-  return api.get<History>('/api/app/message/list', { uid, before: before || undefined, pageSize: HISTORY_PAGE }, { silent: true })
+  return api.get<History>('/api/app/message/list', { uid, before: before || undefined, pageSize: HISTORY_PAGE })
 }
 
 export function useHistory(uid: number, token: string | null) {

@@ -3,16 +3,14 @@
 // newest first, and marking them read.
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import type { Page } from '@/lib/wallet'
+import { nextPage, type Page } from '@/lib/page'
 import { messageKeys, type NoticeCategory } from '@/features/messages/keys'
 import type { Notice } from '@/features/messages/types'
 
 export const PAGE_SIZE = 20
 
-export const nextPage = (last: Page<unknown>) => (last.hasMore ? last.pageNumber + 1 : undefined)
-
 export function getNotices(category: NoticeCategory, pageNumber: number): Promise<Page<Notice>> {
-  return api.get<Page<Notice>>('/api/app/mine/notices', { category, pageNumber, pageSize: PAGE_SIZE }, { silent: true })
+  return api.get<Page<Notice>>('/api/app/mine/notices', { category, pageNumber, pageSize: PAGE_SIZE })
 }
 
 export function useNotices(category: NoticeCategory, token: string | null, enabled = true) {
@@ -28,5 +26,5 @@ export function useNotices(category: NoticeCategory, token: string | null, enabl
 }
 
 export function readNotices(category: NoticeCategory): Promise<{ marked: number }> {
-  return api.post<{ marked: number }>('/api/app/mine/notices/read', { category }, { silent: true })
+  return api.post<{ marked: number }>('/api/app/mine/notices/read', { category })
 }

@@ -13,6 +13,7 @@ import { useParams } from 'react-router'
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query'
 import { routeTitle, t } from '@/i18n'
 import { ApiError } from '@/lib/api'
+import { confirm, loadDialog } from '@/lib/dialog'
 import { inboxKeys, useLive } from '@/lib/inbox'
 import { toast } from '@/lib/toast'
 import { uploadFile } from '@/lib/upload'
@@ -272,10 +273,8 @@ export default function ChatPage() {
 
   const openMenu = async () => {
     if (!first) return
-    const [{ default: ActionSheet }, { default: Dialog }] = await Promise.all([
-      import('antd-mobile/es/components/action-sheet'),
-      import('antd-mobile/es/components/dialog'),
-    ])
+    // The dialog loads with the sheet, so blocking asks at once.
+    const [{ default: ActionSheet }] = await Promise.all([import('antd-mobile/es/components/action-sheet'), loadDialog()])
     const blocked = first.blocked
     ActionSheet.show({
       cancelText: t('msg.cancel'),
@@ -286,7 +285,7 @@ export default function ChatPage() {
       closeOnAction: true,
       onAction: async (a) => {
         if (a.key === 'block') {
-          if (!blocked && !(await Dialog.confirm({ content: t('msg.blockConfirm'), cancelText: t('msg.cancel'), confirmText: t('msg.block') }))) return
+          if (!blocked && !(await confirm({ content: t('msg.blockConfirm'), cancelText: t('msg.cancel'), confirmText: t('msg.block') }))) return
           await setBlocked(uid, !blocked)
           toast.success(t(blocked ? 'msg.unblockedDone' : 'msg.blockedDone'))
           void q.refetch()

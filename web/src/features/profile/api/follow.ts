@@ -20,7 +20,6 @@ export function useFollowList(kind: ListKind, uid: number | null, token: string 
       api.get<PersonPage>(
         '/api/app/follow/list',
         { type: kind, uid: uid ?? undefined, pageSize: LIST_PAGE_SIZE, cursor: pageParam || undefined },
-        { silent: true },
       ),
     initialPageParam: '',
     getNextPageParam: (last) => (last.hasMore && last.cursor ? last.cursor : undefined),
@@ -42,7 +41,7 @@ export function useFollow() {
   const qc = useQueryClient()
   const token = useUserStore((s) => s.token)
   return useMutation({
-    mutationFn: ({ uid, follow }: FollowVars) => api.post<FollowResult>('/api/app/mine/follow', { followUID: uid, isFollow: follow }),
+    mutationFn: ({ uid, follow }: FollowVars) => api.post<FollowResult>('/api/app/mine/follow', { followUID: uid, isFollow: follow }, { toast: true }),
     onMutate: async ({ uid, follow }): Promise<Snapshot> => {
       const keys: QueryKey[] = [profileKeys.user(uid, token), peopleKeys.ext(uid, token), profileKeys.listAll()]
       await Promise.all(keys.map((queryKey) => qc.cancelQueries({ queryKey })))

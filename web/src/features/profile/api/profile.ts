@@ -17,7 +17,7 @@ export function useMyInfo(token: string | null) {
   return useQuery({
     queryKey: profileKeys.me(token),
     queryFn: async () => {
-      const u = await api.get<MyInfo>('/api/app/mine/info', undefined, { silent: true })
+      const u = await api.get<MyInfo>('/api/app/mine/info')
       setUser(u)
       return u
     },
@@ -28,7 +28,7 @@ export function useMyInfo(token: string | null) {
 export function useProfile(uid: number, token: string | null) {
   return useQuery({
     queryKey: profileKeys.user(uid, token),
-    queryFn: () => api.get<Profile>('/api/app/mine/info', { uid }, { silent: true }),
+    queryFn: () => api.get<Profile>('/api/app/mine/info', { uid }),
     enabled: token != null && uid > 0,
   })
 }
@@ -46,7 +46,7 @@ export function useUpdateProfile() {
   const qc = useQueryClient()
   const setUser = useUserStore((s) => s.setUser)
   return useMutation({
-    mutationFn: (edit: ProfileEdit) => api.post<MyInfo>('/api/app/mine/info', edit),
+    mutationFn: (edit: ProfileEdit) => api.post<MyInfo>('/api/app/mine/info', edit, { toast: true }),
     onSuccess: (u) => {
       setUser(u)
       void qc.invalidateQueries({ queryKey: profileKeys.all })

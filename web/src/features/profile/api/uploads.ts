@@ -4,7 +4,8 @@
 // of /usercenter/:uid.
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import { nextPage, type Paged, type Video } from '@/lib/video'
+import { nextPage, type Page } from '@/lib/page'
+import { type Video } from '@/lib/video'
 import { profileKeys } from '@/features/profile/keys'
 
 export interface MyVideo {
@@ -20,7 +21,7 @@ export interface MyVideo {
 export function useMyVideos(token: string | null) {
   return useInfiniteQuery({
     queryKey: profileKeys.uploads(token),
-    queryFn: ({ pageParam }) => api.get<Paged<MyVideo>>('/api/app/mine/uploads', { kind: 'video', pageNumber: pageParam, pageSize: 18 }, { silent: true }),
+    queryFn: ({ pageParam }) => api.get<Page<MyVideo>>('/api/app/mine/uploads', { kind: 'video', pageNumber: pageParam, pageSize: 18 }),
     initialPageParam: 1,
     getNextPageParam: nextPage,
     enabled: token != null,
@@ -30,7 +31,7 @@ export function useMyVideos(token: string | null) {
 export function useUserVideos(uid: number) {
   return useInfiniteQuery({
     queryKey: profileKeys.videos(uid),
-    queryFn: ({ pageParam }) => api.get<Paged<Video>>('/api/app/user/videos', { uid, pageNumber: pageParam, pageSize: 18 }, { silent: true }),
+    queryFn: ({ pageParam }) => api.get<Page<Video>>('/api/app/user/videos', { uid, pageNumber: pageParam, pageSize: 18 }),
     initialPageParam: 1,
     getNextPageParam: nextPage,
     enabled: uid > 0,

@@ -2,7 +2,7 @@
 // the overview of every kind, suggestions while typing, hot words.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import { nextPage, type Paged } from '@/lib/video'
+import { nextPage, type Page } from '@/lib/page'
 import { useUserStore } from '@/stores/user'
 import { searchKeys } from '@/features/search/keys'
 import type { SearchSort } from '@/features/search/query'
@@ -20,7 +20,7 @@ export function useResults(q: string, kind: SearchKind, sort: SearchSort, filter
   const token = useUserStore((s) => s.token)
   return useInfiniteQuery({
     queryKey: searchKeys.results(q, kind, sort, filter, token),
-    queryFn: ({ pageParam }) => api.get<Paged<Result>>('/api/app/search', resultParams(q, kind, sort, filter, pageParam), { silent: true }),
+    queryFn: ({ pageParam }) => api.get<Page<Result>>('/api/app/search', resultParams(q, kind, sort, filter, pageParam)),
     initialPageParam: 1,
     getNextPageParam: nextPage,
     enabled: q !== '',
@@ -32,7 +32,7 @@ export function useOverview(q: string) {
   const token = useUserStore((s) => s.token)
   return useQuery({
     queryKey: searchKeys.overview(q, token),
-    queryFn: () => api.get<Overview>('/api/app/search/overview', { q }, { silent: true }),
+    queryFn: () => api.get<Overview>('/api/app/search/overview', { q }),
     enabled: q !== '',
     staleTime: 60_000,
   })
@@ -44,7 +44,7 @@ export function useOverview(q: string) {
 export function useSuggest(q: string) {
   return useQuery({
     queryKey: searchKeys.suggest(q),
-    queryFn: ({ signal }) => api.get<{ list: string[] | null }>('/api/app/search/suggest', { q }, { silent: true, signal }),
+    queryFn: ({ signal }) => api.get<{ list: string[] | null }>('/api/app/search/suggest', { q }, { signal }),
     enabled: q !== '',
     staleTime: 60_000,
     retry: false,
@@ -54,7 +54,7 @@ export function useSuggest(q: string) {
 export function useHot() {
   return useQuery({
     queryKey: searchKeys.hot(),
-    queryFn: () => api.get<{ list: HotWord[] | null }>('/api/app/search/hot', null, { silent: true }),
+    queryFn: () => api.get<{ list: HotWord[] | null }>('/api/app/search/hot'),
     staleTime: 5 * 60_000,
   })
 }

@@ -8,6 +8,7 @@
 import { useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { t } from '@/i18n'
+import { confirm } from '@/lib/dialog'
 import { toast } from '@/lib/toast'
 import { useRouteName } from '@/components/routeName'
 import { useHot, useSuggest } from '@/features/search/api/search'
@@ -22,14 +23,8 @@ import styles from '@/features/search/components/search.module.css'
 
 export const SUGGEST_DELAY_MS = 200
 
-async function confirmClear(): Promise<boolean> {
-  const { default: Dialog } = await import('antd-mobile/es/components/dialog')
-  return Dialog.confirm({
-    title: t('search.clearConfirmTitle'),
-    content: t('search.clearConfirmBody'),
-    confirmText: t('search.clearConfirmOk'),
-    cancelText: t('common.cancel'),
-  })
+function confirmClear(): Promise<boolean> {
+  return confirm({ title: t('search.clearConfirmTitle'), content: t('search.clearConfirmBody'), confirmText: t('search.clearConfirmOk') })
 }
 
 export default function SearchPage() {

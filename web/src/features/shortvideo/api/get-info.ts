@@ -9,7 +9,7 @@ import { shortKeys } from '@/features/shortvideo/keys'
 export function useVideoInfo(id: number) {
   return useQuery({
     queryKey: shortKeys.info(id),
-    queryFn: () => api.get<VideoInfo>('/api/app/vid/info', { id }, { silent: true }),
+    queryFn: () => api.get<VideoInfo>('/api/app/vid/info', { id }),
     staleTime: 10 * 60_000,
   })
 }

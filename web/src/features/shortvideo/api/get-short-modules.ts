@@ -8,7 +8,7 @@ import { shortKeys } from '@/features/shortvideo/keys'
 export function shortModulesQueryOptions() {
   return queryOptions({
     queryKey: shortKeys.modules(),
-    queryFn: () => api.get<ShortModule[]>('/api/app/modules/list', { moduleType: 4 }, { silent: true }),
+    queryFn: () => api.get<ShortModule[]>('/api/app/modules/list', { moduleType: 4 }),
     staleTime: 5 * 60_000,
   })
 }

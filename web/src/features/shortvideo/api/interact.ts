@@ -9,7 +9,7 @@ import { shortKeys } from '@/features/shortvideo/keys'
 export function useLike(id: number) {
   const qc = useQueryClient()
   return useMutation({
-    mutationFn: (isLike: boolean) => api.post<{ isLike: boolean; likeCount: number }>('/api/app/vid/like', { id, isLike }),
+    mutationFn: (isLike: boolean) => api.post<{ isLike: boolean; likeCount: number }>('/api/app/vid/like', { id, isLike }, { toast: true }),
     onMutate: async (isLike) => {
       await qc.cancelQueries({ queryKey: shortKeys.info(id) })
       const before = qc.getQueryData<VideoInfo>(shortKeys.info(id))
@@ -42,7 +42,7 @@ export function useFollowUploader() {
     )
   return useMutation({
     mutationFn: ({ uid, isFollow }: { uid: number; isFollow: boolean }) =>
-      api.post<{ isFollow: boolean }>('/api/app/mine/follow', { followUID: uid, isFollow }),
+      api.post<{ isFollow: boolean }>('/api/app/mine/follow', { followUID: uid, isFollow }, { toast: true }),
     onMutate: async ({ uid, isFollow }) => {
       // Every clip's answer is marked, so none in flight may overwrite it.
       await qc.cancelQueries({ queryKey: shortKeys.infoAll() })
@@ -53,5 +53,5 @@ export function useFollowUploader() {
 }
 
 export function sendPlay(id: number): void {
-  api.post('/api/app/vid/play', { id }, { silent: true }).catch(() => undefined)
+  api.post('/api/app/vid/play', { id }).catch(() => undefined)
 }

@@ -4,5 +4,5 @@ import { api } from '@/lib/api'
 
 export function postAppClick(id: number): void {
   if (!(id > 0)) return
-  api.post('/api/app/apps/click', { id }, { silent: true }).catch(() => {})
+  api.post('/api/app/apps/click', { id }).catch(() => {})
 }

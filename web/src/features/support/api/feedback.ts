@@ -2,7 +2,7 @@
 // feedback with the operators' replies).
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import { nextPage, type Paged } from '@/lib/video'
+import { nextPage, type Page } from '@/lib/page'
 import { supportKeys } from '@/features/support/keys'
 import type { Feedback } from '@/features/support/types'
 
@@ -13,7 +13,7 @@ export interface FeedbackRequest {
 }
 
 export function postFeedback(body: FeedbackRequest): Promise<{ id: number }> {
-  return api.post<{ id: number }>('/api/app/mine/feedback', body, { silent: true })
+  return api.post<{ id: number }>('/api/app/mine/feedback', body)
 }
 
 export function useSendFeedback() {
@@ -30,7 +30,7 @@ export function useMyFeedback(token: string | null) {
   return useInfiniteQuery({
     queryKey: supportKeys.feedback(token),
     queryFn: ({ pageParam }) =>
-      api.get<Paged<Feedback>>('/api/app/mine/feedback', { pageNumber: pageParam, pageSize: FEEDBACK_PAGE_SIZE }, { silent: true }),
+      api.get<Page<Feedback>>('/api/app/mine/feedback', { pageNumber: pageParam, pageSize: FEEDBACK_PAGE_SIZE }),
     initialPageParam: 1,
     getNextPageParam: nextPage,
     enabled: token != null,

@@ -9,7 +9,7 @@ import type { SupportEntry } from '@/features/support/types'
 export type SupportKey = 'FAQ' | 'GROUP' | 'APPS'
 
 export function getSource(): Promise<Record<string, unknown>> {
-  return api.get<Record<string, unknown>>('/api/app/vid/source', undefined, { silent: true })
+  return api.get<Record<string, unknown>>('/api/app/vid/source')
 }
 
 // entries picks one key's list, dropping anything that is not an entry.

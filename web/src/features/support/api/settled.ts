@@ -14,7 +14,7 @@ export interface SettledRequest {
 export function useSettled(token: string | null) {
   return useQuery({
     queryKey: supportKeys.settled(token),
-    queryFn: () => api.get<Settled>('/api/app/mine/settled', undefined, { silent: true }),
+    queryFn: () => api.get<Settled>('/api/app/mine/settled'),
     enabled: token != null,
   })
 }
@@ -22,7 +22,7 @@ export function useSettled(token: string | null) {
 export function useApply(token: string | null) {
   const qc = useQueryClient()
   return useMutation({
-    mutationFn: (body: SettledRequest) => api.post<Settled>('/api/app/mine/settled', body, { silent: true }),
+    mutationFn: (body: SettledRequest) => api.post<Settled>('/api/app/mine/settled', body),
     onSuccess: (s) => qc.setQueryData(supportKeys.settled(token), s),
   })
 }

@@ -3,7 +3,7 @@
 // newest first).
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import { nextPage, type Paged } from '@/lib/video'
+import { nextPage, type Page } from '@/lib/page'
 import { uploadKeys } from '@/features/upload/keys'
 import { POLL_MS, pollInterval } from '@/features/upload/rules'
 import type { Asset } from '@/features/upload/types'
@@ -11,7 +11,7 @@ import type { Asset } from '@/features/upload/types'
 export function useAsset(id: number | null, token: string | null) {
   return useQuery({
     queryKey: uploadKeys.asset(id ?? 0, token),
-    queryFn: () => api.get<Asset>('/api/app/vid/uploadStatic', { id }, { silent: true }),
+    queryFn: () => api.get<Asset>('/api/app/vid/uploadStatic', { id }),
     enabled: id != null && token != null,
     refetchInterval: (q) => pollInterval(q.state.data?.state),
   })
@@ -23,7 +23,7 @@ export function useMyUploads(token: string | null) {
   return useInfiniteQuery({
     queryKey: uploadKeys.mine(token),
     queryFn: ({ pageParam }) =>
-      api.get<Paged<Asset>>('/api/app/mine/uploads', { kind: 'video', pageNumber: pageParam, pageSize: MINE_PAGE_SIZE }, { silent: true }),
+      api.get<Page<Asset>>('/api/app/mine/uploads', { kind: 'video', pageNumber: pageParam, pageSize: MINE_PAGE_SIZE }),
     initialPageParam: 1,
     getNextPageParam: nextPage,
     enabled: token != null,

@@ -6,7 +6,7 @@ import { videoKeys } from '@/features/video/keys'
 import type { VideoDetail } from '@/features/video/types'
 
 export function getVideo(id: number): Promise<VideoDetail> {
-  return api.get<VideoDetail>('/api/app/vid/info', { id }, { silent: true })
+  return api.get<VideoDetail>('/api/app/vid/info', { id })
 }
 
 // isNotFound: the video does not exist or is unpublished; retrying cannot help.

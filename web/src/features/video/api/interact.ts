@@ -7,11 +7,11 @@ import { videoKeys } from '@/features/video/keys'
 import type { VideoDetail } from '@/features/video/types'
 
 export function likeVideo(id: number, isLike: boolean) {
-  return api.post<{ isLike: boolean; likeCount: number }>('/api/app/vid/like', { id, isLike })
+  return api.post<{ isLike: boolean; likeCount: number }>('/api/app/vid/like', { id, isLike }, { toast: true })
 }
 
 export function collectVideo(id: number, isCollect: boolean) {
-  return api.post<{ isCollect: boolean }>('/api/app/vid/collect', { id, isCollect })
+  return api.post<{ isCollect: boolean }>('/api/app/vid/collect', { id, isCollect }, { toast: true })
 }
 
 type Patch = Partial<Pick<VideoDetail, 'isLike' | 'isCollect' | 'likeCount'>>

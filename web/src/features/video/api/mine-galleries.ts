@@ -4,13 +4,13 @@
 // so it refetches whenever the tab mounts.
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
+import { nextPage, type Page } from '@/lib/page'
 import type { Gallery } from '@/lib/gallery'
-import { nextPage, type Paged } from '@/lib/video'
 import { videoKeys } from '@/features/video/keys'
 import { MINE_PAGE_SIZE } from './mine-videos'
 
-export function getMineGalleries(pageNumber: number): Promise<Paged<Gallery>> {
-  return api.get<Paged<Gallery>>('/api/app/mine/collection', { type: 'gallery', pageNumber, pageSize: MINE_PAGE_SIZE }, { silent: true })
+export function getMineGalleries(pageNumber: number): Promise<Page<Gallery>> {
+  return api.get<Page<Gallery>>('/api/app/mine/collection', { type: 'gallery', pageNumber, pageSize: MINE_PAGE_SIZE })
 }
 
 export function useMineGalleries(token: string | null) {

@@ -2,7 +2,7 @@
 // mine/collection (favourites) and mine/history (browse history), paged.
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import { nextPage, type Paged } from '@/lib/video'
+import { nextPage, type Page } from '@/lib/page'
 import { videoKeys, type MineListKind } from '@/features/video/keys'
 import type { MineVideo } from '@/features/video/types'
 
@@ -14,8 +14,8 @@ const PATHS: Record<MineListKind, string> = {
   history: '/api/app/mine/history',
 }
 
-export function getMineVideos(kind: MineListKind, pageNumber: number): Promise<Paged<MineVideo>> {
-  return api.get<Paged<MineVideo>>(PATHS[kind], { pageNumber, pageSize: MINE_PAGE_SIZE }, { silent: true })
+export function getMineVideos(kind: MineListKind, pageNumber: number): Promise<Page<MineVideo>> {
+  return api.get<Page<MineVideo>>(PATHS[kind], { pageNumber, pageSize: MINE_PAGE_SIZE })
 }
 
 export function mineVideosQueryOptions(kind: MineListKind, token: string | null) {

@@ -3,5 +3,5 @@
 import { api } from '@/lib/api'
 
 export function countPlay(id: number): Promise<{ playCount: number }> {
-  return api.post<{ playCount: number }>('/api/app/vid/play', { id }, { silent: true })
+  return api.post<{ playCount: number }>('/api/app/vid/play', { id })
 }

@@ -7,7 +7,7 @@ import type { ReportReason } from '@/features/video/types'
 export function reasonsQueryOptions() {
   return queryOptions({
     queryKey: videoKeys.reasons(),
-    queryFn: () => api.get<ReportReason[]>('/api/app/vid/report/reasons', undefined, { silent: true }),
+    queryFn: () => api.get<ReportReason[]>('/api/app/vid/report/reasons'),
     staleTime: 60 * 60_000,
   })
 }
@@ -18,6 +18,6 @@ export function useReportReasons(enabled: boolean) {
 
 export function useReport(id: number) {
   return useMutation({
-    mutationFn: (reason: string) => api.post<{ id: number; reported: boolean; isNew: boolean }>('/api/app/vid/report', { id, reason }),
+    mutationFn: (reason: string) => api.post<{ id: number; reported: boolean; isNew: boolean }>('/api/app/vid/report', { id, reason }, { toast: true }),
   })
 }

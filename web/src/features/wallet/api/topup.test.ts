@@ -21,7 +21,7 @@ describe('top-up calls', () => {
   it('asks for the coin packages of type 1', async () => {
     get.mockResolvedValue([])
     await getPackages()
-    expect(get).toHaveBeenCalledWith('/api/app/mine/currencys', { type: 1 }, { silent: true })
+    expect(get).toHaveBeenCalledWith('/api/app/mine/currencys', { type: 1 })
   })
 
   it('topay sends the product, pay type and key', async () => {
@@ -30,7 +30,6 @@ describe('top-up calls', () => {
     expect(post).toHaveBeenCalledWith(
       '/api/app/mine/topay',
       { productType: 'coins', productID: 3, payType: 'sandbox', idempotencyKey: 'pay-12345678' },
-      { silent: true },
     )
   })
 
@@ -64,7 +63,6 @@ describe('payment error reports', () => {
         emsg: 'boom \nline',
         userid: 7,
       },
-      { silent: true },
     )
   })
 
@@ -99,6 +97,6 @@ describe('VIP calls', () => {
   it('vip/buy sends the product and key', async () => {
     post.mockResolvedValue({})
     await buyVip(2, 'vip-12345678')
-    expect(post).toHaveBeenCalledWith('/api/app/vip/buy', { productID: 2, idempotencyKey: 'vip-12345678' }, { silent: true })
+    expect(post).toHaveBeenCalledWith('/api/app/vip/buy', { productID: 2, idempotencyKey: 'vip-12345678' })
   })
 })

@@ -3,14 +3,14 @@
 // result page polls it), and payment error reports (spec §7).
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api, APP_VERSION } from '@/lib/api'
+import type { Page } from '@/lib/page'
 import { currentPlatform } from '@/lib/platform'
-import type { Page } from '@/lib/wallet'
 import { payPageKeys } from '@/features/wallet/keys'
 import { pollDelay } from '@/features/wallet/result'
 import type { CoinPackage, Order } from '@/features/wallet/types'
 
 export function getPackages(): Promise<CoinPackage[]> {
-  return api.get<CoinPackage[]>('/api/app/mine/currencys', { type: 1 }, { silent: true })
+  return api.get<CoinPackage[]>('/api/app/mine/currencys', { type: 1 })
 }
 
 export function usePackages(token: string | null) {
@@ -24,13 +24,13 @@ export interface TopayBody {
 }
 
 export function topay(body: TopayBody, idempotencyKey: string): Promise<Order> {
-  return api.post<Order>('/api/app/mine/topay', { ...body, idempotencyKey }, { silent: true })
+  return api.post<Order>('/api/app/mine/topay', { ...body, idempotencyKey })
 }
 
 // getOrder reads one of the caller's orders; null when there is none of
 // that number (another user's looks the same).
 export async function getOrder(orderNo: string): Promise<Order | null> {
-  const page = await api.get<Page<Order>>('/api/app/mine/rchg/order', { orderNo, pageNumber: 1, pageSize: 1 }, { silent: true })
+  const page = await api.get<Page<Order>>('/api/app/mine/rchg/order', { orderNo, pageNumber: 1, pageSize: 1 })
   return page.list.find((o) => o.orderNo === orderNo) ?? null
 }
 
@@ -107,7 +107,6 @@ export async function reportPayError(r: PayErrorReport, userid: number | null): 
         emsg: cutBytes(printable(r.emsg), 1024),
         userid: userid ?? undefined,
       },
-      { silent: true },
     )
   } catch {
     // dropped: diagnostics only

@@ -8,7 +8,7 @@ import { payPageKeys } from '@/features/wallet/keys'
 import type { TiroCountdown, VipProducts } from '@/features/wallet/types'
 
 export function getVipProducts(): Promise<VipProducts> {
-  return api.get<VipProducts>('/api/app/vip/product', undefined, { silent: true })
+  return api.get<VipProducts>('/api/app/vip/product')
 }
 
 export function useVipProducts(token: string | null) {
@@ -19,7 +19,7 @@ export function useVipProducts(token: string | null) {
 // own countdown (the server only validates it).
 export function getTiro(seconds?: number): Promise<TiroCountdown> {
   const s = seconds == null ? undefined : Math.max(0, Math.min(86400, Math.floor(seconds)))
-  return api.get<TiroCountdown>('/api/app/vip/tiroCountdown', { seconds: s }, { silent: true })
+  return api.get<TiroCountdown>('/api/app/vip/tiroCountdown', { seconds: s })
 }
 
 export function useTiro(token: string | null) {
@@ -32,5 +32,5 @@ export interface VipBuyResult {
 }
 
 export function buyVip(productID: number, idempotencyKey: string): Promise<VipBuyResult> {
-  return api.post<VipBuyResult>('/api/app/vip/buy', { productID, idempotencyKey }, { silent: true })
+  return api.post<VipBuyResult>('/api/app/vip/buy', { productID, idempotencyKey })
 }

@@ -4,8 +4,8 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { t } from '@/i18n'
 import { api } from '@/lib/api'
+import { nextPage, type Page } from '@/lib/page'
 import { purchaseKeys, type Purchase } from '@/lib/purchase'
-import { nextPage, type Paged } from '@/lib/video'
 import { NavBar } from '@/components/NavBar'
 import { PagedGrid } from '@/components/PagedGrid'
 import { PullRefresh } from '@/components/PullRefresh'
@@ -14,8 +14,8 @@ import { VideoCard, VideoCardSkeleton, VideoGrid } from '@/components/VideoCard'
 import { useUserStore } from '@/stores/user'
 import styles from './Pay.module.css'
 
-export function getBought(pageNumber: number): Promise<Paged<Purchase>> {
-  return api.get<Paged<Purchase>>('/api/app/mine/buyVid', { pageNumber, pageSize: 20 }, { silent: true })
+export function getBought(pageNumber: number): Promise<Page<Purchase>> {
+  return api.get<Page<Purchase>>('/api/app/mine/buyVid', { pageNumber, pageSize: 20 })
 }
 
 export default function UserBuyPage() {

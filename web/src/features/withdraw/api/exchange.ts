@@ -12,7 +12,7 @@ export interface ExchangeResult {
 }
 
 export function postExchange(body: { amount: number; idempotencyKey: string }): Promise<ExchangeResult> {
-  return api.post<ExchangeResult>('/api/app/mine/goldExchange', body, { silent: true })
+  return api.post<ExchangeResult>('/api/app/mine/goldExchange', body)
 }
 
 // exchangeCoins is what an amount of income buys: floor(cents*rate/100),

@@ -6,7 +6,7 @@ import { withdrawKeys } from '@/features/withdraw/keys'
 import type { ActType, PayoutAccount } from '@/features/withdraw/types'
 
 export function getAccounts(actType: ActType): Promise<PayoutAccount[]> {
-  return api.get<PayoutAccount[]>('/api/app/mine/txnact/bank/get', { actType }, { silent: true })
+  return api.get<PayoutAccount[]>('/api/app/mine/txnact/bank/get', { actType })
 }
 
 export function accountsQueryOptions(actType: ActType, token: string | null, enabled = true) {
@@ -26,11 +26,11 @@ export type NewAccount =
   | { actType: 2; network: string; address: string; passWord: string }
 
 export function addAccount(body: NewAccount): Promise<PayoutAccount> {
-  return api.post<PayoutAccount>('/api/app/mine/txnact/bank/add', body, { silent: true, passwordCheck: true })
+  return api.post<PayoutAccount>('/api/app/mine/txnact/bank/add', body, { passwordCheck: true })
 }
 
 export function deleteAccount(id: number): Promise<{ id: number }> {
-  return api.delete<{ id: number }>('/api/app/mine/txnact/del', { id }, { silent: true })
+  return api.delete<{ id: number }>('/api/app/mine/txnact/del', { id })
 }
 
 export function useAddAccount() {

@@ -3,23 +3,23 @@
 // each paged, newest first. type "" and month "" mean all.
 import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import type { Page } from '@/lib/wallet'
+import { nextPage, type Page } from '@/lib/page'
 import { withdrawKeys } from '@/features/withdraw/keys'
-import { nextPage, RECORD_PAGE_SIZE } from '@/features/withdraw/api/withdraw'
+import { RECORD_PAGE_SIZE } from '@/features/withdraw/api/withdraw'
 import type { BillEntry, IncomeEntry, Order } from '@/features/withdraw/types'
 
 const filter = (type: string, month: string) => ({ type: type || undefined, month: month || undefined })
 
 export function getBill(type: string, month: string, pageNumber: number): Promise<Page<BillEntry>> {
-  return api.get<Page<BillEntry>>('/api/app/mine/zhangdan', { ...filter(type, month), pageNumber, pageSize: RECORD_PAGE_SIZE }, { silent: true })
+  return api.get<Page<BillEntry>>('/api/app/mine/zhangdan', { ...filter(type, month), pageNumber, pageSize: RECORD_PAGE_SIZE })
 }
 
 export function getIncomes(type: string, month: string, pageNumber: number): Promise<Page<IncomeEntry>> {
-  return api.get<Page<IncomeEntry>>('/api/app/mine/iIncomes', { ...filter(type, month), pageNumber, pageSize: RECORD_PAGE_SIZE }, { silent: true })
+  return api.get<Page<IncomeEntry>>('/api/app/mine/iIncomes', { ...filter(type, month), pageNumber, pageSize: RECORD_PAGE_SIZE })
 }
 
 export function getOrders(pageNumber: number): Promise<Page<Order>> {
-  return api.get<Page<Order>>('/api/app/mine/rchg/order', { pageNumber, pageSize: RECORD_PAGE_SIZE }, { silent: true })
+  return api.get<Page<Order>>('/api/app/mine/rchg/order', { pageNumber, pageSize: RECORD_PAGE_SIZE })
 }
 
 export function useBill(type: string, month: string, token: string | null) {
@@ -67,7 +67,7 @@ export const MONTH_MAX_PAGES = 20
 export async function getMonthIncomes(month: string): Promise<{ list: IncomeEntry[]; truncated: boolean }> {
   const list: IncomeEntry[] = []
   for (let page = 1; page <= MONTH_MAX_PAGES; page++) {
-    const p = await api.get<Page<IncomeEntry>>('/api/app/mine/iIncomes', { month, pageNumber: page, pageSize: MONTH_PAGE_SIZE }, { silent: true })
+    const p = await api.get<Page<IncomeEntry>>('/api/app/mine/iIncomes', { month, pageNumber: page, pageSize: MONTH_PAGE_SIZE })
     list.push(...p.list)
     if (!p.hasMore) return { list, truncated: false }
   }

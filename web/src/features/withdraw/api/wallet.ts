@@ -5,7 +5,7 @@ import { api } from '@/lib/api'
 import { WALLET_SUMMARY_PATH, walletKeys, type WalletSummary } from '@/lib/wallet'
 
 export function getWallet(): Promise<WalletSummary> {
-  return api.get<WalletSummary>(WALLET_SUMMARY_PATH, null, { silent: true })
+  return api.get<WalletSummary>(WALLET_SUMMARY_PATH)
 }
 
 export function walletQueryOptions(token: string | null) {

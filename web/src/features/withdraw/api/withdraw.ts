@@ -1,15 +1,12 @@
 // POST /api/app/withdraw and GET /api/app/withdraw/order.
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import { walletKeys, type Page } from '@/lib/wallet'
+import { nextPage, type Page } from '@/lib/page'
+import { walletKeys } from '@/lib/wallet'
 import { withdrawKeys } from '@/features/withdraw/keys'
 import type { Withdrawal } from '@/features/withdraw/types'
 
 export const RECORD_PAGE_SIZE = 20
-
-export function nextPage<T>(last: Page<T>): number | undefined {
-  return last.hasMore ? last.pageNumber + 1 : undefined
-}
 
 export interface WithdrawRequest {
   amount: number // cents
@@ -19,7 +16,7 @@ export interface WithdrawRequest {
 }
 
 export function postWithdraw(body: WithdrawRequest): Promise<Withdrawal> {
-  return api.post<Withdrawal>('/api/app/withdraw', body, { silent: true, passwordCheck: true })
+  return api.post<Withdrawal>('/api/app/withdraw', body, { passwordCheck: true })
 }
 
 // useWithdraw refreshes the balances and the order list whatever the
@@ -36,7 +33,7 @@ export function useWithdraw() {
 }
 
 export function getWithdrawals(pageNumber: number): Promise<Page<Withdrawal>> {
-  return api.get<Page<Withdrawal>>('/api/app/withdraw/order', { pageNumber, pageSize: RECORD_PAGE_SIZE }, { silent: true })
+  return api.get<Page<Withdrawal>>('/api/app/withdraw/order', { pageNumber, pageSize: RECORD_PAGE_SIZE })
 }
 
 export function withdrawalsQueryOptions(token: string | null) {

@@ -3,7 +3,7 @@
 // replies, create, delete). One file per concern of the page.
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, ApiError } from '@/lib/api'
-import type { Page } from '@/lib/wallet'
+import { nextPage, type Page } from '@/lib/page'
 import { postKeys } from '@/features/community/detail/keys'
 import type { PostComment, PostDetail } from '@/features/community/detail/types'
 
@@ -16,7 +16,7 @@ export function isNotFound(err: unknown): boolean {
 export function postQueryOptions(id: number, token: string | null) {
   return queryOptions({
     queryKey: postKeys.detail(id, token),
-    queryFn: () => api.get<PostDetail>('/api/app/community/post', { id }, { silent: true }),
+    queryFn: () => api.get<PostDetail>('/api/app/community/post', { id }),
     enabled: Number.isFinite(id),
     // The view is counted per call: do not refetch on every focus.
     staleTime: 60_000,
@@ -34,7 +34,7 @@ export function useLikePost(id: number, token: string | null) {
   const qc = useQueryClient()
   const key = postKeys.detail(id, token)
   return useMutation({
-    mutationFn: (isLike: boolean) => api.post<{ liked: boolean; likeCount: number }>('/api/app/community/post/like', { id, isLike }),
+    mutationFn: (isLike: boolean) => api.post<{ liked: boolean; likeCount: number }>('/api/app/community/post/like', { id, isLike }, { toast: true }),
     onMutate: async (on: boolean) => {
       await qc.cancelQueries({ queryKey: key })
       const before = qc.getQueryData<PostDetail>(key)
@@ -59,7 +59,7 @@ export function useFollowAuthor(id: number, token: string | null) {
   const key = postKeys.detail(id, token)
   return useMutation({
     mutationFn: (v: { uid: number; follow: boolean }) =>
-      api.post<{ isFollow: boolean }>('/api/app/mine/follow', { followUID: v.uid, isFollow: v.follow }),
+      api.post<{ isFollow: boolean }>('/api/app/mine/follow', { followUID: v.uid, isFollow: v.follow }, { toast: true }),
     onMutate: async (v) => {
       await qc.cancelQueries({ queryKey: key })
       const before = qc.getQueryData<PostDetail>(key)
@@ -76,24 +76,22 @@ export function useFollowAuthor(id: number, token: string | null) {
 }
 
 export function deletePost(id: number) {
-  return api.post<Record<string, never>>('/api/app/community/post/delete', { id })
+  return api.post<Record<string, never>>('/api/app/community/post/delete', { id }, { toast: true })
 }
 
 export const REPORT_REASONS = ['spam', 'porn', 'abuse', 'illegal', 'other'] as const
 export type ReportReason = (typeof REPORT_REASONS)[number]
 
 export function reportPost(postID: number, reason: ReportReason, commentID = 0) {
-  return api.post<Record<string, never>>('/api/app/community/report', { postID, commentID, reason })
+  return api.post<Record<string, never>>('/api/app/community/report', { postID, commentID, reason }, { toast: true })
 }
-
-const nextPage = (last: Page<unknown>) => (last.hasMore ? last.pageNumber + 1 : undefined)
 
 export function useComments(postID: number, token: string | null, enabled: boolean) {
   return useInfiniteQuery(
     infiniteQueryOptions({
       queryKey: postKeys.comments(postID, token),
       queryFn: ({ pageParam }) =>
-        api.get<Page<PostComment>>('/api/app/community/comments', { postID, pageNumber: pageParam, pageSize: COMMENT_PAGE_SIZE }, { silent: true }),
+        api.get<Page<PostComment>>('/api/app/community/comments', { postID, pageNumber: pageParam, pageSize: COMMENT_PAGE_SIZE }),
       initialPageParam: 1,
       getNextPageParam: nextPage,
       enabled,
@@ -109,7 +107,6 @@ export function useReplies(postID: number, parentID: number, token: string | nul
         api.get<Page<PostComment>>(
           '/api/app/community/comments',
           { postID, parentID, pageNumber: pageParam, pageSize: COMMENT_PAGE_SIZE },
-          { silent: true },
         ),
       initialPageParam: 1,
       getNextPageParam: nextPage,
@@ -127,11 +124,11 @@ export interface NewComment {
 }
 
 export function addComment(c: NewComment) {
-  return api.post<PostComment>('/api/app/community/comment', c)
+  return api.post<PostComment>('/api/app/community/comment', c, { toast: true })
 }
 
 export function deleteComment(id: number) {
-  return api.post<Record<string, never>>('/api/app/community/comment/delete', { id })
+  return api.post<Record<string, never>>('/api/app/community/comment/delete', { id }, { toast: true })
 }
 
 // afterCommentChange refetches what a new or deleted comment changes: the

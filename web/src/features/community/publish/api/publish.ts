@@ -5,7 +5,7 @@
 // does not import the catalog's).
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
-import type { Paged } from '@/lib/video'
+import type { Page } from '@/lib/page'
 import type { PostKind, PostState, Topic } from '@/features/community/types'
 import { publishKeys } from '@/features/community/publish/keys'
 
@@ -18,7 +18,7 @@ export interface PublishRules {
 export function useRules() {
   return useQuery({
     queryKey: publishKeys.rules(),
-    queryFn: () => api.get<PublishRules>('/api/app/community/rules', null, { silent: true }),
+    queryFn: () => api.get<PublishRules>('/api/app/community/rules'),
     staleTime: 60_000,
   })
 }
@@ -26,7 +26,7 @@ export function useRules() {
 export function useTopicChoices() {
   return useQuery({
     queryKey: publishKeys.topics(),
-    queryFn: () => api.get<Paged<Topic>>('/api/app/community/topics', { sort: 'hot', pageNumber: 1, pageSize: 50 }, { silent: true }),
+    queryFn: () => api.get<Page<Topic>>('/api/app/community/topics', { sort: 'hot', pageNumber: 1, pageSize: 50 }),
     staleTime: 5 * 60_000,
     retry: 1,
   })
@@ -40,7 +40,7 @@ interface CommunityModule {
 export function useSubModules() {
   const q = useQuery({
     queryKey: publishKeys.modules(),
-    queryFn: () => api.get<CommunityModule[]>('/api/app/modules/list', { moduleType: 1 }, { silent: true }),
+    queryFn: () => api.get<CommunityModule[]>('/api/app/modules/list', { moduleType: 1 }),
     staleTime: 5 * 60_000,
   })
   const subs = (q.data ?? []).flatMap((m) => m.subModules.map((s) => ({ id: s.id, name: s.moduleName })))
@@ -66,6 +66,6 @@ export interface CreatedPost {
 
 export function useCreatePost() {
   return useMutation({
-    mutationFn: (body: PostBody) => api.post<CreatedPost>('/api/app/community/post', body, { silent: true }),
+    mutationFn: (body: PostBody) => api.post<CreatedPost>('/api/app/community/post', body),
   })
 }

@@ -68,7 +68,7 @@ export default function PublishArticlePage() {
       el.innerHTML = restored.current.html
       el.querySelectorAll<HTMLImageElement>('img[data-asset]').forEach((img) => {
         api
-          .get<UploadedAsset>('/api/app/vid/uploadStatic', { id: Number(img.dataset.asset) }, { silent: true })
+          .get<UploadedAsset>('/api/app/vid/uploadStatic', { id: Number(img.dataset.asset) })
           .then((a) => {
             if (a.display || a.thumb) img.src = a.display || a.thumb || ''
           })
