@@ -297,7 +297,7 @@ func TestReports(t *testing.T) {
 			{"comment of another post", r1, ReportInput{PostID: otherPost, CommentID: cid, Reason: "spam"}, 404},
 			{"missing comment", r1, ReportInput{PostID: id, CommentID: 987654, Reason: "spam"}, 404},
 		} {
-			if _, err := s.Report(ctx, c.uid, c.in); modStatus(err) != c.want {
+			if _, err := s.Report(ctx, c.uid, c.in); modStatus(reportErrs.Map(err)) != c.want {
 				t.Errorf("%s: %v, want %d", c.name, err, c.want)
 			}
 		}

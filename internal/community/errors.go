@@ -21,6 +21,8 @@ var (
 	// ErrPostInput: a post breaks a publishing rule (422); the error is a
 	// *PostInputError, whose Tip names the rule.
 	ErrPostInput = errors.New("community: invalid post")
+	// ErrReportReason: a report's reason is not one of the list (422).
+	ErrReportReason = errors.New("community: reason must be one of spam, porn, abuse, illegal, other")
 )
 
 func (e *MutedError) Is(target error) bool { return target == ErrMuted }
@@ -75,3 +77,12 @@ var publishErrs = slices.Concat(httpx.ErrorMap{
 	{Err: ErrPublishModule, Status: http.StatusNotFound, Tip: "分区不存在", Msg: "moduleID is not a community sub-module"},
 	{Err: ratelimit.ErrLimited, Status: http.StatusTooManyRequests, Tip: "发布太频繁，请稍后再试", Msg: "at most 10 posts per 10 minutes"},
 }, followErrs)
+
+// reportErrs answers a user's report of a post or comment.
+var reportErrs = httpx.ErrorMap{
+	{Err: ErrReportReason, Status: http.StatusUnprocessableEntity, Tip: "请选择举报原因", Msg: "reason must be one of spam, porn, abuse, illegal, other"},
+	{Err: ErrGuest, Status: http.StatusForbidden, Tip: "注册登录后才能举报", Msg: "guests cannot report: register first"},
+	{Err: ErrNoPost, Status: http.StatusNotFound, Tip: "帖子不存在或已删除", Msg: "no such post"},
+	{Err: ErrNoComment, Status: http.StatusNotFound, Tip: "评论不存在或已删除", Msg: "no such comment on this post"},
+	{Err: ErrNoUser, Status: http.StatusUnauthorized, Tip: "请先登录", Msg: "the caller's user is gone"},
+}
