@@ -23,7 +23,29 @@ var (
 	ErrPostInput = errors.New("community: invalid post")
 	// ErrReportReason: a report's reason is not one of the list (422).
 	ErrReportReason = errors.New("community: reason must be one of spam, porn, abuse, illegal, other")
+
+	// The operator's refusals (409): the thing is no longer in the state
+	// the action decides from.
+	ErrNotPending   = errors.New("community: post not pending")
+	ErrPostGone     = errors.New("community: post removed or deleted")
+	ErrNotPublished = errors.New("community: post not published")
+	ErrCommentGone  = errors.New("community: comment removed")
+	ErrReportDone   = errors.New("community: report resolved")
+	// ErrNoReport: no such report (404).
+	ErrNoReport = errors.New("community: no such report")
 )
+
+// modError is a sentinel with what the operator's developer tools show
+// about this case (which post, in which state): its text is that detail.
+type modError struct {
+	err error
+	msg string
+}
+
+func (e *modError) Error() string { return e.msg }
+func (e *modError) Unwrap() error { return e.err }
+
+func modErr(sentinel error, msg string) error { return &modError{sentinel, msg} }
 
 func (e *MutedError) Is(target error) bool { return target == ErrMuted }
 
@@ -85,4 +107,17 @@ var reportErrs = httpx.ErrorMap{
 	{Err: ErrNoPost, Status: http.StatusNotFound, Tip: "帖子不存在或已删除", Msg: "no such post"},
 	{Err: ErrNoComment, Status: http.StatusNotFound, Tip: "评论不存在或已删除", Msg: "no such comment on this post"},
 	{Err: ErrNoUser, Status: http.StatusUnauthorized, Tip: "请先登录", Msg: "the caller's user is gone"},
+}
+
+// modErrs answers the operator's community calls.
+var modErrs = httpx.ErrorMap{
+	{Err: ErrNoPost, Status: http.StatusNotFound, Tip: "帖子不存在"},
+	{Err: ErrNotPending, Status: http.StatusConflict, Tip: "该帖子已审核或不在待审核状态"},
+	{Err: ErrPostGone, Status: http.StatusConflict, Tip: "该帖子已被删除"},
+	{Err: ErrNotPublished, Status: http.StatusConflict, Tip: "只有已发布的帖子可以置顶或加精"},
+	{Err: ErrNoComment, Status: http.StatusNotFound, Tip: "评论不存在"},
+	{Err: ErrCommentGone, Status: http.StatusConflict, Tip: "该评论已被删除"},
+	{Err: ErrNoReport, Status: http.StatusNotFound, Tip: "举报不存在"},
+	{Err: ErrReportDone, Status: http.StatusConflict, Tip: "该举报已处理"},
+	{Err: ErrNoUser, Status: http.StatusNotFound, Tip: "用户不存在"},
 }
