@@ -21,7 +21,7 @@ const (
 func (h *Handler) Certificate(w http.ResponseWriter, r *http.Request) error {
 	c, err := h.s.Certificate(r.Context(), httpx.UserID(r.Context()))
 	if err != nil {
-		return toHTTP(w, err)
+		return errs.Map(err)
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	return httpx.OK(w, c)
@@ -33,7 +33,7 @@ func (h *Handler) Certificate(w http.ResponseWriter, r *http.Request) error {
 func (h *Handler) ResetCertificate(w http.ResponseWriter, r *http.Request) error {
 	c, err := h.s.ResetCertificate(r.Context(), httpx.UserID(r.Context()))
 	if err != nil {
-		return toHTTP(w, err)
+		return errs.Map(err)
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	return httpx.OK(w, c)
@@ -51,7 +51,7 @@ func (h *Handler) ExtractQR(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	ip := httpx.ClientIP(r)
 	if err := h.s.LimitExtract(ctx, ip); err != nil {
-		return toHTTP(w, err)
+		return errs.Map(err)
 	}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if ct != "multipart/form-data" {
@@ -106,7 +106,7 @@ func (h *Handler) ExtractQR(w http.ResponseWriter, r *http.Request) error {
 		return httpx.Invalid(tipCertNotFound, "the QR code is not an account certificate")
 	}
 	if err := h.s.CheckCertificate(ctx, uid, qrCnt, ip); err != nil {
-		return toHTTP(w, err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, map[string]any{"uid": uid, "qrCnt": qrCnt})
 }

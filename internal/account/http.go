@@ -6,10 +6,8 @@ import (
 	"errors"
 	"math"
 	"net/http"
-	"strconv"
 	"strings"
 
-	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 )
 
@@ -176,13 +174,13 @@ func (h *Handler) GuestLogin(w http.ResponseWriter, r *http.Request) error {
 		res, err := h.s.CertificateLogin(r.Context(), CertLoginInput{DevID: req.DevID, SysType: req.SysType, CutInfos: req.CutInfos,
 			QrCnt: req.QrCnt, UID: req.UID, IP: httpx.ClientIP(r), Device: DeviceLabel(r.UserAgent())})
 		if err != nil {
-			return toHTTP(w, err)
+			return errs.Map(err)
 		}
 		return httpx.OK(w, tokenReply{Token: res.Token, User: h.s.Info(res.User)})
 	}
 	res, err := h.s.GuestLogin(r.Context(), GuestLoginInput{DevID: req.DevID, SysType: req.SysType, CutInfos: req.CutInfos, IP: httpx.ClientIP(r)})
 	if err != nil {
-		return toHTTP(w, err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, loginReply{Token: res.Token, IsNew: res.IsNew, User: h.s.Info(res.User)})
 }
@@ -202,7 +200,7 @@ func (h *Handler) PasswordLogin(w http.ResponseWriter, r *http.Request) error {
 		IP: httpx.ClientIP(r), DevID: clientDevID(r), Device: DeviceLabel(r.UserAgent()),
 	})
 	if err != nil {
-		return toHTTP(w, err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, tokenReply{Token: res.Token, User: h.s.Info(res.User)})
 }
@@ -228,7 +226,7 @@ func (h *Handler) Register(w http.ResponseWriter, r *http.Request) error {
 		// token names. The usual cause is a second tap whose request was
 		// authenticated after the first one's upgrade revoked the token.
 		token, _ := bearer(r)
-		return toHTTP(w, h.s.RefusedRegistration(ctx, token))
+		return errs.Map(h.s.RefusedRegistration(ctx, token))
 	}
 	res, err := h.s.Register(ctx, RegisterInput{
 		Account: req.Account, Password: req.Password,
@@ -236,7 +234,7 @@ func (h *Handler) Register(w http.ResponseWriter, r *http.Request) error {
 		SysType: clientDev(r), Device: DeviceLabel(r.UserAgent()),
 	})
 	if err != nil {
-		return toHTTP(w, err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, tokenReply{Token: res.Token, User: h.s.Info(res.User)})
 }
@@ -265,13 +263,13 @@ func (h *Handler) Info(w http.ResponseWriter, r *http.Request) error {
 		}
 		p, err := h.s.ViewProfile(ctx, httpx.UserID(ctx), uid)
 		if err != nil {
-			return toHTTP(w, err)
+			return errs.Map(err)
 		}
 		return httpx.OK(w, p)
 	}
 	u, err := h.s.User(ctx, httpx.UserID(ctx))
 	if err != nil {
-		return toHTTP(w, err)
+		return errs.Map(err)
 	}
 	info := h.s.Info(u)
 	if h.s.Coupons != nil {
@@ -295,39 +293,6 @@ func (h *Handler) Info(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, info)
 }
 
-// toHTTP turns a service error into its envelope error.
-func toHTTP(w http.ResponseWriter, err error) error {
-	var (
-		ve *ValidationError
-		rl *RateLimitError
-	)
-	switch {
-	case errors.As(err, &ve):
-		return httpx.Invalid(ve.Tip, ve.Msg)
-	case errors.As(err, &rl):
-		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(rl.RetryAfter.Seconds())))))
-		return httpx.TooMany("操作过于频繁，请稍后再试", rl.Error())
-	case errors.Is(err, ErrGuestRegistered):
-		return httpx.Conflict("该游客已注册，请直接登录", "the guest of this token has already registered")
-	case errors.Is(err, ErrDuplicateAccount):
-		return httpx.Conflict("账号已被注册", "account already registered")
-	case errors.Is(err, ErrBadCredentials):
-		return httpx.Unauthorized("账号或密码错误", "wrong account or password")
-	case errors.Is(err, ErrCertificateInvalid):
-		return httpx.Unauthorized(tipCertInvalid, err.Error())
-	case errors.Is(err, ErrCertificateOperator):
-		return httpx.Forbidden("运营账号不支持账号凭证，请使用密码登录", err.Error())
-	case errors.Is(err, ErrSessionInvalid):
-		return httpx.Unauthorized(tipExpired, err.Error())
-	case errors.Is(err, db.ErrNotFound):
-		return httpx.NotFound("用户不存在", "no such user")
-	}
-	if e := waysHTTP(err); e != nil {
-		return e
-	}
-	return httpx.Internal(err)
-}
-
 // UpdateInfo is POST /api/app/mine/info {name?, portrait?, gender?, bio?}:
 // the caller edits their profile (profile.go) and gets their UserInfo back.
 // portrait is the asset id of a picture the caller uploaded.
@@ -343,10 +308,7 @@ func (h *Handler) UpdateInfo(w http.ResponseWriter, r *http.Request) error {
 	}
 	u, err := h.s.UpdateProfile(r.Context(), httpx.UserID(r.Context()), ProfileInput{Name: req.Name, Portrait: req.Portrait, Gender: req.Gender, Bio: req.Bio})
 	if err != nil {
-		if e := profileError(err); e != nil {
-			return e
-		}
-		return toHTTP(w, err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, h.s.Info(u))
 }

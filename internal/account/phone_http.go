@@ -10,36 +10,6 @@ import (
 	"prima/internal/platform/sms"
 )
 
-// waysHTTP maps the errors of the phone, password and devices calls; nil
-// for any other error.
-func waysHTTP(err error) error {
-	var ce *CodeError
-	switch {
-	case errors.As(err, &ce):
-		return httpx.Invalid(ce.Tip, ce.Error())
-	case errors.Is(err, ErrMobileTaken):
-		return httpx.Conflict("该手机号已绑定其他账号", "mobile is bound to another user")
-	case errors.Is(err, ErrMobileSame):
-		return httpx.Conflict("已绑定该手机号", "mobile is already bound to this user")
-	case errors.Is(err, ErrNotYours):
-		return httpx.Forbidden("无权操作", "uid is not the caller's")
-	case errors.Is(err, ErrNotRegistered):
-		return httpx.Forbidden("请先注册账号", "a guest has no account and password")
-	case errors.Is(err, ErrUnavailable):
-		return &httpx.Error{Status: http.StatusServiceUnavailable, Tip: "服务繁忙，请稍后再试", Msg: "limiter unavailable", Err: err}
-	}
-	return nil
-}
-
-// passwordCheckHTTP answers a wrong fresh password as such (401, which
-// the client's passwordCheck option shows without ending the session).
-func passwordCheckHTTP(w http.ResponseWriter, err error) error {
-	if errors.Is(err, ErrBadCredentials) {
-		return httpx.Unauthorized("密码错误", "wrong password")
-	}
-	return toHTTP(w, err)
-}
-
 // SMSCaptcha is POST /api/app/sms/captcha {mobile, type: 1, purpose?}.
 // Public: the forget purpose is asked for signed out; bind and pwd need a
 // registered caller.
@@ -60,7 +30,7 @@ func (h *Handler) SMSCaptcha(w http.ResponseWriter, r *http.Request) error {
 		if errors.Is(err, ErrSessionInvalid) {
 			return signedIn(r.Context())
 		}
-		return toHTTP(w, err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, map[string]int{"expiresIn": int(CodeTTL.Seconds()), "resendIn": int(CodeCooldown.Seconds())})
 }
@@ -77,7 +47,7 @@ func (h *Handler) BindPhone(w http.ResponseWriter, r *http.Request) error {
 	}
 	u, err := h.s.BindPhone(r.Context(), httpx.UserID(r.Context()), req.Mobile, req.Code, req.Pwd, httpx.ClientIP(r))
 	if err != nil {
-		return passwordCheckHTTP(w, err)
+		return passwordErrs.Map(err)
 	}
 	return httpx.OK(w, h.s.Info(u))
 }
@@ -94,7 +64,7 @@ func (h *Handler) Forget(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := h.s.ResetPassword(r.Context(), req.Mobile, req.Code, req.Pwd); err != nil {
-		return toHTTP(w, err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, nil)
 }
@@ -114,7 +84,7 @@ func (h *Handler) LoginPwd(w http.ResponseWriter, r *http.Request) error {
 	sess := CurrentSession(r.Context())
 	err := h.s.ChangePassword(r.Context(), *sess, PasswordChange{UID: req.UID, SysType: req.SysType, Pwd: req.Pwd, OldPwd: req.OldPwd, Code: req.Code, IP: httpx.ClientIP(r)})
 	if err != nil {
-		return passwordCheckHTTP(w, err)
+		return passwordErrs.Map(err)
 	}
 	return httpx.OK(w, nil)
 }
@@ -123,7 +93,7 @@ func (h *Handler) LoginPwd(w http.ResponseWriter, r *http.Request) error {
 func (h *Handler) Sessions(w http.ResponseWriter, r *http.Request) error {
 	list, err := h.s.Sessions(r.Context(), *CurrentSession(r.Context()))
 	if err != nil {
-		return toHTTP(w, err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, map[string]any{"list": list})
 }
@@ -144,7 +114,7 @@ func (h *Handler) RevokeSessions(w http.ResponseWriter, r *http.Request) error {
 	case req.Others:
 		n, err := h.s.RevokeOtherSessions(r.Context(), sess)
 		if err != nil {
-			return toHTTP(w, err)
+			return errs.Map(err)
 		}
 		return httpx.OK(w, map[string]int{"revoked": n})
 	case req.ID == "":
@@ -155,7 +125,7 @@ func (h *Handler) RevokeSessions(w http.ResponseWriter, r *http.Request) error {
 		return httpx.NotFound("该设备已退出", "no live session of the caller with this id")
 	}
 	if err != nil {
-		return toHTTP(w, err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, map[string]int{"revoked": 1})
 }
@@ -167,7 +137,7 @@ func TestLastSMS(rec *sms.Recorder) func(http.ResponseWriter, *http.Request) err
 	return func(w http.ResponseWriter, r *http.Request) error {
 		mobile, err := NormalizeMobile(r.URL.Query().Get("mobile"))
 		if err != nil {
-			return toHTTP(w, err)
+			return errs.Map(err)
 		}
 		text, ok := rec.Last(mobile)
 		if !ok {

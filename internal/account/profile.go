@@ -12,7 +12,6 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"prima/internal/platform/db"
-	"prima/internal/platform/httpx"
 	"prima/internal/platform/realtime"
 	"prima/internal/search"
 )
@@ -242,15 +241,4 @@ func (s *Service) ViewProfile(ctx context.Context, viewer, uid int64) (PublicPro
 		}
 	}
 	return p, nil
-}
-
-// profileError maps the portrait errors to their envelopes.
-func profileError(err error) error {
-	switch {
-	case errors.Is(err, ErrPortraitNotFound):
-		return httpx.NotFound("头像图片不存在", "no such picture of yours")
-	case errors.Is(err, ErrPortraitNotImage):
-		return httpx.Invalid("头像必须是上传成功的图片", "the asset is not a ready picture")
-	}
-	return nil
 }

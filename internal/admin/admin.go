@@ -11,7 +11,6 @@ package admin
 
 import (
 	"context"
-	"errors"
 	"math"
 	"net/http"
 	"strings"
@@ -97,7 +96,7 @@ func (h *Handler) User(w http.ResponseWriter, r *http.Request) error {
 		return httpx.Invalid("请输入账号或用户ID", "account or uid is required")
 	}
 	if err != nil {
-		return toHTTP(err)
+		return errs.Map(err)
 	}
 	v, err := h.view(ctx, u)
 	if err != nil {
@@ -125,7 +124,7 @@ func (h *Handler) SetRole(w http.ResponseWriter, r *http.Request) error {
 	}
 	u, err := h.users.SetRole(r.Context(), audit.ActorFrom(r), req.UID, role)
 	if err != nil {
-		return toHTTP(err)
+		return errs.Map(err)
 	}
 	v, err := h.view(r.Context(), u)
 	if err != nil {
@@ -148,7 +147,7 @@ func (h *Handler) RevokeSessions(w http.ResponseWriter, r *http.Request) error {
 	}
 	n, err := h.users.RevokeSessions(r.Context(), audit.ActorFrom(r), req.UID)
 	if err != nil {
-		return toHTTP(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"uid": req.UID, "revoked": n})
 }
@@ -189,19 +188,4 @@ func (h *Handler) Audit(w http.ResponseWriter, r *http.Request) error {
 // behind RequireOperator so that only operators learn which calls exist.
 func NotFound(w http.ResponseWriter, r *http.Request) error {
 	return httpx.NotFound("请求地址不存在", "no route for "+r.Method+" "+r.URL.Path)
-}
-
-func toHTTP(err error) error {
-	var ve *account.ValidationError
-	switch {
-	case errors.As(err, &ve):
-		return httpx.Invalid(ve.Tip, ve.Msg)
-	case errors.Is(err, db.ErrNotFound):
-		return httpx.NotFound("用户不存在", "no such user")
-	case errors.Is(err, account.ErrLastOperator):
-		return httpx.Conflict("不能撤销最后一位运营人员", err.Error())
-	case errors.Is(err, account.ErrGuestOperator):
-		return httpx.Invalid("游客账号不能设为运营人员，请先注册", err.Error())
-	}
-	return httpx.Internal(err)
 }

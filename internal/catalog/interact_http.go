@@ -4,19 +4,8 @@ import (
 	"errors"
 	"net/http"
 
-	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 )
-
-var errVideoNotFound = httpx.NotFound("视频不存在", "no such video")
-
-// videoErr maps a missing or unpublished video to 404.
-func videoErr(err error) error {
-	if errors.Is(err, db.ErrNotFound) {
-		return errVideoNotFound
-	}
-	return err
-}
 
 // VideoInfo answers GET /api/app/vid/info?id=N: public, and personal (like
 // and favourite state, access) when the request carries a valid token.
@@ -28,7 +17,7 @@ func (h *Handler) VideoInfo(w http.ResponseWriter, r *http.Request) error {
 	}
 	d, err := h.s.Detail(r.Context(), httpx.UserID(r.Context()), id)
 	if err != nil {
-		return videoErr(err)
+		return videoErrs.Map(err)
 	}
 	return httpx.OK(w, d)
 }
@@ -51,7 +40,7 @@ func (h *Handler) Like(w http.ResponseWriter, r *http.Request) error {
 	}
 	st, err := h.s.Like(r.Context(), httpx.UserID(r.Context()), id, *in.IsLike)
 	if err != nil {
-		return videoErr(err)
+		return videoErrs.Map(err)
 	}
 	return httpx.OK(w, st)
 }
@@ -74,7 +63,7 @@ func (h *Handler) Collect(w http.ResponseWriter, r *http.Request) error {
 		return httpx.Invalid("缺少参数 isCollect", "isCollect (true or false) is required")
 	}
 	if err := h.s.Collect(r.Context(), httpx.UserID(r.Context()), id, *in.IsCollect); err != nil {
-		return videoErr(err)
+		return videoErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]bool{"isCollect": *in.IsCollect})
 }
@@ -88,7 +77,7 @@ func (h *Handler) Play(w http.ResponseWriter, r *http.Request) error {
 	}
 	n, err := h.s.Play(r.Context(), httpx.UserID(r.Context()), id)
 	if err != nil {
-		return videoErr(err)
+		return videoErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"playCount": n})
 }
@@ -115,7 +104,7 @@ func (h *Handler) Report(w http.ResponseWriter, r *http.Request) error {
 		return httpx.Invalid("举报原因无效", "reason must be one of illegal, vulgar, violence, copyright, broken, other; got "+httpx.Echo(in.Reason))
 	}
 	if err != nil {
-		return videoErr(err)
+		return videoErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]any{"id": id, "reported": true, "isNew": added})
 }

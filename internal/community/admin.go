@@ -9,8 +9,9 @@ package community
 // decision is a conditional statement on the state it decides from
 // (UPDATE ... WHERE state = 'pending'): of two operators deciding at once,
 // one changes the row and the other finds nothing to change and gets 409,
-// with no second notice and no second audit row. Errors are *httpx.Error
-// values, as in internal/catalog/admin.go.
+// with no second notice and no second audit row. Refusals are the
+// sentinels of errors.go, which modErrs answers; bad input is still an
+// *httpx.Error built where it is checked.
 
 import (
 	"context"
@@ -174,7 +175,7 @@ func (s *Service) adminPosts(ctx context.Context, viewer int64, rows []postRow) 
 func (s *Service) AdminPost(ctx context.Context, viewer, id int64) (AdminPost, error) {
 	r, err := loadPost(ctx, s.db, id)
 	if errors.Is(err, ErrNoPost) {
-		return AdminPost{}, httpx.NotFound("帖子不存在", "no post "+modItoa(id))
+		return AdminPost{}, modErr(ErrNoPost, "no post "+modItoa(id))
 	}
 	if err != nil {
 		return AdminPost{}, err
@@ -190,7 +191,7 @@ func (s *Service) AdminPost(ctx context.Context, viewer, id int64) (AdminPost, e
 func modPost(ctx context.Context, tx *db.Tx, id int64) (postRow, error) {
 	r, err := scanPost(tx.QueryRow(ctx, `SELECT `+postColumns+` FROM posts p WHERE p.id = ?`+tx.ForUpdate(), id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, httpx.NotFound("帖子不存在", "no post "+modItoa(id))
+		return r, modErr(ErrNoPost, "no post "+modItoa(id))
 	}
 	return r, err
 }
@@ -236,7 +237,7 @@ func (s *Service) ReviewPost(ctx context.Context, actor audit.Actor, id int64, a
 		if err != nil {
 			return err
 		}
-		decided := httpx.Conflict("该帖子已审核或不在待审核状态", "post "+modItoa(id)+" is "+p.state+", not pending")
+		decided := modErr(ErrNotPending, "post "+modItoa(id)+" is "+p.state+", not pending")
 		if p.state != StatePending {
 			return decided
 		}
@@ -282,7 +283,7 @@ func (s *Service) RemovePost(ctx context.Context, actor audit.Actor, id int64, r
 		if err != nil {
 			return err
 		}
-		gone := httpx.Conflict("该帖子已被删除", "post "+modItoa(id)+" is "+p.state)
+		gone := modErr(ErrPostGone, "post "+modItoa(id)+" is "+p.state)
 		if p.state == StateRemoved || p.state == StateDeleted {
 			return gone
 		}
@@ -333,7 +334,7 @@ func (s *Service) flagPost(ctx context.Context, actor audit.Actor, id int64, on 
 			return err
 		}
 		if p.state != StatePublished {
-			return httpx.Conflict("只有已发布的帖子可以置顶或加精", "post "+modItoa(id)+" is "+p.state)
+			return modErr(ErrNotPublished, "post "+modItoa(id)+" is "+p.state)
 		}
 		was := p.pinned > 0
 		set, val := `pinned_at = ?`, any(int64(0))
@@ -448,12 +449,12 @@ func (s *Service) RemoveComment(ctx context.Context, actor audit.Actor, id int64
 		err := tx.QueryRow(ctx, `SELECT post_id, parent_id, author_id, body, state FROM comments WHERE id = ?`+tx.ForUpdate(), id).
 			Scan(&post, &parent, &author, &body, &state)
 		if errors.Is(err, sql.ErrNoRows) {
-			return httpx.NotFound("评论不存在", "no comment "+modItoa(id))
+			return modErr(ErrNoComment, "no comment "+modItoa(id))
 		}
 		if err != nil {
 			return err
 		}
-		gone := httpx.Conflict("该评论已被删除", "comment "+modItoa(id)+" is "+state)
+		gone := modErr(ErrCommentGone, "comment "+modItoa(id)+" is "+state)
 		if state != "published" {
 			return gone
 		}
@@ -574,12 +575,12 @@ func (s *Service) ResolveReport(ctx context.Context, actor audit.Actor, id int64
 		var state string
 		err := tx.QueryRow(ctx, `SELECT post_id, comment_id, state FROM post_reports WHERE id = ?`+tx.ForUpdate(), id).Scan(&post, &comment, &state)
 		if errors.Is(err, sql.ErrNoRows) {
-			return httpx.NotFound("举报不存在", "no report "+modItoa(id))
+			return modErr(ErrNoReport, "no report "+modItoa(id))
 		}
 		if err != nil {
 			return err
 		}
-		done := httpx.Conflict("该举报已处理", "report "+modItoa(id)+" is resolved")
+		done := modErr(ErrReportDone, "report "+modItoa(id)+" is resolved")
 		if state != "open" {
 			return done
 		}
@@ -629,7 +630,7 @@ func (s *Service) MuteUser(ctx context.Context, actor audit.Actor, uid int64, mi
 	out := Mute{UID: uid, Reason: reason}
 	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		if _, err := userCard(ctx, tx, uid); errors.Is(err, ErrNoUser) {
-			return httpx.NotFound("用户不存在", "no user "+modItoa(uid))
+			return modErr(ErrNoUser, "no user "+modItoa(uid))
 		} else if err != nil {
 			return err
 		}

@@ -33,7 +33,7 @@ func (h *ModHandler) AdminPosts(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := h.s.AdminPosts(r.Context(), httpx.UserID(r.Context()), aq)
 	if err != nil {
-		return err
+		return modErrs.Map(err)
 	}
 	return httpx.OK(w, page)
 }
@@ -58,7 +58,7 @@ func (h *ModHandler) AdminReview(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, err := h.s.ReviewPost(r.Context(), audit.ActorFrom(r), id, approve, in.Reason)
 	if err != nil {
-		return err
+		return modErrs.Map(err)
 	}
 	return httpx.OK(w, p)
 }
@@ -88,7 +88,7 @@ func (h *ModHandler) AdminPin(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, err := h.s.PinPost(r.Context(), audit.ActorFrom(r), id, on)
 	if err != nil {
-		return err
+		return modErrs.Map(err)
 	}
 	return httpx.OK(w, p)
 }
@@ -101,7 +101,7 @@ func (h *ModHandler) AdminFeature(w http.ResponseWriter, r *http.Request) error 
 	}
 	p, err := h.s.FeaturePost(r.Context(), audit.ActorFrom(r), id, on)
 	if err != nil {
-		return err
+		return modErrs.Map(err)
 	}
 	return httpx.OK(w, p)
 }
@@ -127,7 +127,7 @@ func (h *ModHandler) AdminRemovePost(w http.ResponseWriter, r *http.Request) err
 	}
 	p, err := h.s.RemovePost(r.Context(), audit.ActorFrom(r), id, reason)
 	if err != nil {
-		return err
+		return modErrs.Map(err)
 	}
 	return httpx.OK(w, p)
 }
@@ -142,7 +142,7 @@ func (h *ModHandler) AdminComments(w http.ResponseWriter, r *http.Request) error
 	}
 	page, err := h.s.AdminComments(r.Context(), post, num, size)
 	if err != nil {
-		return err
+		return modErrs.Map(err)
 	}
 	return httpx.OK(w, page)
 }
@@ -154,7 +154,7 @@ func (h *ModHandler) AdminRemoveComment(w http.ResponseWriter, r *http.Request) 
 		return err
 	}
 	if err := h.s.RemoveComment(r.Context(), audit.ActorFrom(r), id, reason); err != nil {
-		return err
+		return modErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]any{"id": id, "state": "removed"})
 }
@@ -176,7 +176,7 @@ func (h *ModHandler) AdminReports(w http.ResponseWriter, r *http.Request) error 
 	}
 	page, err := h.s.AdminReports(r.Context(), state, num, size)
 	if err != nil {
-		return err
+		return modErrs.Map(err)
 	}
 	return httpx.OK(w, page)
 }
@@ -195,7 +195,7 @@ func (h *ModHandler) AdminResolveReport(w http.ResponseWriter, r *http.Request) 
 	}
 	n, err := h.s.ResolveReport(r.Context(), audit.ActorFrom(r), id)
 	if err != nil {
-		return err
+		return modErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"id": id, "resolved": n})
 }
@@ -219,7 +219,7 @@ func (h *ModHandler) AdminMute(w http.ResponseWriter, r *http.Request) error {
 	}
 	m, err := h.s.MuteUser(r.Context(), audit.ActorFrom(r), uid, *in.Minutes, in.Reason)
 	if err != nil {
-		return err
+		return modErrs.Map(err)
 	}
 	return httpx.OK(w, m)
 }
@@ -228,7 +228,7 @@ func (h *ModHandler) AdminMute(w http.ResponseWriter, r *http.Request) error {
 func (h *ModHandler) AdminSettings(w http.ResponseWriter, r *http.Request) error {
 	st, err := h.s.AdminSettings(r.Context())
 	if err != nil {
-		return err
+		return modErrs.Map(err)
 	}
 	return httpx.OK(w, st)
 }
@@ -244,7 +244,7 @@ func (h *ModHandler) AdminSaveSettings(w http.ResponseWriter, r *http.Request) e
 	}
 	st, err := h.s.SaveSettings(r.Context(), audit.ActorFrom(r), in.Review, in.Rules)
 	if err != nil {
-		return err
+		return modErrs.Map(err)
 	}
 	return httpx.OK(w, st)
 }
@@ -258,7 +258,7 @@ func (h *ModHandler) AdminTopics(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := h.s.AdminTopics(r.Context(), num, size)
 	if err != nil {
-		return err
+		return modErrs.Map(err)
 	}
 	return httpx.OK(w, page)
 }
@@ -284,7 +284,7 @@ func (h *ModHandler) AdminCreateTopic(w http.ResponseWriter, r *http.Request) er
 	}
 	t, err := h.s.CreateTopic(r.Context(), audit.ActorFrom(r), in.input())
 	if err != nil {
-		return err
+		return modErrs.Map(err)
 	}
 	return httpx.OK(w, t)
 }
@@ -301,7 +301,7 @@ func (h *ModHandler) AdminUpdateTopic(w http.ResponseWriter, r *http.Request) er
 	}
 	t, err := h.s.UpdateTopic(r.Context(), audit.ActorFrom(r), id, in.input())
 	if err != nil {
-		return err
+		return modErrs.Map(err)
 	}
 	return httpx.OK(w, t)
 }

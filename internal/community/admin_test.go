@@ -22,7 +22,7 @@ func modStatus(err error) int {
 		return 200
 	}
 	var he *httpx.Error
-	if errors.As(err, &he) {
+	if errors.As(modErrs.Map(err), &he) {
 		return he.Status
 	}
 	return 500
@@ -297,7 +297,7 @@ func TestReports(t *testing.T) {
 			{"comment of another post", r1, ReportInput{PostID: otherPost, CommentID: cid, Reason: "spam"}, 404},
 			{"missing comment", r1, ReportInput{PostID: id, CommentID: 987654, Reason: "spam"}, 404},
 		} {
-			if _, err := s.Report(ctx, c.uid, c.in); modStatus(err) != c.want {
+			if _, err := s.Report(ctx, c.uid, c.in); modStatus(reportErrs.Map(err)) != c.want {
 				t.Errorf("%s: %v, want %d", c.name, err, c.want)
 			}
 		}
@@ -334,6 +334,9 @@ func TestReports(t *testing.T) {
 		}
 		if _, err := s.ResolveReport(ctx, op, first.ID); modStatus(err) != 409 {
 			t.Fatalf("resolve twice: %v", err)
+		} else if e := modErrs.Map(err).(*httpx.Error); e.Tip != "该举报已处理" || e.Msg != fmt.Sprintf("report %d is resolved", first.ID) {
+			// The operator's tools show which report, as before the table.
+			t.Fatalf("resolve twice: %q %q", e.Tip, e.Msg)
 		}
 		if _, err := s.ResolveReport(ctx, op, page.List[1].ID); modStatus(err) != 409 {
 			t.Fatalf("resolve a report closed with its target: %v", err)

@@ -1,13 +1,9 @@
 package community
 
 import (
-	"errors"
-	"math"
 	"net/http"
-	"strconv"
 
 	"prima/internal/platform/httpx"
-	"prima/internal/platform/ratelimit"
 )
 
 // PostDetail is GET /api/app/community/post?id=: public; personal (liked,
@@ -20,7 +16,7 @@ func (h *Handler) PostDetail(w http.ResponseWriter, r *http.Request) error {
 	}
 	d, err := h.s.Detail(r.Context(), httpx.UserID(r.Context()), id)
 	if err != nil {
-		return detailHTTP(w, err)
+		return detailErrs.Map(err)
 	}
 	return httpx.OK(w, d)
 }
@@ -43,7 +39,7 @@ func (h *Handler) PostLike(w http.ResponseWriter, r *http.Request) error {
 	}
 	res, err := h.s.LikePost(r.Context(), httpx.UserID(r.Context()), id, *req.IsLike)
 	if err != nil {
-		return detailHTTP(w, err)
+		return detailErrs.Map(err)
 	}
 	return httpx.OK(w, res)
 }
@@ -55,7 +51,7 @@ func (h *Handler) PostDelete(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := h.s.DeletePost(r.Context(), httpx.UserID(r.Context()), id); err != nil {
-		return detailHTTP(w, err)
+		return detailErrs.Map(err)
 	}
 	return httpx.OK(w, struct{}{})
 }
@@ -72,7 +68,7 @@ func (h *Handler) PostComments(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := h.s.Comments(r.Context(), cq)
 	if err != nil {
-		return detailHTTP(w, err)
+		return detailErrs.Map(err)
 	}
 	return httpx.OK(w, page)
 }
@@ -105,7 +101,7 @@ func (h *Handler) CommentCreate(w http.ResponseWriter, r *http.Request) error {
 	c, err := h.s.AddComment(r.Context(), httpx.UserID(r.Context()), NewComment{PostID: *req.PostID, ParentID: req.ParentID,
 		ReplyToUID: req.ReplyToUID, Text: req.Text, ClientID: req.ClientID})
 	if err != nil {
-		return detailHTTP(w, err)
+		return detailErrs.Map(err)
 	}
 	return httpx.OK(w, c)
 }
@@ -117,39 +113,7 @@ func (h *Handler) CommentDelete(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := h.s.DeleteComment(r.Context(), httpx.UserID(r.Context()), id); err != nil {
-		return detailHTTP(w, err)
+		return detailErrs.Map(err)
 	}
 	return httpx.OK(w, struct{}{})
-}
-
-// detailHTTP turns the detail's errors into envelopes.
-func detailHTTP(w http.ResponseWriter, err error) error {
-	var (
-		muted *MutedError
-		le    *ratelimit.LimitedError
-	)
-	switch {
-	case errors.Is(err, ErrNoPost):
-		return httpx.NotFound("帖子不存在或已删除", "no such post")
-	case errors.Is(err, ErrNoComment):
-		return httpx.NotFound("评论不存在或已删除", "no such comment")
-	case errors.Is(err, ErrNotOpen):
-		return httpx.Conflict("帖子审核通过后才能点赞和评论", "the post is not published")
-	case errors.Is(err, ErrGuest):
-		return httpx.Forbidden("注册登录后才能点赞和评论", "guests cannot like or comment: register first")
-	case errors.Is(err, ErrTooDeep):
-		return httpx.Invalid("回复最多两层", "replies go two levels deep: parentID must be a first-level comment")
-	case errors.Is(err, ErrNotParticipant):
-		return httpx.Invalid("只能回复这条评论下的用户", "replyToUID must be the parent comment's author or a replier under it (and needs a parentID)")
-	case errors.Is(err, ErrCommentText):
-		return httpx.Invalid("评论内容需为1到500个字", "text must be 1 to 500 characters after trimming")
-	case errors.Is(err, ErrCommentClient):
-		return httpx.Invalid("参数 clientID 过长", "clientID must be at most 64 characters")
-	case errors.As(err, &muted):
-		return httpx.Forbidden("你已被禁言，解除前不能评论", "muted until "+muted.Until.UTC().Format("2006-01-02T15:04:05Z"))
-	case errors.As(err, &le):
-		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(le.RetryAfter.Seconds())))))
-		return httpx.TooMany("评论过于频繁，请稍后再试", "too many comments")
-	}
-	return toHTTP(w, err)
 }

@@ -1,7 +1,6 @@
 package community
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 
@@ -51,7 +50,7 @@ func (h *Handler) FeedPosts(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := h.s.Posts(r.Context(), fq)
 	if err != nil {
-		return feedHTTPErr(w, err)
+		return feedErrs.Map(err)
 	}
 	return httpx.OK(w, page)
 }
@@ -73,7 +72,7 @@ func (h *Handler) Topics(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := h.s.Topics(r.Context(), httpx.UserID(r.Context()), sort, num, size)
 	if err != nil {
-		return feedHTTPErr(w, err)
+		return feedErrs.Map(err)
 	}
 	return httpx.OK(w, page)
 }
@@ -87,7 +86,7 @@ func (h *Handler) Topic(w http.ResponseWriter, r *http.Request) error {
 	}
 	t, err := h.s.TopicInfo(r.Context(), httpx.UserID(r.Context()), id)
 	if err != nil {
-		return feedHTTPErr(w, err)
+		return feedErrs.Map(err)
 	}
 	return httpx.OK(w, t)
 }
@@ -111,7 +110,7 @@ func (h *Handler) FollowTopic(w http.ResponseWriter, r *http.Request) error {
 	}
 	res, err := h.s.FollowTopic(r.Context(), httpx.UserID(r.Context()), id, *req.IsFollow)
 	if err != nil {
-		return feedHTTPErr(w, err)
+		return feedErrs.Map(err)
 	}
 	return httpx.OK(w, res)
 }
@@ -125,19 +124,7 @@ func (h *Handler) FollowedTopics(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := h.s.FollowedTopics(r.Context(), httpx.UserID(r.Context()), num, size)
 	if err != nil {
-		return feedHTTPErr(w, err)
+		return feedErrs.Map(err)
 	}
 	return httpx.OK(w, page)
-}
-
-func feedHTTPErr(w http.ResponseWriter, err error) error {
-	switch {
-	case errors.Is(err, ErrNoTopic):
-		return httpx.NotFound("话题不存在", "no such topic")
-	case errors.Is(err, ErrNeedUser):
-		return httpx.Unauthorized("登录后查看关注的动态", "the follow feed needs a token")
-	case errors.Is(err, ErrGuest):
-		return httpx.Forbidden("注册登录后才能关注话题", "guests cannot follow topics: register first")
-	}
-	return toHTTP(w, err)
 }

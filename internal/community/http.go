@@ -1,14 +1,11 @@
 package community
 
 import (
-	"errors"
 	"math"
 	"net/http"
-	"strconv"
 
 	"prima/internal/catalog"
 	"prima/internal/platform/httpx"
-	"prima/internal/platform/ratelimit"
 )
 
 // Handler serves the follow calls.
@@ -38,7 +35,7 @@ func (h *Handler) Follow(w http.ResponseWriter, r *http.Request) error {
 	}
 	res, err := h.s.Follow(r.Context(), httpx.UserID(r.Context()), uid, *req.IsFollow)
 	if err != nil {
-		return toHTTP(w, err)
+		return followErrs.Map(err)
 	}
 	return httpx.OK(w, res)
 }
@@ -52,7 +49,7 @@ func (h *Handler) Extension(w http.ResponseWriter, r *http.Request) error {
 	}
 	ext, err := h.s.Extension(r.Context(), uid)
 	if err != nil {
-		return toHTTP(w, err)
+		return followErrs.Map(err)
 	}
 	return httpx.OK(w, ext)
 }
@@ -79,7 +76,7 @@ func (h *Handler) List(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := h.s.List(r.Context(), lq)
 	if err != nil {
-		return toHTTP(w, err)
+		return followErrs.Map(err)
 	}
 	return httpx.OK(w, page)
 }
@@ -95,22 +92,4 @@ func subject(r *http.Request) (int64, error) {
 		return uid, nil
 	}
 	return 0, httpx.Unauthorized("请先登录", "a token or ?uid= is required")
-}
-
-func toHTTP(w http.ResponseWriter, err error) error {
-	var le *ratelimit.LimitedError
-	switch {
-	case errors.Is(err, ErrNoUser):
-		return httpx.NotFound("用户不存在", "no such user")
-	case errors.Is(err, ErrSelf):
-		return httpx.Invalid("不能关注自己", "a user cannot follow themselves")
-	case errors.Is(err, ErrGuest):
-		return httpx.Forbidden("注册登录后才能关注", "guests cannot follow: register first")
-	case errors.Is(err, ErrBadCursor):
-		return httpx.Invalid("分页参数无效", "cursor is not one this server handed out")
-	case errors.As(err, &le):
-		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(le.RetryAfter.Seconds())))))
-		return httpx.TooMany("操作过于频繁，请稍后再试", "too many follow calls")
-	}
-	return err
 }

@@ -34,11 +34,12 @@ type ReportInput struct {
 }
 
 // Report files uid's report. The post must be one uid may see and the
-// comment a published comment of that post (else 404, as for a missing
-// one); guests are refused (403). It reports whether a row was written.
+// comment a published comment of that post (else ErrNoPost or
+// ErrNoComment, as for a missing one); guests get ErrGuest, a reason
+// outside the list ErrReportReason. It reports whether a row was written.
 func (s *Service) Report(ctx context.Context, uid int64, in ReportInput) (bool, error) {
 	if !reportReasonOK(in.Reason) {
-		return false, httpx.Invalid("请选择举报原因", "reason must be one of spam, porn, abuse, illegal, other")
+		return false, ErrReportReason
 	}
 	now := s.now()
 	var added bool
@@ -48,11 +49,11 @@ func (s *Service) Report(ctx context.Context, uid int64, in ReportInput) (bool, 
 			return err
 		}
 		if me.guest {
-			return httpx.Forbidden("注册登录后才能举报", "guests cannot report: register first")
+			return ErrGuest
 		}
 		p, err := loadPost(ctx, tx, in.PostID)
 		if errors.Is(err, ErrNoPost) || (err == nil && !p.visible(uid)) {
-			return httpx.NotFound("帖子不存在或已删除", "no such post")
+			return ErrNoPost
 		}
 		if err != nil {
 			return err
@@ -61,7 +62,7 @@ func (s *Service) Report(ctx context.Context, uid int64, in ReportInput) (bool, 
 			var state string
 			err := tx.QueryRow(ctx, `SELECT state FROM comments WHERE id = ? AND post_id = ?`, in.CommentID, in.PostID).Scan(&state)
 			if errors.Is(err, sql.ErrNoRows) || (err == nil && state != "published") {
-				return httpx.NotFound("评论不存在或已删除", "no such comment on this post")
+				return ErrNoComment
 			}
 			if err != nil {
 				return err
@@ -76,9 +77,6 @@ func (s *Service) Report(ctx context.Context, uid int64, in ReportInput) (bool, 
 		added = n == 1
 		return err
 	})
-	if errors.Is(err, ErrNoUser) {
-		return false, httpx.Unauthorized("请先登录", "the caller's user is gone")
-	}
 	return added, err
 }
 
@@ -113,7 +111,7 @@ func (h *ModHandler) Report(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if _, err := h.s.Report(r.Context(), httpx.UserID(r.Context()), ReportInput{PostID: *in.PostID, CommentID: comment, Reason: in.Reason}); err != nil {
-		return err
+		return reportErrs.Map(err)
 	}
 	return httpx.OK(w, struct{}{})
 }

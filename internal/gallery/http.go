@@ -1,12 +1,10 @@
 package gallery
 
 import (
-	"errors"
 	"net/http"
 
 	"prima/internal/catalog"
 	"prima/internal/platform/audit"
-	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 )
 
@@ -23,28 +21,6 @@ func NewHandler(s *Service, videoCollects httpx.Handler) *Handler {
 	return &Handler{s: s, videos: videoCollects}
 }
 
-var errNotFound = httpx.NotFound("图集不存在", "no such gallery")
-
-func mapErr(err error) error {
-	switch {
-	case errors.Is(err, ErrNotFound):
-		return errNotFound
-	case errors.Is(err, db.ErrNotFound):
-		return httpx.NotFound("栏目不存在", "no such images module or sub-module")
-	case errors.Is(err, ErrBadModule):
-		return httpx.Invalid("请选择图片栏目下的分类", "subModuleId must be a sub-module of an images module (type 3)")
-	case errors.Is(err, ErrBadAsset):
-		return httpx.Invalid("图片不存在或尚未处理完成", err.Error())
-	case errors.Is(err, ErrDuplicate):
-		return httpx.Invalid("同一张图片不能重复添加", err.Error())
-	case errors.Is(err, ErrImageCount):
-		return httpx.Invalid("图集需要 1 到 200 张图片", err.Error())
-	case errors.Is(err, ErrInvalidEdit):
-		return httpx.Invalid("参数无效", err.Error())
-	}
-	return err
-}
-
 // List answers GET /api/app/gallery/list?moduleID|subModuleID&pageNumber&pageSize.
 func (h *Handler) List(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
@@ -58,7 +34,7 @@ func (h *Handler) List(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := h.s.List(r.Context(), gq)
 	if err != nil {
-		return mapErr(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, page)
 }
@@ -74,7 +50,7 @@ func (h *Handler) VIP(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := h.s.List(r.Context(), gq)
 	if err != nil {
-		return mapErr(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, page)
 }
@@ -88,7 +64,7 @@ func (h *Handler) Info(w http.ResponseWriter, r *http.Request) error {
 	}
 	d, err := h.s.Detail(r.Context(), httpx.UserID(r.Context()), id)
 	if err != nil {
-		return mapErr(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, d)
 }
@@ -110,7 +86,7 @@ func (h *Handler) Collect(w http.ResponseWriter, r *http.Request) error {
 		return httpx.Invalid("缺少参数 isCollect", "isCollect (true or false) is required")
 	}
 	if err := h.s.Collect(r.Context(), httpx.UserID(r.Context()), id, *in.IsCollect); err != nil {
-		return mapErr(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, map[string]any{"id": id, "isCollect": *in.IsCollect})
 }
@@ -185,7 +161,7 @@ func (h *Handler) AdminCreate(w http.ResponseWriter, r *http.Request) error {
 	}
 	id, err := h.s.Create(r.Context(), audit.ActorFrom(r), ng)
 	if err != nil {
-		return mapErr(err)
+		return errs.Map(err)
 	}
 	g, err := h.s.adminGallery(r.Context(), id)
 	if err != nil {
@@ -214,7 +190,7 @@ func (h *Handler) AdminUpdate(w http.ResponseWriter, r *http.Request) error {
 	g, err := h.s.Update(r.Context(), audit.ActorFrom(r), id, Edit{Title: in.Title, SubModuleID: in.SubModuleID,
 		VipLevel: in.VipLevel, Coins: in.Coins, Published: in.Published})
 	if err != nil {
-		return mapErr(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, g)
 }
@@ -234,7 +210,7 @@ func (h *Handler) AdminPublish(w http.ResponseWriter, r *http.Request) error {
 	}
 	g, err := h.s.Update(r.Context(), audit.ActorFrom(r), id, Edit{Published: in.Published})
 	if err != nil {
-		return mapErr(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, g)
 }
@@ -252,7 +228,7 @@ func (h *Handler) AdminImages(w http.ResponseWriter, r *http.Request) error {
 	}
 	g, err := h.s.SetImages(r.Context(), audit.ActorFrom(r), id, in.Images)
 	if err != nil {
-		return mapErr(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, g)
 }
@@ -267,7 +243,7 @@ func (h *Handler) AdminInfo(w http.ResponseWriter, r *http.Request) error {
 	}
 	d, err := h.s.AdminDetail(r.Context(), id)
 	if err != nil {
-		return mapErr(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, d)
 }

@@ -1,7 +1,6 @@
 package messaging
 
 import (
-	"errors"
 	"net/http"
 
 	"prima/internal/platform/httpx"
@@ -12,46 +11,6 @@ type Handler struct{ s *Service }
 
 // NewHandler returns the handlers of s.
 func NewHandler(s *Service) *Handler { return &Handler{s: s} }
-
-// toHTTP maps the service's errors to envelopes.
-func toHTTP(err error) error {
-	var le *LimitError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &le):
-		return &httpx.Error{Status: http.StatusTooManyRequests, Tip: "发送过于频繁，请稍后再试", Msg: err.Error(), Err: err}
-	case errors.Is(err, ErrGuest):
-		return httpx.Forbidden("注册账号后才能使用私信", err.Error())
-	case errors.Is(err, ErrPeerGuest):
-		return httpx.Forbidden("对方暂时无法接收私信", err.Error())
-	case errors.Is(err, ErrNoPeer):
-		return httpx.NotFound("用户不存在", err.Error())
-	case errors.Is(err, ErrSelf):
-		return httpx.Invalid("不能给自己发私信", err.Error())
-	case errors.Is(err, ErrBlockedBy):
-		return httpx.Forbidden("对方已将你屏蔽", err.Error())
-	case errors.Is(err, ErrBlocking):
-		return httpx.Forbidden("你已屏蔽对方，解除屏蔽后才能发送", err.Error())
-	case errors.Is(err, ErrEmpty):
-		return httpx.Invalid("消息不能为空", err.Error())
-	case errors.Is(err, ErrTooLong):
-		return &httpx.Error{Status: http.StatusRequestEntityTooLarge, Tip: "消息太长了，最多 1000 字", Msg: err.Error()}
-	case errors.Is(err, ErrKind):
-		return httpx.Invalid("不支持的消息类型", err.Error())
-	case errors.Is(err, ErrClientID):
-		return httpx.Invalid("消息编号无效", err.Error())
-	case errors.Is(err, ErrClientReuse):
-		return httpx.Conflict("消息编号已被使用", err.Error())
-	case errors.Is(err, ErrNoPicture):
-		return httpx.NotFound("图片不存在或尚未处理完成", err.Error())
-	case errors.Is(err, ErrReason):
-		return httpx.Invalid("请填写举报原因（最多 200 字）", err.Error())
-	case errors.Is(err, ErrCategory):
-		return httpx.Invalid("通知类别无效", err.Error())
-	}
-	return err
-}
 
 // pageParams reads pageNumber and pageSize (20 by default) as every list does.
 func pageParams(q *httpx.Query) (int, int) { return httpx.PageParams(q, 20) }
@@ -66,7 +25,7 @@ func (h *Handler) Notices(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, err := h.s.Notices(r.Context(), httpx.UserID(r.Context()), category, num, size)
 	if err != nil {
-		return toHTTP(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, p)
 }
@@ -96,7 +55,7 @@ func (h *Handler) ReadNotices(w http.ResponseWriter, r *http.Request) error {
 	}
 	n, err := h.s.ReadNotices(r.Context(), httpx.UserID(r.Context()), in.Category, in.IDs)
 	if err != nil {
-		return toHTTP(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, map[string]int{"marked": n})
 }
@@ -119,7 +78,7 @@ func (h *Handler) Conversations(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, err := h.s.Conversations(r.Context(), httpx.UserID(r.Context()), num, size)
 	if err != nil {
-		return toHTTP(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, p)
 }
@@ -135,7 +94,7 @@ func (h *Handler) List(w http.ResponseWriter, r *http.Request) error {
 	}
 	hist, err := h.s.History(r.Context(), httpx.UserID(r.Context()), uid, before, int(size))
 	if err != nil {
-		return toHTTP(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, hist)
 }
@@ -151,7 +110,7 @@ func (h *Handler) Send(w http.ResponseWriter, r *http.Request) error {
 	}
 	m, err := h.s.Send(r.Context(), httpx.UserID(r.Context()), in)
 	if err != nil {
-		return toHTTP(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, m)
 }
@@ -173,7 +132,7 @@ func (h *Handler) Read(w http.ResponseWriter, r *http.Request) error {
 	}
 	res, err := h.s.Read(r.Context(), httpx.UserID(r.Context()), in.UID, in.UpTo)
 	if err != nil {
-		return toHTTP(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, res)
 }
@@ -194,7 +153,7 @@ func (h *Handler) Block(w http.ResponseWriter, r *http.Request) error {
 		return httpx.Invalid("参数无效", "uid (positive) and block (true or false) are required")
 	}
 	if err := h.s.Block(r.Context(), httpx.UserID(r.Context()), in.UID, *in.Block); err != nil {
-		return toHTTP(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, map[string]any{"uid": in.UID, "blocked": *in.Block})
 }
@@ -208,7 +167,7 @@ func (h *Handler) BlockedList(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, err := h.s.BlockedList(r.Context(), httpx.UserID(r.Context()), num, size)
 	if err != nil {
-		return toHTTP(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, p)
 }
@@ -224,7 +183,7 @@ func (h *Handler) Report(w http.ResponseWriter, r *http.Request) error {
 	}
 	id, err := h.s.Report(r.Context(), httpx.UserID(r.Context()), in)
 	if err != nil {
-		return toHTTP(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"id": id})
 }

@@ -1,13 +1,10 @@
 package report
 
 import (
-	"errors"
-	"math"
 	"net/http"
 	"strconv"
 
 	"prima/internal/platform/httpx"
-	"prima/internal/platform/ratelimit"
 )
 
 // Handler serves the report calls.
@@ -54,18 +51,8 @@ func (h *Handler) Submit(w http.ResponseWriter, r *http.Request) error {
 		PayName: req.PayName, PayID: req.PayID, PayType: req.PayType, PayAdds: req.PayAdds, EMsg: req.EMsg,
 		UID: httpx.UserID(r.Context()), IP: httpx.ClientIP(r),
 	})
-	var (
-		inv *Invalid
-		le  *ratelimit.LimitedError
-	)
-	switch {
-	case errors.As(err, &inv):
-		return httpx.Invalid("上报内容无效："+inv.Field, inv.Error())
-	case errors.As(err, &le):
-		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(le.RetryAfter.Seconds())))))
-		return httpx.TooMany("操作过于频繁，请稍后再试", le.Error())
-	case err != nil:
-		return err
+	if err != nil {
+		return errs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"id": id})
 }

@@ -1,7 +1,6 @@
 package rewards
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -9,7 +8,6 @@ import (
 	"prima/internal/catalog"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/httpx"
-	"prima/internal/platform/ratelimit"
 	"prima/internal/wallet"
 )
 
@@ -19,35 +17,6 @@ type CodesHandler struct{ s *Codes }
 
 // NewCodesHandler wraps s.
 func NewCodesHandler(s *Codes) *CodesHandler { return &CodesHandler{s: s} }
-
-// codeErr maps the service's errors to envelopes.
-func codeErr(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, ErrCodeInvalid):
-		return httpx.NotFound("兑换码无效", "no such code")
-	case errors.Is(err, ErrCodeExpired):
-		return &httpx.Error{Status: http.StatusGone, Tip: "兑换码已过期", Msg: "code expired"}
-	case errors.Is(err, ErrCodeUsedUp):
-		return httpx.Conflict("兑换码已被使用", "code used up")
-	case errors.Is(err, ErrCodeRedeemed):
-		return httpx.Conflict("你已兑换过该兑换码", "redeemed by this user before")
-	case errors.Is(err, ratelimit.ErrLimited):
-		return &httpx.Error{Status: http.StatusTooManyRequests, Tip: "尝试次数过多，请稍后再试", Msg: "too many failed codes", Err: err}
-	case errors.Is(err, ErrCodeLimiterDown):
-		return &httpx.Error{Status: http.StatusServiceUnavailable, Tip: "兑换暂不可用，请稍后再试", Msg: "code limiter unavailable", Err: err}
-	case errors.Is(err, ErrBatchNotFound):
-		return httpx.NotFound("批次不存在", "no such batch")
-	case errors.Is(err, ErrBatchDisabled):
-		return httpx.Conflict("批次已停用", "batch already disabled")
-	case errors.Is(err, ErrBadBatch):
-		return httpx.Invalid("批次参数无效", err.Error())
-	case errors.Is(err, wallet.ErrBadReward):
-		return httpx.Invalid("奖励设置无效", err.Error())
-	}
-	return err
-}
 
 type exchangeBody struct {
 	Code *string `json:"code"`
@@ -66,7 +35,7 @@ func (h *CodesHandler) Exchange(w http.ResponseWriter, r *http.Request) error {
 	}
 	red, err := h.s.Redeem(r.Context(), httpx.UserID(r.Context()), httpx.ClientIP(r), *b.Code)
 	if err != nil {
-		return codeErr(err)
+		return codeErrs.Map(err)
 	}
 	return httpx.OK(w, red)
 }
@@ -126,7 +95,7 @@ func (h *CodesHandler) AdminCreateBatch(w http.ResponseWriter, r *http.Request) 
 		ExpiresAt:   b.ExpiresAt,
 	})
 	if err != nil {
-		return codeErr(err)
+		return codeErrs.Map(err)
 	}
 	// Accept: text/csv answers the codes as a file to hand to a printer or
 	// a partner; the batch is made either way, and either answer is the
@@ -175,7 +144,7 @@ func (h *CodesHandler) AdminDisableBatch(w http.ResponseWriter, r *http.Request)
 		return err
 	}
 	if err := h.s.DisableBatch(r.Context(), audit.ActorFrom(r), id); err != nil {
-		return codeErr(err)
+		return codeErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]any{"id": id, "disabled": true})
 }

@@ -291,7 +291,7 @@ func TestRedeemFailsClosedWhenTheLimiterIsDown(t *testing.T) {
 		if !errors.Is(err, ErrCodeLimiterDown) {
 			t.Fatalf("%v, want ErrCodeLimiterDown", err)
 		}
-		if e := codeErr(err).(*httpx.Error); e.Status != http.StatusServiceUnavailable {
+		if e := codeErrs.Map(err).(*httpx.Error); e.Status != http.StatusServiceUnavailable {
 			t.Fatalf("status %d, want 503", e.Status)
 		}
 		if got := coins(t, d, uid); got != 0 {
@@ -388,7 +388,7 @@ func TestCodeErrorsAnswerTheirStatusAndTip(t *testing.T) {
 		{ErrBatchNotFound, 404, "批次不存在"},
 		{fmt.Errorf("%w: x", ErrBadBatch), 422, "批次参数无效"},
 	} {
-		e, ok := codeErr(c.err).(*httpx.Error)
+		e, ok := codeErrs.Map(c.err).(*httpx.Error)
 		if !ok || e.Status != c.status || e.Tip != c.tip {
 			t.Errorf("%v: %+v, want %d %s", c.err, e, c.status, c.tip)
 		}

@@ -2,7 +2,6 @@ package rewards
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -19,42 +18,11 @@ type WelfareHandler struct{ s *Welfare }
 // NewWelfareHandler returns the handlers of s.
 func NewWelfareHandler(s *Welfare) *WelfareHandler { return &WelfareHandler{s: s} }
 
-// welfareHTTP maps the service's errors to envelopes.
-func welfareHTTP(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, ErrShortPoints):
-		return httpx.Conflict("积分不足", err.Error())
-	case errors.Is(err, ErrCheckedIn):
-		return httpx.Conflict("今日已签到", err.Error())
-	case errors.Is(err, ErrNoTask):
-		return httpx.NotFound("任务不存在", err.Error())
-	case errors.Is(err, ErrTaskNotDone):
-		return httpx.Conflict("任务尚未完成", err.Error())
-	case errors.Is(err, ErrTaskClaimed):
-		return httpx.Conflict("奖励已领取", err.Error())
-	case errors.Is(err, ErrNoPrize):
-		return httpx.NotFound("奖品不存在或已下架", err.Error())
-	case errors.Is(err, ErrOutOfStock):
-		return httpx.Conflict("奖品已兑完", err.Error())
-	case errors.Is(err, ErrPrizeLimit):
-		return httpx.Conflict("已达兑换上限", err.Error())
-	case errors.Is(err, ErrExchangeBusy):
-		return httpx.Conflict("兑换处理中，请稍后查看", err.Error())
-	case errors.Is(err, wallet.ErrKeyReused):
-		return httpx.Conflict("请求编号已被使用", err.Error())
-	case errors.Is(err, ErrBadConfig):
-		return httpx.Invalid("配置无效", err.Error())
-	}
-	return err
-}
-
 // Checkin is GET /api/app/active/checkin.
 func (h *WelfareHandler) Checkin(w http.ResponseWriter, r *http.Request) error {
 	st, err := h.s.Checkin(r.Context(), httpx.UserID(r.Context()))
 	if err != nil {
-		return welfareHTTP(err)
+		return welfareErrs.Map(err)
 	}
 	return httpx.OK(w, st)
 }
@@ -67,7 +35,7 @@ func (h *WelfareHandler) CheckIn(w http.ResponseWriter, r *http.Request) error {
 	}
 	res, err := h.s.CheckIn(r.Context(), httpx.UserID(r.Context()))
 	if err != nil {
-		return welfareHTTP(err)
+		return welfareErrs.Map(err)
 	}
 	return httpx.OK(w, res)
 }
@@ -76,7 +44,7 @@ func (h *WelfareHandler) CheckIn(w http.ResponseWriter, r *http.Request) error {
 func (h *WelfareHandler) Tasks(w http.ResponseWriter, r *http.Request) error {
 	list, err := h.s.Tasks(r.Context(), httpx.UserID(r.Context()))
 	if err != nil {
-		return welfareHTTP(err)
+		return welfareErrs.Map(err)
 	}
 	return httpx.OK(w, list)
 }
@@ -89,7 +57,7 @@ func (h *WelfareHandler) Receive(w http.ResponseWriter, r *http.Request) error {
 	}
 	res, err := h.s.Claim(r.Context(), httpx.UserID(r.Context()), id)
 	if err != nil {
-		return welfareHTTP(err)
+		return welfareErrs.Map(err)
 	}
 	return httpx.OK(w, res)
 }
@@ -98,7 +66,7 @@ func (h *WelfareHandler) Receive(w http.ResponseWriter, r *http.Request) error {
 func (h *WelfareHandler) Prizes(w http.ResponseWriter, r *http.Request) error {
 	p, err := h.s.Prizes(r.Context(), httpx.UserID(r.Context()))
 	if err != nil {
-		return welfareHTTP(err)
+		return welfareErrs.Map(err)
 	}
 	return httpx.OK(w, p)
 }
@@ -122,7 +90,7 @@ func (h *WelfareHandler) Exchange(w http.ResponseWriter, r *http.Request) error 
 	}
 	res, err := h.s.Exchange(r.Context(), httpx.UserID(r.Context()), id, key)
 	if err != nil {
-		return welfareHTTP(err)
+		return welfareErrs.Map(err)
 	}
 	return httpx.OK(w, res)
 }
@@ -136,7 +104,7 @@ func (h *WelfareHandler) Records(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, err := h.s.Records(r.Context(), httpx.UserID(r.Context()), num, size)
 	if err != nil {
-		return welfareHTTP(err)
+		return welfareErrs.Map(err)
 	}
 	return httpx.OK(w, p)
 }
@@ -178,7 +146,7 @@ func (h *WelfareHandler) AdminSetCycle(w http.ResponseWriter, r *http.Request) e
 		return h.s.SetCycle(ctx, tx, c)
 	})
 	if err != nil {
-		return welfareHTTP(err)
+		return welfareErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]any{"days": c})
 }
@@ -208,7 +176,7 @@ func (h *WelfareHandler) AdminSaveTask(w http.ResponseWriter, r *http.Request) e
 		return err
 	})
 	if err != nil {
-		return welfareHTTP(err)
+		return welfareErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"id": id})
 }
@@ -238,7 +206,7 @@ func (h *WelfareHandler) AdminSavePrize(w http.ResponseWriter, r *http.Request) 
 		return err
 	})
 	if err != nil {
-		return welfareHTTP(err)
+		return welfareErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"id": id})
 }

@@ -16,14 +16,6 @@ import (
 	"prima/internal/search"
 )
 
-// Answers to bad input: a clear 422, never a 5xx.
-var (
-	errEmpty   = httpx.Invalid("请输入搜索内容", "q is empty or only whitespace and control characters")
-	errTooLong = httpx.Invalid(fmt.Sprintf("搜索内容不能超过%d个字", search.MaxQueryRunes), fmt.Sprintf("q is over %d characters", search.MaxQueryRunes))
-	errKind    = httpx.Invalid("搜索类型无效", "kind must be one of "+strings.Join(search.Kinds, ", "))
-	errSort    = httpx.Invalid("排序方式无效", "sort must be relevance, new or plays")
-)
-
 // Sorts of GET /api/app/search.
 var sorts = []string{"relevance", "new", "plays"}
 
@@ -58,27 +50,12 @@ func cleanQuery(raw string) string {
 func queryText(r *http.Request) (string, error) {
 	text := cleanQuery(r.URL.Query().Get("q"))
 	if text == "" {
-		return "", errEmpty
+		return "", search.ErrEmptyQuery
 	}
 	if utf8.RuneCountInString(text) > search.MaxQueryRunes {
-		return "", errTooLong
+		return "", search.ErrQueryTooLong
 	}
 	return text, nil
-}
-
-// engineErr maps the engine's input errors to their 422s.
-func engineErr(err error) error {
-	switch {
-	case errors.Is(err, search.ErrEmptyQuery):
-		return errEmpty
-	case errors.Is(err, search.ErrQueryTooLong):
-		return errTooLong
-	case errors.Is(err, search.ErrBadKind):
-		return errKind
-	case errors.Is(err, search.ErrBadSort):
-		return errSort
-	}
-	return err
 }
 
 // Search answers GET /api/app/search?q=&kind=&moduleID=&vipLevel=&sort=&pageNumber=&pageSize=:
@@ -87,7 +64,7 @@ func (s *Service) Search(w http.ResponseWriter, r *http.Request) error {
 	viewer := httpx.UserID(r.Context())
 	client := clientKey(viewer, httpx.ClientIP(r))
 	if err := s.enforce(r.Context(), client); err != nil {
-		return err
+		return errs.Map(err)
 	}
 	q := httpx.Q(r)
 	in := search.Query{
@@ -100,19 +77,19 @@ func (s *Service) Search(w http.ResponseWriter, r *http.Request) error {
 	}
 	text, err := queryText(r)
 	if err != nil {
-		return err
+		return errs.Map(err)
 	}
 	in.Text = text
 	in.Kind = strings.TrimSpace(r.URL.Query().Get("kind"))
 	if !slices.Contains(search.Kinds, in.Kind) {
-		return errKind
+		return errs.Map(search.ErrBadKind)
 	}
 	in.Sort = strings.TrimSpace(r.URL.Query().Get("sort"))
 	if in.Sort == "" {
 		in.Sort = "relevance"
 	}
 	if !slices.Contains(sorts, in.Sort) {
-		return errSort
+		return errs.Map(search.ErrBadSort)
 	}
 	in.Offset, in.Limit = (num-1)*size, size
 	page := httpx.Page[Result]{List: []Result{}, PageNumber: num, PageSize: size}
@@ -123,7 +100,7 @@ func (s *Service) Search(w http.ResponseWriter, r *http.Request) error {
 		return httpx.OK(w, page)
 	}
 	if err != nil {
-		return engineErr(err)
+		return errs.Map(err)
 	}
 	if page.List, err = s.hydrate(r.Context(), viewer, hits); err != nil {
 		return err
@@ -157,11 +134,11 @@ func (s *Service) Overview(w http.ResponseWriter, r *http.Request) error {
 	viewer := httpx.UserID(ctx)
 	client := clientKey(viewer, httpx.ClientIP(r))
 	if err := s.enforce(ctx, client); err != nil {
-		return err
+		return errs.Map(err)
 	}
 	text, err := queryText(r)
 	if err != nil {
-		return err
+		return errs.Map(err)
 	}
 	out := Overview{Q: text, Sections: []Section{}}
 	var (
@@ -174,7 +151,7 @@ func (s *Service) Overview(w http.ResponseWriter, r *http.Request) error {
 			return httpx.OK(w, out)
 		}
 		if err != nil {
-			return engineErr(err)
+			return errs.Map(err)
 		}
 		all = append(all, hits...)
 		totals[kind] = total
@@ -207,21 +184,21 @@ func (s *Service) Overview(w http.ResponseWriter, r *http.Request) error {
 // answers an empty list: the box was cleared while a request was on its way.
 func (s *Service) Suggest(w http.ResponseWriter, r *http.Request) error {
 	if err := s.enforce(r.Context(), clientKey(httpx.UserID(r.Context()), httpx.ClientIP(r))); err != nil {
-		return err
+		return errs.Map(err)
 	}
 	text, err := queryText(r)
-	if errors.Is(err, errEmpty) {
+	if errors.Is(err, search.ErrEmptyQuery) {
 		return httpx.OK(w, map[string]any{"list": []string{}})
 	}
 	if err != nil {
-		return err
+		return errs.Map(err)
 	}
 	list, err := search.Suggest(r.Context(), s.db, text, SuggestSize)
 	if errors.Is(err, search.ErrEmptyQuery) {
 		list, err = nil, nil
 	}
 	if err != nil {
-		return engineErr(err)
+		return errs.Map(err)
 	}
 	if list == nil {
 		list = []string{}
@@ -233,7 +210,7 @@ func (s *Service) Suggest(w http.ResponseWriter, r *http.Request) error {
 // searched words of the last days, HotSize at most.
 func (s *Service) Hot(w http.ResponseWriter, r *http.Request) error {
 	if err := s.enforce(r.Context(), clientKey(httpx.UserID(r.Context()), httpx.ClientIP(r))); err != nil {
-		return err
+		return errs.Map(err)
 	}
 	list, err := search.Hot(r.Context(), s.db, s.now(), HotSize)
 	if err != nil {
@@ -311,7 +288,7 @@ func (s *Service) AdminSetPins(w http.ResponseWriter, r *http.Request) error {
 		return httpx.Invalid("热词需含有文字或数字", "a word has nothing searchable in it: "+err.Error())
 	}
 	if err != nil {
-		return engineErr(err)
+		return errs.Map(err)
 	}
 	return httpx.OK(w, pinsBody{Words: orEmpty(after)})
 }

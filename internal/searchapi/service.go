@@ -12,9 +12,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"log/slog"
-	"net/http"
 	"strconv"
 	"time"
 
@@ -22,7 +20,6 @@ import (
 	"prima/internal/community"
 	"prima/internal/gallery"
 	"prima/internal/platform/db"
-	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
 	"prima/internal/search"
 )
@@ -189,15 +186,13 @@ func (s *Service) record(ctx context.Context, client, text string) {
 }
 
 // enforce counts one call of the client against Rate (FailOpen: search is
-// read-only, and an outage of Redis should not take it down).
+// read-only, and an outage of Redis should not take it down); over it, the
+// limit's error, which the table answers 429 with its Retry-After.
 func (s *Service) enforce(ctx context.Context, client string) error {
 	if s.Limiter == nil {
 		return nil
 	}
 	err := ratelimit.Enforce(ctx, s.Limiter, "search:"+client, Rate.N, Rate.Per, ratelimit.FailOpen)
-	if errors.Is(err, ratelimit.ErrLimited) {
-		return &httpx.Error{Status: http.StatusTooManyRequests, Tip: "搜索太频繁，请稍后再试", Msg: "over the search rate", Err: err}
-	}
 	return err
 }
 

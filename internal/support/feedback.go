@@ -226,8 +226,6 @@ func (s *Service) fill(ctx context.Context, q db.Querier, fs []Feedback) error {
 	return nil
 }
 
-var errNoFeedback = httpx.NotFound("反馈不存在", "no such feedback")
-
 // ReplyFeedback adds an operator's reply to feedback id (it may be answered
 // more than once), marks it replied, records the audit row and writes the
 // author a system notice (kind "feedback_reply", ref the feedback id), all
@@ -242,7 +240,7 @@ func (s *Service) ReplyFeedback(ctx context.Context, actor audit.Actor, id int64
 	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		f, err = scanFeedback(tx.QueryRow(ctx, `SELECT `+feedbackColumns+` FROM feedback WHERE id = ?`, id))
 		if errors.Is(err, sql.ErrNoRows) {
-			return errNoFeedback
+			return ErrNoFeedback
 		}
 		if err != nil {
 			return err

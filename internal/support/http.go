@@ -22,7 +22,7 @@ func (h *Handler) SendFeedback(w http.ResponseWriter, r *http.Request) error {
 	}
 	id, err := h.s.SendFeedback(r.Context(), httpx.UserID(r.Context()), in)
 	if err != nil {
-		return err
+		return errs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"id": id})
 }
@@ -36,7 +36,7 @@ func (h *Handler) MyFeedback(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, err := h.s.MyFeedback(r.Context(), httpx.UserID(r.Context()), num, size)
 	if err != nil {
-		return err
+		return errs.Map(err)
 	}
 	return httpx.OK(w, p)
 }
@@ -55,7 +55,7 @@ func (h *Handler) AdminFeedback(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, err := h.s.AdminFeedback(r.Context(), uid, status, num, size)
 	if err != nil {
-		return err
+		return errs.Map(err)
 	}
 	return httpx.OK(w, p)
 }
@@ -75,7 +75,7 @@ func (h *Handler) AdminReply(w http.ResponseWriter, r *http.Request) error {
 	}
 	f, err := h.s.ReplyFeedback(r.Context(), audit.ActorFrom(r), id, in.Reply)
 	if err != nil {
-		return err
+		return errs.Map(err)
 	}
 	return httpx.OK(w, f)
 }
@@ -84,7 +84,7 @@ func (h *Handler) AdminReply(w http.ResponseWriter, r *http.Request) error {
 func (h *Handler) MySettled(w http.ResponseWriter, r *http.Request) error {
 	out, err := h.s.MySettled(r.Context(), httpx.UserID(r.Context()))
 	if err != nil {
-		return err
+		return errs.Map(err)
 	}
 	return httpx.OK(w, out)
 }
@@ -97,7 +97,7 @@ func (h *Handler) Apply(w http.ResponseWriter, r *http.Request) error {
 	}
 	out, err := h.s.Apply(r.Context(), httpx.UserID(r.Context()), in)
 	if err != nil {
-		return err
+		return errs.Map(err)
 	}
 	return httpx.OK(w, out)
 }
@@ -115,7 +115,7 @@ func (h *Handler) AdminApplications(w http.ResponseWriter, r *http.Request) erro
 	}
 	p, err := h.s.AdminApplications(r.Context(), status, num, size)
 	if err != nil {
-		return err
+		return errs.Map(err)
 	}
 	return httpx.OK(w, p)
 }
@@ -151,7 +151,7 @@ func (h *Handler) decide(w http.ResponseWriter, r *http.Request, approve bool) e
 	}
 	a, changed, err := h.s.Decide(r.Context(), audit.ActorFrom(r), id, approve, in.Reason)
 	if err != nil {
-		return err
+		return errs.Map(err)
 	}
 	return httpx.OK(w, Decision{Application: a, Changed: changed})
 }

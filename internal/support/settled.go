@@ -88,11 +88,6 @@ func scanApp(r db.Scanner) (Application, error) {
 	return a, err
 }
 
-var (
-	errPending  = httpx.Conflict("你的入驻申请正在审核中，请耐心等待", "an application is pending")
-	errApproved = httpx.Conflict("你已入驻成功，无需重复申请", "already approved")
-)
-
 // latest is uid's newest application (sql.ErrNoRows when none).
 func latest(ctx context.Context, q db.Querier, uid int64) (Application, error) {
 	return scanApp(q.QueryRow(ctx, `SELECT `+appColumns+` FROM creator_applications WHERE user_id = ? ORDER BY id DESC LIMIT 1`, uid))
@@ -128,9 +123,9 @@ func (s *Service) Apply(ctx context.Context, uid int64, in SettledInput) (Settle
 		a, err := latest(ctx, tx, uid)
 		switch {
 		case err == nil && a.Status == StatePending:
-			return errPending
+			return ErrPending
 		case err == nil && a.Status == StateApproved:
-			return errApproved
+			return ErrApproved
 		case err != nil && !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
@@ -139,7 +134,7 @@ func (s *Service) Apply(ctx context.Context, uid int64, in SettledInput) (Settle
 		return err
 	})
 	if db.IsUnique(err) {
-		return Settled{}, errPending
+		return Settled{}, ErrPending
 	}
 	if err != nil {
 		return Settled{}, err
@@ -179,8 +174,6 @@ func (s *Service) AdminApplications(ctx context.Context, status string, num, siz
 	return newPage(list, total, num, size), nil
 }
 
-var errNoApplication = httpx.NotFound("申请不存在", "no such application")
-
 // Decide approves or rejects (with a reason) pending application id. One
 // decided before is not touched: Decide answers it as it is with changed
 // false. The change, its audit row and the user's notice (kind "settled",
@@ -213,7 +206,7 @@ func (s *Service) Decide(ctx context.Context, actor audit.Actor, id int64, appro
 		}
 		a, err = scanApp(tx.QueryRow(ctx, `SELECT `+appColumns+` FROM creator_applications WHERE id = ?`, id))
 		if errors.Is(err, sql.ErrNoRows) {
-			return errNoApplication
+			return ErrNoApplication
 		}
 		if err != nil || n == 0 {
 			return err

@@ -7,7 +7,6 @@ package support
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -59,10 +58,6 @@ func (s *Service) limit(ctx context.Context, what string, uid int64, r Rate) err
 		return nil
 	}
 	err := ratelimit.Enforce(ctx, s.Limiter, fmt.Sprintf("support:%s:%d", what, uid), r.N, r.Per, ratelimit.FailOpen)
-	var le *ratelimit.LimitedError
-	if errors.As(err, &le) {
-		return &httpx.Error{Status: 429, Tip: "提交过于频繁，请稍后再试", Msg: err.Error(), Err: err}
-	}
 	return err
 }
 

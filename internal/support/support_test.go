@@ -62,7 +62,7 @@ func newFixture(t *testing.T, d *db.DB) *fixture {
 
 func status(err error) int {
 	var he *httpx.Error
-	if errors.As(err, &he) {
+	if errors.As(errs.Map(err), &he) {
 		return he.Status
 	}
 	return 0

@@ -225,7 +225,7 @@ func (h *Handler) AdminAdjust(w http.ResponseWriter, r *http.Request) error {
 		if errors.Is(err, db.ErrNotFound) {
 			return httpx.NotFound("用户不存在", "no such user")
 		}
-		return HTTPError(err)
+		return errs.Map(err)
 	}
 	sum, err := h.s.Summary(r.Context(), a.UID)
 	if err != nil {

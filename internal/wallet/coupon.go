@@ -186,5 +186,5 @@ func (s *Service) GrantCoupons(ctx context.Context, actor audit.Actor, g CouponG
 		})
 		return err
 	})
-	return out, HTTPError(err)
+	return out, errs.Map(err)
 }

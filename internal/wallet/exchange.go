@@ -121,7 +121,7 @@ func (h *Handler) GoldExchange(w http.ResponseWriter, r *http.Request) error {
 		if errors.Is(err, ErrExchangeAmount) {
 			return httpx.Invalid("参数 amount 无效", err.Error())
 		}
-		return vipError(err)
+		return vipErrs.Map(err)
 	}
 	sum, err := h.s.Summary(ctx, uid)
 	if err != nil {

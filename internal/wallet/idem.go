@@ -108,20 +108,3 @@ func Once[T any](ctx context.Context, tx *db.Tx, uid int64, scope, key string, r
 	}
 	return out, false, nil
 }
-
-// HTTPError maps the wallet's errors to envelopes; other errors pass
-// through (a handler returns the result).
-func HTTPError(err error) error {
-	var ie *InsufficientError
-	switch {
-	case errors.As(err, &ie):
-		tip := "金币余额不足"
-		if ie.Account.Kind == Income {
-			tip = "可提现余额不足"
-		}
-		return &httpx.Error{Status: http.StatusConflict, Tip: tip, Msg: "insufficient balance", Err: err}
-	case errors.Is(err, ErrKeyReused):
-		return &httpx.Error{Status: http.StatusConflict, Tip: "请求重复，请刷新后重试", Msg: err.Error(), Err: err}
-	}
-	return err
-}

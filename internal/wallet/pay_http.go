@@ -14,48 +14,12 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"prima/internal/membership"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
 )
-
-// payError maps the top-up errors to envelopes.
-func payError(err error) error {
-	switch {
-	case errors.Is(err, ErrNoOrder):
-		return &httpx.Error{Status: http.StatusNotFound, Tip: "订单不存在", Msg: "no such order", Err: err}
-	case errors.Is(err, ErrNoPackage):
-		return &httpx.Error{Status: http.StatusNotFound, Tip: "充值套餐不存在", Msg: "no such coin package", Err: err}
-	case errors.Is(err, membership.ErrNoProduct):
-		return &httpx.Error{Status: http.StatusNotFound, Tip: "会员卡不存在", Msg: "no such VIP product", Err: err}
-	case errors.Is(err, errNoPayType):
-		return &httpx.Error{Status: http.StatusUnprocessableEntity, Tip: "参数 payType 无效", Msg: "unknown or disabled pay type", Err: err}
-	case errors.Is(err, errSandboxOff):
-		return &httpx.Error{Status: http.StatusUnprocessableEntity, Tip: "沙箱支付未开启，请选择其他支付方式", Msg: "the sandbox pay type is off on this server (PRIMA_PAY_SANDBOX)", Err: err}
-	case errors.Is(err, errBadProductType):
-		return &httpx.Error{Status: http.StatusUnprocessableEntity, Tip: "参数 productType 无效", Msg: `productType must be "coins" or "vip"`, Err: err}
-	case errors.Is(err, ErrNewUserOnly):
-		return &httpx.Error{Status: http.StatusForbidden, Tip: "新人专享已过期", Msg: "new-user card: the account is older than 24 hours", Err: err}
-	case errors.Is(err, ErrNewUserUsed), errors.Is(err, ErrNewUserPending):
-		return newUserError(err)
-	case errors.Is(err, ErrTooManyOrders):
-		return &httpx.Error{Status: http.StatusTooManyRequests, Tip: "未支付订单过多，请稍后再试", Msg: "too many unpaid orders", Err: err}
-	case errors.Is(err, ErrRefundSpent):
-		return &httpx.Error{Status: http.StatusConflict, Tip: "用户已花费该订单的金币，无法退款", Msg: "the order's coins were spent", Err: err}
-	case errors.Is(err, ErrRefundCouponUsed):
-		return &httpx.Error{Status: http.StatusConflict, Tip: "该订单赠送的观影券已被使用，无法退款", Msg: "a coupon of the order's VIP card already bought something", Err: err}
-	case errors.Is(err, ErrOrderState):
-		return &httpx.Error{Status: http.StatusConflict, Tip: "订单状态不允许此操作", Msg: err.Error(), Err: err}
-	case errors.Is(err, ratelimit.ErrUnavailable):
-		return &httpx.Error{Status: http.StatusServiceUnavailable, Tip: "服务繁忙，请稍后再试", Msg: "limiter unavailable", Err: err}
-	case errors.Is(err, ratelimit.ErrLimited):
-		return &httpx.Error{Status: http.StatusTooManyRequests, Tip: "操作过于频繁，请稍后再试", Msg: err.Error(), Err: err}
-	}
-	return HTTPError(err)
-}
 
 // Currencys is GET /api/app/mine/currencys?type=1.
 func (h *Handler) Currencys(w http.ResponseWriter, r *http.Request) error {
@@ -105,12 +69,12 @@ func (h *Handler) Topay(w http.ResponseWriter, r *http.Request) error {
 	uid := httpx.UserID(r.Context())
 	if h.s.Pay.Limiter != nil {
 		if err := ratelimit.Enforce(r.Context(), h.s.Pay.Limiter, fmt.Sprintf("topay:%d", uid), topayLimit, topayWindow, ratelimit.FailClosed); err != nil {
-			return payError(err)
+			return payErrs.Map(err)
 		}
 	}
 	o, _, err := h.s.Topay(r.Context(), uid, TopayInput{ProductType: body.ProductType, ProductID: *body.ProductID, PayType: body.PayType}, key)
 	if err != nil {
-		return payError(err)
+		return payErrs.Map(err)
 	}
 	return httpx.OK(w, o)
 }
@@ -458,7 +422,7 @@ func (h *Handler) AdminOrderPaid(w http.ResponseWriter, r *http.Request) error {
 	p, _ := httpx.PrincipalFrom(r.Context())
 	o, _, err := h.s.MarkPaid(r.Context(), b.OrderNo, p.UID, h.orderAudit(r, "order.paid", b.Reason))
 	if err != nil {
-		return payError(err)
+		return payErrs.Map(err)
 	}
 	return httpx.OK(w, o)
 }
@@ -472,7 +436,7 @@ func (h *Handler) AdminOrderRefund(w http.ResponseWriter, r *http.Request) error
 	p, _ := httpx.PrincipalFrom(r.Context())
 	o, _, err := h.s.Refund(r.Context(), b.OrderNo, b.Reason, p.UID, h.orderAudit(r, "order.refund", b.Reason))
 	if err != nil {
-		return payError(err)
+		return payErrs.Map(err)
 	}
 	return httpx.OK(w, o)
 }
@@ -553,7 +517,7 @@ func (h *Handler) AdminSaveCurrency(w http.ResponseWriter, r *http.Request) erro
 			TargetID: fmt.Sprint(after.ID), Before: prev, After: after}, h.s.now())
 	})
 	if err != nil {
-		return payError(err)
+		return payErrs.Map(err)
 	}
 	return httpx.OK(w, saved)
 }

@@ -118,7 +118,7 @@ func (s *Service) buy(ctx context.Context, it item, uid, id int64, useCoupon boo
 		s.notify(tx, uid, it.kind)
 		return nil
 	})
-	return out, HTTPError(err)
+	return out, errs.Map(err)
 }
 
 // Buys a user may make per minute, videos and galleries together: far

@@ -108,7 +108,7 @@ func status(err error) int {
 		return 200
 	}
 	var he *httpx.Error
-	if errors.As(HTTPError(err), &he) {
+	if errors.As(errs.Map(err), &he) {
 		return he.Status
 	}
 	return 500

@@ -224,23 +224,6 @@ func (s *Service) Countdown(ctx context.Context, uid int64) (Countdown, error) {
 	return out, nil
 }
 
-// vipError maps the VIP sale's errors to envelopes.
-func vipError(err error) error {
-	switch {
-	case errors.Is(err, membership.ErrNoProduct):
-		return httpx.NotFound("会员卡不存在", err.Error())
-	case errors.Is(err, ErrNotForCoins):
-		return httpx.Invalid("该会员卡不支持金币购买", err.Error())
-	case errors.Is(err, ErrNewUserOver):
-		return httpx.Forbidden("新人专享已过期", err.Error())
-	case errors.Is(err, ErrNewUserUsed), errors.Is(err, ErrNewUserPending):
-		return newUserError(err)
-	case errors.Is(err, ErrRegisteredOnly):
-		return httpx.Forbidden("请先注册账号", err.Error())
-	}
-	return HTTPError(err)
-}
-
 // VIPProducts is GET /api/app/vip/product.
 func (h *Handler) VIPProducts(w http.ResponseWriter, r *http.Request) error {
 	out, err := h.s.VIPProducts(r.Context(), httpx.UserID(r.Context()))
@@ -281,7 +264,7 @@ func (h *Handler) BuyVIP(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if _, _, err := h.s.BuyVIP(ctx, uid, *body.ProductID, key); err != nil {
-		return vipError(err)
+		return vipErrs.Map(err)
 	}
 	return h.userAndWallet(w, r, uid)
 }
@@ -317,12 +300,4 @@ func (h *Handler) TiroCountdown(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return httpx.OK(w, out)
-}
-
-// newUserError is the envelope of a new-user offer already taken.
-func newUserError(err error) error {
-	if errors.Is(err, ErrNewUserPending) {
-		return httpx.Conflict("你有一笔新人专享订单待支付，请完成支付或取消后再试", err.Error())
-	}
-	return httpx.Conflict("新人专享每个账号和每台设备仅限一次，你已使用过", err.Error())
 }

@@ -213,7 +213,7 @@ func (s *Service) Withdraw(ctx context.Context, uid int64, ip, key string, in Wi
 		}
 		return err
 	})
-	return out, HTTPError(err)
+	return out, errs.Map(err)
 }
 
 func (s *Service) withdraw(ctx context.Context, tx *db.Tx, uid, amount, accountID int64, now time.Time) (Withdrawal, error) {
@@ -425,7 +425,7 @@ func (s *Service) Decide(ctx context.Context, actor audit.Actor, orderNo string,
 		return nil
 	})
 	if err != nil {
-		return AdminWithdrawal{}, false, HTTPError(err)
+		return AdminWithdrawal{}, false, errs.Map(err)
 	}
 	return w.admin(), changed, nil
 }

@@ -1,34 +1,12 @@
 package wallet
 
 import (
-	"errors"
 	"net/http"
-	"strconv"
-	"time"
 
 	"prima/internal/catalog"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/httpx"
 )
-
-// passwordHTTP maps the password check's errors to envelopes.
-func passwordHTTP(w http.ResponseWriter, err error) error {
-	var re *RetryError
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, ErrGuest):
-		return httpx.Forbidden("请先注册账号", "a registered account is needed")
-	case errors.Is(err, ErrWrongPassword):
-		return httpx.Unauthorized("密码错误", "wrong password")
-	case errors.As(err, &re):
-		w.Header().Set("Retry-After", strconv.Itoa(max(1, int((re.After+time.Second-1)/time.Second))))
-		return httpx.TooMany("密码错误次数过多，请稍后再试", err.Error())
-	case errors.Is(err, ErrTooManyTries):
-		return httpx.TooMany("密码错误次数过多，请稍后再试", err.Error())
-	}
-	return err
-}
 
 // pageParams reads the page as every list does (catalog.PageParams), 20 by default.
 func pageParams(q *httpx.Query) (int, int) { return catalog.PageParams(q, 20) }
@@ -55,7 +33,7 @@ func (h *Handler) AddPayoutAccount(w http.ResponseWriter, r *http.Request) error
 	}
 	a, err := h.s.AddPayout(r.Context(), httpx.UserID(r.Context()), httpx.ClientIP(r), in)
 	if err != nil {
-		return passwordHTTP(w, err)
+		return passwordErrs.Map(err)
 	}
 	return httpx.OK(w, a)
 }
@@ -85,7 +63,7 @@ func (h *Handler) Withdraw(w http.ResponseWriter, r *http.Request) error {
 	}
 	out, err := h.s.Withdraw(r.Context(), httpx.UserID(r.Context()), httpx.ClientIP(r), key, in)
 	if err != nil {
-		return passwordHTTP(w, err)
+		return passwordErrs.Map(err)
 	}
 	return httpx.OK(w, out)
 }

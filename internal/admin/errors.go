@@ -1,0 +1,18 @@
+package admin
+
+import (
+	"net/http"
+
+	"prima/internal/account"
+	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
+)
+
+// errs is how the operator calls' errors answer (docs/architecture.md, "How
+// errors answer").
+var errs = httpx.ErrorMap{
+	{Err: account.ErrInvalid, Status: http.StatusUnprocessableEntity},
+	{Err: db.ErrNotFound, Status: http.StatusNotFound, Tip: "用户不存在", Msg: "no such user"},
+	{Err: account.ErrLastOperator, Status: http.StatusConflict, Tip: "不能撤销最后一位运营人员"},
+	{Err: account.ErrGuestOperator, Status: http.StatusUnprocessableEntity, Tip: "游客账号不能设为运营人员，请先注册"},
+}

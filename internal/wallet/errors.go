@@ -1,0 +1,71 @@
+package wallet
+
+import (
+	"net/http"
+	"slices"
+	"time"
+
+	"prima/internal/membership"
+	"prima/internal/platform/httpx"
+	"prima/internal/platform/ratelimit"
+)
+
+// How the wallet's errors answer (docs/architecture.md, "How errors answer").
+
+// Detail says which balance is short: coins, or the withdrawable income.
+func (e *InsufficientError) Detail() (tip, msg string) {
+	if e.Account.Kind == Income {
+		return "可提现余额不足", "insufficient balance"
+	}
+	return "金币余额不足", "insufficient balance"
+}
+
+// RetryIn lets httpx.WriteError say when to come back (Retry-After).
+func (e *RetryError) RetryIn() time.Duration { return e.After }
+
+// errs answers what any money movement can meet, and is the tail of the
+// top-up and VIP tables.
+var errs = httpx.ErrorMap{
+	{Err: ErrInsufficient, Status: http.StatusConflict},
+	{Err: ErrKeyReused, Status: http.StatusConflict, Tip: "请求重复，请刷新后重试"},
+}
+
+// newUserErrs: the new-user card is once an account and a device.
+var newUserErrs = httpx.ErrorMap{
+	{Err: ErrNewUserPending, Status: http.StatusConflict, Tip: "你有一笔新人专享订单待支付，请完成支付或取消后再试"},
+	{Err: ErrNewUserUsed, Status: http.StatusConflict, Tip: "新人专享每个账号和每台设备仅限一次，你已使用过"},
+}
+
+// payErrs answers top-ups, orders and refunds.
+var payErrs = slices.Concat(httpx.ErrorMap{
+	{Err: ErrNoOrder, Status: http.StatusNotFound, Tip: "订单不存在", Msg: "no such order"},
+	{Err: ErrNoPackage, Status: http.StatusNotFound, Tip: "充值套餐不存在", Msg: "no such coin package"},
+	{Err: membership.ErrNoProduct, Status: http.StatusNotFound, Tip: "会员卡不存在", Msg: "no such VIP product"},
+	{Err: errNoPayType, Status: http.StatusUnprocessableEntity, Tip: "参数 payType 无效", Msg: "unknown or disabled pay type"},
+	{Err: errSandboxOff, Status: http.StatusUnprocessableEntity, Tip: "沙箱支付未开启，请选择其他支付方式", Msg: "the sandbox pay type is off on this server (PRIMA_PAY_SANDBOX)"},
+	{Err: errBadProductType, Status: http.StatusUnprocessableEntity, Tip: "参数 productType 无效", Msg: `productType must be "coins" or "vip"`},
+	{Err: ErrNewUserOnly, Status: http.StatusForbidden, Tip: "新人专享已过期", Msg: "new-user card: the account is older than 24 hours"},
+}, newUserErrs, httpx.ErrorMap{
+	{Err: ErrTooManyOrders, Status: http.StatusTooManyRequests, Tip: "未支付订单过多，请稍后再试", Msg: "too many unpaid orders"},
+	{Err: ErrRefundSpent, Status: http.StatusConflict, Tip: "用户已花费该订单的金币，无法退款", Msg: "the order's coins were spent"},
+	{Err: ErrRefundCouponUsed, Status: http.StatusConflict, Tip: "该订单赠送的观影券已被使用，无法退款", Msg: "a coupon of the order's VIP card already bought something"},
+	{Err: ErrOrderState, Status: http.StatusConflict, Tip: "订单状态不允许此操作"},
+	{Err: ratelimit.ErrUnavailable, Status: http.StatusServiceUnavailable, Tip: "服务繁忙，请稍后再试", Msg: "limiter unavailable"},
+	{Err: ratelimit.ErrLimited, Status: http.StatusTooManyRequests, Tip: "操作过于频繁，请稍后再试"},
+}, errs)
+
+// vipErrs answers buying a VIP card with coins.
+var vipErrs = slices.Concat(httpx.ErrorMap{
+	{Err: membership.ErrNoProduct, Status: http.StatusNotFound, Tip: "会员卡不存在"},
+	{Err: ErrNotForCoins, Status: http.StatusUnprocessableEntity, Tip: "该会员卡不支持金币购买"},
+	{Err: ErrNewUserOver, Status: http.StatusForbidden, Tip: "新人专享已过期"},
+}, newUserErrs, httpx.ErrorMap{
+	{Err: ErrRegisteredOnly, Status: http.StatusForbidden, Tip: "请先注册账号"},
+}, errs)
+
+// passwordErrs answers the withdrawal password check.
+var passwordErrs = httpx.ErrorMap{
+	{Err: ErrGuest, Status: http.StatusForbidden, Tip: "请先注册账号", Msg: "a registered account is needed"},
+	{Err: ErrWrongPassword, Status: http.StatusUnauthorized, Tip: "密码错误", Msg: "wrong password"},
+	{Err: ErrTooManyTries, Status: http.StatusTooManyRequests, Tip: "密码错误次数过多，请稍后再试"},
+}
