@@ -86,8 +86,6 @@ var knownDebt = map[string]string{
 	"catalog media_assets":     "uploaderJoin: a video's uploader is the owner of its media asset, joined in the list query",
 	"community users":          "author cards and follow lists join or batch-read users; needs an account lookup seam",
 	"community media_assets":   "a video post checks its asset's state in the publish transaction",
-	"community notices":        "a like checks for a recent notice in the like's transaction",
-	"catalog notices":          "a like checks for a recent notice in the like's transaction",
 	"community modules":        "publishing reads the catalogue module a video post may join",
 	"community post_purchases": "the detail reads whether the viewer bought the post; wallet writes the row",
 	"gallery media_assets":     "gallery pictures join their assets for signing in the list query",
