@@ -243,6 +243,8 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Community.Limiter = limiter
 	a.Community.Likes = a.Uploads
 	a.Community.Media = a.Uploads
+	a.Community.Tiers = access       // a paid post: membership's rule
+	a.Community.Purchases = a.Wallet // and the wallet's purchase of it
 	acct.Follows = a.Community
 	a.Catalog.Follows = a.Community // a video uploader's isFollow
 	acct.Portraits = portraits{a.Uploads}

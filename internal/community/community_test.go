@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/membership"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
 	"prima/internal/platform/ratelimit"
+	"prima/internal/wallet"
 )
 
 type clock struct {
@@ -29,6 +31,8 @@ func newTest(t *testing.T, d *db.DB) (*Service, *clock) {
 	c := &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
 	s := NewService(d)
 	s.SetClock(c.now)
+	s.Tiers = membership.NewService(d, membership.NoPurchases{})
+	s.Purchases = wallet.NewService(d)
 	return s, c
 }
 
