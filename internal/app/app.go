@@ -263,6 +263,13 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	// the user info).
 	a.Welfare = rewards.NewWelfare(d, a.Wallet)
 	a.Welfare.Events = events
+	// Task progress is counted by the domain that owns the rows counted.
+	for metric, count := range map[string]rewards.Counter{
+		"watch": catalog.PlayedSince, "like": catalog.LikedSince, "follow": community.FollowedSince,
+		"topup": wallet.PaidOrdersSince, "bind_phone": account.PhoneBound, "portrait": account.HasPortrait,
+	} {
+		a.Welfare.Counters[metric] = count
+	}
 	// Redemption codes grant through the wallet; their hashes are keyed by
 	// the install secret, their failed tries counted by the shared limiter.
 	a.Codes = rewards.NewCodes(d, a.Wallet, limiter, cfg.Secret)

@@ -97,13 +97,9 @@ var knownDebt = map[string]string{
 	"wallet galleries":       "a purchase reads the price of the goods in the money transaction",
 	"wallet posts":           "a purchase reads the price of the goods in the money transaction",
 	"wallet vip_products":    "the new-user offer reads its VIP product in the claim transaction",
-	"rewards users":          "points balance and check-in fields live on users; task metrics read profile fields",
+	"rewards users":          "the points balance is a column of account's users row; moving it is a migration",
 	"rewards devices":        "invite binding checks the invitee's device in the binding transaction",
 	"rewards sessions":       "invite binding checks the invitee's sessions in the binding transaction",
-	"rewards video_history":  "task progress is computed at read time from the owner's rows",
-	"rewards video_likes":    "task progress is computed at read time from the owner's rows",
-	"rewards follows":        "task progress is computed at read time from the owner's rows",
-	"rewards orders":         "task progress is computed at read time from the owner's rows",
 }
 
 // notDomains are packages that write any table by design: the demo seed
