@@ -98,8 +98,6 @@ var knownDebt = map[string]string{
 	"wallet posts":           "a purchase reads the price of the goods in the money transaction",
 	"wallet vip_products":    "the new-user offer reads its VIP product in the claim transaction",
 	"rewards users":          "the points balance is a column of account's users row; moving it is a migration",
-	"rewards devices":        "invite binding checks the invitee's device in the binding transaction",
-	"rewards sessions":       "invite binding checks the invitee's sessions in the binding transaction",
 }
 
 // notDomains are packages that write any table by design: the demo seed
