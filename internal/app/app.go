@@ -210,6 +210,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	access := membership.NewService(d, a.Wallet)
 	a.Catalog.Access = access
 	a.Galleries = gallery.NewService(d, signer, access)
+	a.Galleries.Modules = catalog.ModuleKind
 	acct.Coupons = a.Wallet
 	// Payment providers: the sandbox only when turned on (PRIMA_PAY_SANDBOX=1:
 	// its page pays without money); a real provider is added here
@@ -245,6 +246,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Community.Media = a.Uploads
 	a.Community.Tiers = access       // a paid post: membership's rule
 	a.Community.Purchases = a.Wallet // and the wallet's purchase of it
+	a.Community.Modules = catalog.ModuleKind
 	acct.Follows = a.Community
 	a.Catalog.Follows = a.Community // a video uploader's isFollow
 	acct.Portraits = portraits{a.Uploads}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/catalog"
 	"prima/internal/membership"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
@@ -33,6 +34,7 @@ func newTest(t *testing.T, d *db.DB) (*Service, *clock) {
 	s.SetClock(c.now)
 	s.Tiers = membership.NewService(d, membership.NoPurchases{})
 	s.Purchases = wallet.NewService(d)
+	s.Modules = catalog.ModuleKind
 	return s, c
 }
 

@@ -245,7 +245,7 @@ func (s *Service) CreatePost(ctx context.Context, uid int64, in PostInput) (Crea
 		if err := checkMuted(ctx, tx, uid, now); err != nil {
 			return err
 		}
-		if err := publishRefs(ctx, tx, uid, d); err != nil {
+		if err := s.publishRefs(ctx, tx, uid, d); err != nil {
 			return err
 		}
 		st, err := loadSettings(ctx, tx)
@@ -316,7 +316,7 @@ func (s *Service) publishRetry(ctx context.Context, q db.Querier, uid int64, d p
 }
 
 // publishRefs checks what d points at, inside the writing transaction.
-func publishRefs(ctx context.Context, tx db.Querier, uid int64, d publishDraft) error {
+func (s *Service) publishRefs(ctx context.Context, tx db.Querier, uid int64, d publishDraft) error {
 	for _, id := range append(slices.Clone(d.pictures), d.articleAssets...) {
 		kind, state, err := publishAsset(ctx, tx, uid, id)
 		if err != nil {
@@ -351,12 +351,15 @@ func publishRefs(ctx context.Context, tx db.Querier, uid int64, d publishDraft) 
 		}
 	}
 	if d.module != 0 {
-		var n int64
-		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM modules WHERE id = ? AND pid <> 0 AND module_type = 1`, d.module).Scan(&n); err != nil {
-			return err
+		if s.Modules == nil {
+			return errNoModules
 		}
-		if n == 0 {
+		pid, typ, err := s.Modules(ctx, tx, d.module)
+		if errors.Is(err, db.ErrNotFound) || (err == nil && (pid == 0 || typ != 1)) {
 			return ErrPublishModule
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil

@@ -65,6 +65,13 @@ type PostPurchases interface {
 	HasBoughtPost(ctx context.Context, uid, postID int64) (bool, error)
 }
 
+// ModuleKind is a catalogue module's parent (0 for a top-level one) and
+// type, db.ErrNotFound when there is none, read on q (catalog.ModuleKind:
+// catalog owns modules).
+type ModuleKind func(ctx context.Context, q db.Querier, id int64) (pid int64, moduleType int, err error)
+
+var errNoModules = errors.New("community: Modules is not wired")
+
 // Service applies the follow rules.
 type Service struct {
 	db *db.DB
@@ -81,7 +88,9 @@ type Service struct {
 	// error (errNoAccessRule), never a guess.
 	Tiers     Tiers
 	Purchases PostPurchases
-	now       func() time.Time
+	// Modules checks the community sub-module a post is filed under.
+	Modules ModuleKind
+	now     func() time.Time
 }
 
 // NewService is the community over d.
