@@ -110,7 +110,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	if len(applied) > 0 {
 		log.Info("migrated", "engine", d.Engine, "versions", applied)
 	}
-	media, err := openMedia(ctx, cfg)
+	mediaStore, err := openMedia(ctx, cfg)
 	if err != nil {
 		d.Close()
 		return nil, err
@@ -174,7 +174,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a := &App{
 		Config:      cfg,
 		DB:          d,
-		Media:       media,
+		Media:       mediaStore,
 		Signer:      signer,
 		Account:     acct,
 		Catalog:     cat,
@@ -247,6 +247,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Community.Tiers = access       // a paid post: membership's rule
 	a.Community.Purchases = a.Wallet // and the wallet's purchase of it
 	a.Community.Modules = catalog.ModuleKind
+	a.Community.Assets = media.AssetOn
 	acct.Follows = a.Community
 	a.Catalog.Follows = a.Community // a video uploader's isFollow
 	acct.Portraits = portraits{a.Uploads}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"prima/internal/catalog"
+	"prima/internal/media"
 	"prima/internal/membership"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
@@ -35,6 +36,7 @@ func newTest(t *testing.T, d *db.DB) (*Service, *clock) {
 	s.Tiers = membership.NewService(d, membership.NoPurchases{})
 	s.Purchases = wallet.NewService(d)
 	s.Modules = catalog.ModuleKind
+	s.Assets = media.AssetOn
 	return s, c
 }
 

@@ -72,6 +72,12 @@ type ModuleKind func(ctx context.Context, q db.Querier, id int64) (pid int64, mo
 
 var errNoModules = errors.New("community: Modules is not wired")
 
+// AssetOn reads an upload on q, media.ErrNotFound when there is none
+// (media.AssetOn: media owns media_assets).
+type AssetOn func(ctx context.Context, q db.Querier, id int64) (media.Asset, error)
+
+var errNoAssets = errors.New("community: Assets is not wired")
+
 // Service applies the follow rules.
 type Service struct {
 	db *db.DB
@@ -90,7 +96,9 @@ type Service struct {
 	Purchases PostPurchases
 	// Modules checks the community sub-module a post is filed under.
 	Modules ModuleKind
-	now     func() time.Time
+	// Assets checks the uploads a post is made of.
+	Assets AssetOn
+	now    func() time.Time
 }
 
 // NewService is the community over d.
