@@ -255,6 +255,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Support = support.NewService(d, signer)
 	a.Support.Events = events
 	a.Support.Limiter = limiter
+	a.Support.Assets = media.AssetOn // feedback pictures
 	// The message centre: users through the account rules, chat pictures
 	// through the media pipeline; Mine's msgHasNew is its unread state.
 	a.Messages = messaging.NewService(d, limiter, messagePeople{acct})

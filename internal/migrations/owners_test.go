@@ -88,7 +88,6 @@ var knownDebt = map[string]string{
 	"gallery media_assets": "gallery pictures join their assets for signing in the list query",
 	"media videos":         "attaching an asset to a video and playback read the video row",
 	"media video_likes":    "likes received on videos made from a user's uploads, one join",
-	"support media_assets": "feedback pictures are checked and joined as the user's own assets",
 	"wallet users":         "purchases, VIP and payouts read or lock the buyer's row in the money transaction",
 	"wallet videos":        "a purchase reads the price of the goods in the money transaction",
 	"wallet galleries":     "a purchase reads the price of the goods in the money transaction",
