@@ -92,7 +92,6 @@ var knownDebt = map[string]string{
 	"wallet videos":        "a purchase reads the price of the goods in the money transaction",
 	"wallet galleries":     "a purchase reads the price of the goods in the money transaction",
 	"wallet posts":         "a purchase reads the price of the goods in the money transaction",
-	"wallet vip_products":  "the new-user offer reads its VIP product in the claim transaction",
 	"rewards users":        "the points balance is a column of account's users row; moving it is a migration",
 }
 
