@@ -242,3 +242,20 @@ func (s *Service) ViewProfile(ctx context.Context, viewer, uid int64) (PublicPro
 	}
 	return p, nil
 }
+
+// PhoneBound is 1 when uid has bound a mobile number, else 0: the welfare
+// tasks' bind_phone metric (rewards.Counter). A profile fact holds
+// whatever the day, so since is not read.
+func PhoneBound(ctx context.Context, q db.Querier, uid, since int64) (int64, error) {
+	var n int64
+	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM users WHERE id = ? AND mobile IS NOT NULL AND mobile <> ''`, uid).Scan(&n)
+	return n, err
+}
+
+// HasPortrait is 1 when uid has set a portrait, else 0: the welfare tasks'
+// portrait metric (rewards.Counter); since is not read.
+func HasPortrait(ctx context.Context, q db.Querier, uid, since int64) (int64, error) {
+	var n int64
+	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM users WHERE id = ? AND portrait <> ''`, uid).Scan(&n)
+	return n, err
+}

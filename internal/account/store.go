@@ -3,6 +3,7 @@ package account
 import (
 	"context"
 	"database/sql"
+	"errors"
 
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
@@ -208,4 +209,27 @@ func touchSession(ctx context.Context, q db.Querier, hash string, now, expires i
 func revokeSession(ctx context.Context, q db.Querier, hash string, now int64) error {
 	_, err := q.Exec(ctx, `UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at = 0`, now, hash)
 	return err
+}
+
+// Joined reads when uid was created and whether it has an account (a
+// guest has none), on q; db.ErrNotFound for no such user. The invitation
+// rules read both inside their binding transaction.
+func Joined(ctx context.Context, q db.Querier, uid int64) (created int64, registered bool, err error) {
+	var account sql.NullString
+	err = q.QueryRow(ctx, `SELECT created_at, account FROM users WHERE id = ?`, uid).Scan(&created, &account)
+	return created, account.Valid, db.NotFound(err)
+}
+
+// FirstDevice is the device uid first appeared on (its guest login), else
+// the device of its first session, else "".
+func FirstDevice(ctx context.Context, q db.Querier, uid int64) (string, error) {
+	var dev string
+	err := q.QueryRow(ctx, `SELECT dev_id FROM devices WHERE user_id = ? ORDER BY created_at, dev_id LIMIT 1`, uid).Scan(&dev)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = q.QueryRow(ctx, `SELECT dev_id FROM sessions WHERE user_id = ? AND dev_id <> '' ORDER BY created_at LIMIT 1`, uid).Scan(&dev)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return dev, err
 }

@@ -110,7 +110,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	if len(applied) > 0 {
 		log.Info("migrated", "engine", d.Engine, "versions", applied)
 	}
-	media, err := openMedia(ctx, cfg)
+	mediaStore, err := openMedia(ctx, cfg)
 	if err != nil {
 		d.Close()
 		return nil, err
@@ -174,7 +174,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a := &App{
 		Config:      cfg,
 		DB:          d,
-		Media:       media,
+		Media:       mediaStore,
 		Signer:      signer,
 		Account:     acct,
 		Catalog:     cat,
@@ -210,6 +210,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	access := membership.NewService(d, a.Wallet)
 	a.Catalog.Access = access
 	a.Galleries = gallery.NewService(d, signer, access)
+	a.Galleries.Modules = catalog.ModuleKind
 	acct.Coupons = a.Wallet
 	// Payment providers: the sandbox only when turned on (PRIMA_PAY_SANDBOX=1:
 	// its page pays without money); a real provider is added here
@@ -243,6 +244,10 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Community.Limiter = limiter
 	a.Community.Likes = a.Uploads
 	a.Community.Media = a.Uploads
+	a.Community.Tiers = access       // a paid post: membership's rule
+	a.Community.Purchases = a.Wallet // and the wallet's purchase of it
+	a.Community.Modules = catalog.ModuleKind
+	a.Community.Assets = media.AssetOn
 	acct.Follows = a.Community
 	a.Catalog.Follows = a.Community // a video uploader's isFollow
 	acct.Portraits = portraits{a.Uploads}
@@ -250,6 +255,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	a.Support = support.NewService(d, signer)
 	a.Support.Events = events
 	a.Support.Limiter = limiter
+	a.Support.Assets = media.AssetOn // feedback pictures
 	// The message centre: users through the account rules, chat pictures
 	// through the media pipeline; Mine's msgHasNew is its unread state.
 	a.Messages = messaging.NewService(d, limiter, messagePeople{acct})
@@ -261,6 +267,13 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	// the user info).
 	a.Welfare = rewards.NewWelfare(d, a.Wallet)
 	a.Welfare.Events = events
+	// Task progress is counted by the domain that owns the rows counted.
+	for metric, count := range map[string]rewards.Counter{
+		"watch": catalog.PlayedSince, "like": catalog.LikedSince, "follow": community.FollowedSince,
+		"topup": wallet.PaidOrdersSince, "bind_phone": account.PhoneBound, "portrait": account.HasPortrait,
+	} {
+		a.Welfare.Counters[metric] = count
+	}
 	// Redemption codes grant through the wallet; their hashes are keyed by
 	// the install secret, their failed tries counted by the shared limiter.
 	a.Codes = rewards.NewCodes(d, a.Wallet, limiter, cfg.Secret)

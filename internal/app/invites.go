@@ -31,3 +31,11 @@ func (p invitePeople) InvitePeople(ctx context.Context, uids []int64) (map[int64
 	}
 	return out, nil
 }
+
+func (invitePeople) Joined(ctx context.Context, q db.Querier, uid int64) (int64, bool, error) {
+	return account.Joined(ctx, q, uid)
+}
+
+func (invitePeople) FirstDevice(ctx context.Context, q db.Querier, uid int64) (string, error) {
+	return account.FirstDevice(ctx, q, uid)
+}

@@ -7,6 +7,8 @@ import (
 	"prima/internal/apitest"
 	"prima/internal/app/apptest"
 	"prima/internal/platform/audit"
+	"prima/internal/platform/db"
+	"prima/internal/rewards"
 )
 
 // The welfare calls over HTTP: who may call (no token 401, a user on the
@@ -82,4 +84,16 @@ func TestWelfareCallsOverHTTP(t *testing.T) {
 			t.Fatalf("%d rewards audit rows (%v), want 1", n, err)
 		}
 	})
+}
+
+// Every task metric an operator may pick is counted by the domain that
+// owns its rows: a metric left unwired would fail every task list that
+// shows it.
+func TestEveryTaskMetricHasACounter(t *testing.T) {
+	s := apptest.New(t, db.SQLite)
+	for metric := range rewards.Metrics {
+		if s.App.Welfare.Counters[metric] == nil {
+			t.Errorf("metric %q has no counter wired", metric)
+		}
+	}
 }

@@ -243,15 +243,8 @@ func (s *Service) noticeLike(ctx context.Context, tx *db.Tx, uid, id int64) erro
 	if err != nil {
 		return err
 	}
-	now := s.now()
-	ref := strconv.FormatInt(id, 10)
-	var recent int
-	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM notices WHERE user_id = ? AND kind = 'like' AND actor_id = ? AND ref = ? AND created_at > ?`,
-		owner, uid, ref, now.Add(-likeNoticeEvery).Unix()).Scan(&recent); err != nil || recent > 0 {
-		return err
-	}
-	return messaging.Notify(ctx, tx, s.Events, messaging.Notice{UserID: owner, Category: messaging.CategoryInteraction, Kind: "like",
-		ActorID: uid, Title: "赞了你的视频", Body: title, Ref: ref}, now)
+	return messaging.NotifyOnce(ctx, tx, s.Events, messaging.Notice{UserID: owner, Category: messaging.CategoryInteraction, Kind: "like",
+		ActorID: uid, Title: "赞了你的视频", Body: title, Ref: strconv.FormatInt(id, 10)}, likeNoticeEvery, s.now())
 }
 
 // Collect sets whether uid has video id among their favourites; repeating

@@ -216,3 +216,20 @@ func (s *Service) VideoCards(ctx context.Context, ids []int64) (map[int64]Video,
 	}
 	return out, nil
 }
+
+// PlayedSince counts the distinct videos uid played at or after since
+// (unix seconds): video_history keeps a user's last play of each. The
+// welfare tasks' watch metric (rewards.Counter).
+func PlayedSince(ctx context.Context, q db.Querier, uid, since int64) (int64, error) {
+	var n int64
+	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM video_history WHERE user_id = ? AND last_at >= ?`, uid, since).Scan(&n)
+	return n, err
+}
+
+// LikedSince counts the videos uid liked at or after since: the welfare
+// tasks' like metric (rewards.Counter).
+func LikedSince(ctx context.Context, q db.Querier, uid, since int64) (int64, error) {
+	var n int64
+	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM video_likes WHERE user_id = ? AND created_at >= ?`, uid, since).Scan(&n)
+	return n, err
+}

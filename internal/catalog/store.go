@@ -498,3 +498,11 @@ func CountAllVideos(ctx context.Context, q db.Querier) (int, error) {
 	err := q.QueryRow(ctx, "SELECT COUNT(*) FROM videos").Scan(&n)
 	return n, err
 }
+
+// ModuleKind is module id's parent (0 for a top-level module) and type,
+// db.ErrNotFound when there is none, read on q: what galleries and
+// community posts check the module they are filed under against.
+func ModuleKind(ctx context.Context, q db.Querier, id int64) (pid int64, moduleType int, err error) {
+	err = q.QueryRow(ctx, `SELECT pid, module_type FROM modules WHERE id = ?`, id).Scan(&pid, &moduleType)
+	return pid, moduleType, db.NotFound(err)
+}

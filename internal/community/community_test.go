@@ -8,9 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/catalog"
+	"prima/internal/media"
+	"prima/internal/membership"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
 	"prima/internal/platform/ratelimit"
+	"prima/internal/wallet"
 )
 
 type clock struct {
@@ -29,6 +33,10 @@ func newTest(t *testing.T, d *db.DB) (*Service, *clock) {
 	c := &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
 	s := NewService(d)
 	s.SetClock(c.now)
+	s.Tiers = membership.NewService(d, membership.NoPurchases{})
+	s.Purchases = wallet.NewService(d)
+	s.Modules = catalog.ModuleKind
+	s.Assets = media.AssetOn
 	return s, c
 }
 

@@ -120,9 +120,11 @@ func (s *Service) Detail(ctx context.Context, viewer, id int64) (PostDetail, err
 	return d, nil
 }
 
+var errNoAccessRule = errors.New("community: paid posts need Tiers and Purchases wired")
+
 // postAccess decides whether viewer may open all of post r: its author
-// always; anyone else by membership's rule, with the purchase read from
-// post_purchases (the buy call writes it).
+// always; anyone else by membership's rule over their tiers (Tiers) and
+// their purchase of the post (Purchases; the buy call writes it).
 func (s *Service) postAccess(ctx context.Context, viewer int64, r postRow) (membership.Access, error) {
 	if viewer != 0 && viewer == r.author {
 		return membership.Access{Allowed: true, Reason: ReasonAuthor}, nil
@@ -132,10 +134,11 @@ func (s *Service) postAccess(ctx context.Context, viewer int64, r postRow) (memb
 	if viewer == 0 || !r.paid() {
 		return membership.Decide(nil, v, now, false), nil
 	}
-	u := membership.User{ID: viewer}
-	err := s.db.QueryRow(ctx, `SELECT vip_expire_at, svip_expire_at, gold_video_free_until, video_free_until FROM users WHERE id = ?`, viewer).
-		Scan(&u.VipExpireAt, &u.SvipExpireAt, &u.GoldVideoFreeUntil, &u.VideoFreeUntil)
-	if err = db.NotFound(err); errors.Is(err, db.ErrNotFound) {
+	if s.Tiers == nil || s.Purchases == nil {
+		return membership.Access{}, errNoAccessRule
+	}
+	u, err := s.Tiers.Tiers(ctx, viewer)
+	if errors.Is(err, db.ErrNotFound) {
 		return membership.Decide(nil, v, now, false), nil
 	}
 	if err != nil {
@@ -143,11 +146,9 @@ func (s *Service) postAccess(ctx context.Context, viewer int64, r postRow) (memb
 	}
 	bought := false
 	if v.IsGold() {
-		var n int64
-		if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM post_purchases WHERE user_id = ? AND post_id = ?`, viewer, r.id).Scan(&n); err != nil {
+		if bought, err = s.Purchases.HasBoughtPost(ctx, viewer, r.id); err != nil {
 			return membership.Access{}, err
 		}
-		bought = n > 0
 	}
 	return membership.Decide(&u, v, now, bought), nil
 }

@@ -84,14 +84,8 @@ func (s *Service) LikePost(ctx context.Context, uid, id int64, on bool) (PostLik
 // already told them of this post within PostLikeNoticeEvery (or is the
 // author: Notify writes nothing then).
 func (s *Service) noticePostLike(ctx context.Context, tx *db.Tx, uid int64, r postRow, now time.Time) error {
-	ref := strconv.FormatInt(r.id, 10)
-	var recent int
-	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM notices WHERE user_id = ? AND kind = 'post_like' AND actor_id = ? AND ref = ? AND created_at > ?`,
-		r.author, uid, ref, now.Add(-PostLikeNoticeEvery).Unix()).Scan(&recent); err != nil || recent > 0 {
-		return err
-	}
-	return messaging.Notify(ctx, tx, s.Events, messaging.Notice{UserID: r.author, Category: messaging.CategoryInteraction,
-		Kind: "post_like", ActorID: uid, Title: "赞了你的帖子", Body: postLabel(r), Ref: ref}, now)
+	return messaging.NotifyOnce(ctx, tx, s.Events, messaging.Notice{UserID: r.author, Category: messaging.CategoryInteraction,
+		Kind: "post_like", ActorID: uid, Title: "赞了你的帖子", Body: postLabel(r), Ref: strconv.FormatInt(r.id, 10)}, PostLikeNoticeEvery, now)
 }
 
 // postLabel names a post in a notice: its title, else the start of its text.

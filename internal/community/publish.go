@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"prima/internal/media"
 	"prima/internal/platform/db"
 	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
@@ -245,7 +246,7 @@ func (s *Service) CreatePost(ctx context.Context, uid int64, in PostInput) (Crea
 		if err := checkMuted(ctx, tx, uid, now); err != nil {
 			return err
 		}
-		if err := publishRefs(ctx, tx, uid, d); err != nil {
+		if err := s.publishRefs(ctx, tx, uid, d); err != nil {
 			return err
 		}
 		st, err := loadSettings(ctx, tx)
@@ -316,9 +317,9 @@ func (s *Service) publishRetry(ctx context.Context, q db.Querier, uid int64, d p
 }
 
 // publishRefs checks what d points at, inside the writing transaction.
-func publishRefs(ctx context.Context, tx db.Querier, uid int64, d publishDraft) error {
+func (s *Service) publishRefs(ctx context.Context, tx db.Querier, uid int64, d publishDraft) error {
 	for _, id := range append(slices.Clone(d.pictures), d.articleAssets...) {
-		kind, state, err := publishAsset(ctx, tx, uid, id)
+		kind, state, err := s.publishAsset(ctx, tx, uid, id)
 		if err != nil {
 			return err
 		}
@@ -330,7 +331,7 @@ func publishRefs(ctx context.Context, tx db.Querier, uid int64, d publishDraft) 
 		}
 	}
 	if d.video != 0 {
-		kind, state, err := publishAsset(ctx, tx, uid, d.video)
+		kind, state, err := s.publishAsset(ctx, tx, uid, d.video)
 		if err != nil {
 			return err
 		}
@@ -351,12 +352,15 @@ func publishRefs(ctx context.Context, tx db.Querier, uid int64, d publishDraft) 
 		}
 	}
 	if d.module != 0 {
-		var n int64
-		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM modules WHERE id = ? AND pid <> 0 AND module_type = 1`, d.module).Scan(&n); err != nil {
-			return err
+		if s.Modules == nil {
+			return errNoModules
 		}
-		if n == 0 {
+		pid, typ, err := s.Modules(ctx, tx, d.module)
+		if errors.Is(err, db.ErrNotFound) || (err == nil && (pid == 0 || typ != 1)) {
 			return ErrPublishModule
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil
@@ -364,13 +368,15 @@ func publishRefs(ctx context.Context, tx db.Querier, uid int64, d publishDraft) 
 
 // publishAsset is uid's own upload id's kind and state; another user's
 // upload is ErrPublishAsset, as a missing one.
-func publishAsset(ctx context.Context, q db.Querier, uid, id int64) (kind, state string, err error) {
-	var owner int64
-	err = q.QueryRow(ctx, `SELECT owner_uid, kind, state FROM media_assets WHERE id = ?`, id).Scan(&owner, &kind, &state)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && owner != uid) {
+func (s *Service) publishAsset(ctx context.Context, q db.Querier, uid, id int64) (kind, state string, err error) {
+	if s.Assets == nil {
+		return "", "", errNoAssets
+	}
+	a, err := s.Assets(ctx, q, id)
+	if errors.Is(err, media.ErrNotFound) || (err == nil && a.OwnerUID != uid) {
 		return "", "", ErrPublishAsset
 	}
-	return kind, state, err
+	return string(a.Kind), string(a.State), err
 }
 
 // PublishLimits are the publishing limits clients show.

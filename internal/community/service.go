@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"prima/internal/media"
+	"prima/internal/membership"
 	"prima/internal/messaging"
 	"prima/internal/platform/db"
 	"prima/internal/platform/ratelimit"
@@ -51,6 +52,32 @@ type LikesReceived interface {
 	LikesReceived(ctx context.Context, uid int64) (int64, error)
 }
 
+// Tiers reads a user's membership tiers and free windows, db.ErrNotFound
+// for no such user (membership.Service implements it: the columns are
+// membership's to read).
+type Tiers interface {
+	Tiers(ctx context.Context, uid int64) (membership.User, error)
+}
+
+// PostPurchases answers whether a user bought a paid post (the wallet
+// implements it over its purchase table).
+type PostPurchases interface {
+	HasBoughtPost(ctx context.Context, uid, postID int64) (bool, error)
+}
+
+// ModuleKind is a catalogue module's parent (0 for a top-level one) and
+// type, db.ErrNotFound when there is none, read on q (catalog.ModuleKind:
+// catalog owns modules).
+type ModuleKind func(ctx context.Context, q db.Querier, id int64) (pid int64, moduleType int, err error)
+
+var errNoModules = errors.New("community: Modules is not wired")
+
+// AssetOn reads an upload on q, media.ErrNotFound when there is none
+// (media.AssetOn: media owns media_assets).
+type AssetOn func(ctx context.Context, q db.Querier, id int64) (media.Asset, error)
+
+var errNoAssets = errors.New("community: Assets is not wired")
+
 // Service applies the follow rules.
 type Service struct {
 	db *db.DB
@@ -62,7 +89,16 @@ type Service struct {
 	Likes LikesReceived
 	// Media signs posts' pictures and videos; nil shows posts without them.
 	Media *media.Service
-	now   func() time.Time
+	// Tiers and Purchases decide a paid post's access; the app wires
+	// membership and the wallet; without them a paid post's detail is an
+	// error (errNoAccessRule), never a guess.
+	Tiers     Tiers
+	Purchases PostPurchases
+	// Modules checks the community sub-module a post is filed under.
+	Modules ModuleKind
+	// Assets checks the uploads a post is made of.
+	Assets AssetOn
+	now    func() time.Time
 }
 
 // NewService is the community over d.

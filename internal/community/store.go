@@ -128,3 +128,11 @@ func listPeople(ctx context.Context, q db.Querier, kind string, uid int64, after
 		return r, err
 	}, query, args...)
 }
+
+// FollowedSince counts the users uid followed at or after since (unix
+// seconds): the welfare tasks' follow metric (rewards.Counter).
+func FollowedSince(ctx context.Context, q db.Querier, uid, since int64) (int64, error) {
+	var n int64
+	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM follows WHERE follower_id = ? AND created_at >= ?`, uid, since).Scan(&n)
+	return n, err
+}

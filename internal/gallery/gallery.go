@@ -114,8 +114,17 @@ type Service struct {
 	db     *db.DB
 	signer *blob.Signer
 	access Entitlements
-	now    func() time.Time
+	// Modules reads the catalogue module a gallery is filed under; the
+	// app wires catalog.ModuleKind (catalog owns modules).
+	Modules ModuleKind
+	now     func() time.Time
 }
+
+// ModuleKind is a catalogue module's parent (0 for a top-level one) and
+// type, db.ErrNotFound when there is none, read on q.
+type ModuleKind func(ctx context.Context, q db.Querier, id int64) (pid int64, moduleType int, err error)
+
+var errNoModules = errors.New("gallery: Modules is not wired")
 
 // NewService builds the service over d, signing with signer and deciding
 // access with access.
@@ -178,13 +187,13 @@ func (s *Service) List(ctx context.Context, q Query) (catalog.Page[Gallery], err
 	where := []string{"g.published = 1"}
 	var args []any
 	if q.SubModuleID != 0 {
-		if err := checkImagesModule(ctx, s.db, q.SubModuleID, true); err != nil {
+		if err := s.checkImagesModule(ctx, s.db, q.SubModuleID, true); err != nil {
 			return page, err
 		}
 		where, args = append(where, "g.sub_module_id = ?"), append(args, q.SubModuleID)
 	}
 	if q.ModuleID != 0 {
-		if err := checkImagesModule(ctx, s.db, q.ModuleID, false); err != nil {
+		if err := s.checkImagesModule(ctx, s.db, q.ModuleID, false); err != nil {
 			return page, err
 		}
 		where, args = append(where, "g.module_id = ?"), append(args, q.ModuleID)
@@ -212,12 +221,13 @@ func (s *Service) List(ctx context.Context, q Query) (catalog.Page[Gallery], err
 
 // checkImagesModule is db.ErrNotFound unless id is a module of type 3 at
 // the level asked (sub: a sub-module; else a top-level module).
-func checkImagesModule(ctx context.Context, q db.Querier, id int64, sub bool) error {
-	var pid int64
-	var typ int
-	err := q.QueryRow(ctx, "SELECT pid, module_type FROM modules WHERE id = ?", id).Scan(&pid, &typ)
+func (s *Service) checkImagesModule(ctx context.Context, q db.Querier, id int64, sub bool) error {
+	if s.Modules == nil {
+		return errNoModules
+	}
+	pid, typ, err := s.Modules(ctx, q, id)
 	if err != nil {
-		return db.NotFound(err)
+		return err
 	}
 	if typ != ImagesModuleType || (pid != 0) != sub {
 		return db.ErrNotFound
@@ -404,11 +414,12 @@ func (e Edit) validate() error {
 }
 
 // parentOf is the module of images sub-module sub; ErrBadModule otherwise.
-func parentOf(ctx context.Context, q db.Querier, sub int64) (int64, error) {
-	var pid int64
-	var typ int
-	err := q.QueryRow(ctx, "SELECT pid, module_type FROM modules WHERE id = ?", sub).Scan(&pid, &typ)
-	if err = db.NotFound(err); errors.Is(err, db.ErrNotFound) || err == nil && (pid == 0 || typ != ImagesModuleType) {
+func (s *Service) parentOf(ctx context.Context, q db.Querier, sub int64) (int64, error) {
+	if s.Modules == nil {
+		return 0, errNoModules
+	}
+	pid, typ, err := s.Modules(ctx, q, sub)
+	if errors.Is(err, db.ErrNotFound) || err == nil && (pid == 0 || typ != ImagesModuleType) {
 		return 0, ErrBadModule
 	}
 	return pid, err
@@ -468,7 +479,7 @@ func (s *Service) Create(ctx context.Context, actor audit.Actor, in NewGallery) 
 	}
 	var id int64
 	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		mod, err := parentOf(ctx, tx, in.SubModuleID)
+		mod, err := s.parentOf(ctx, tx, in.SubModuleID)
 		if err != nil {
 			return err
 		}
@@ -513,7 +524,7 @@ func (s *Service) Update(ctx context.Context, actor audit.Actor, id int64, e Edi
 			g.Title = strings.TrimSpace(*e.Title)
 		}
 		if e.SubModuleID != nil && *e.SubModuleID != g.SubModuleID {
-			mod, err := parentOf(ctx, tx, *e.SubModuleID)
+			mod, err := s.parentOf(ctx, tx, *e.SubModuleID)
 			if err != nil {
 				return err
 			}

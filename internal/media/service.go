@@ -140,7 +140,14 @@ var ErrNotFound = errors.New("media: no such asset")
 
 // Get reads asset id.
 func (s *Service) Get(ctx context.Context, id int64) (Asset, error) {
-	a, err := scanAsset(s.db.QueryRow(ctx, `SELECT `+assetColumns+` FROM media_assets WHERE id = ?`, id))
+	return AssetOn(ctx, s.db, id)
+}
+
+// AssetOn reads asset id on q (a caller's transaction when there is one),
+// ErrNotFound when there is none: what another domain checks an upload it
+// is handed against (its owner, kind and state).
+func AssetOn(ctx context.Context, q db.Querier, id int64) (Asset, error) {
+	a, err := scanAsset(q.QueryRow(ctx, `SELECT `+assetColumns+` FROM media_assets WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return a, ErrNotFound
 	}

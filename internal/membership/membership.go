@@ -247,6 +247,13 @@ func (s *Service) check(ctx context.Context, uid int64, v Video, hasBought func(
 	return Decide(&u, v, now, bought), nil
 }
 
+// Tiers is user uid's tiers and free windows, db.ErrNotFound when there is
+// no such user: what another domain that decides by the same rule (a paid
+// community post) passes to Decide, so only membership reads them.
+func (s *Service) Tiers(ctx context.Context, uid int64) (User, error) {
+	return loadUser(ctx, s.db, uid)
+}
+
 // loadUser reads the columns the rules need. They are account's columns;
 // membership only reads them, and only these.
 func loadUser(ctx context.Context, q db.Querier, uid int64) (User, error) {

@@ -73,6 +73,19 @@ func Notify(ctx context.Context, tx *db.Tx, pub realtime.Publisher, n Notice, no
 	return nil
 }
 
+// NotifyOnce is Notify unless n's user was already told of the same kind,
+// actor and ref within every before now: liking, unliking and liking again
+// is one notice. It runs inside tx, so the check and the write stand with
+// the change they tell of.
+func NotifyOnce(ctx context.Context, tx *db.Tx, pub realtime.Publisher, n Notice, every time.Duration, now time.Time) error {
+	var recent int
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM notices WHERE user_id = ? AND kind = ? AND actor_id = ? AND ref = ? AND created_at > ?`,
+		n.UserID, n.Kind, n.ActorID, n.Ref, now.Add(-every).Unix()).Scan(&recent); err != nil || recent > 0 {
+		return err
+	}
+	return Notify(ctx, tx, pub, n, now)
+}
+
 // cut keeps the first n characters of s.
 func cut(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {

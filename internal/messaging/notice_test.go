@@ -90,3 +90,37 @@ func TestNotifyRefusesAnIncompleteNotice(t *testing.T) {
 		}
 	})
 }
+
+func TestNotifyOnceTellsOncePerWindow(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		now := time.Unix(1_800_000_000, 0)
+		like := func(at time.Time, actor int64, ref string) {
+			t.Helper()
+			err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+				return NotifyOnce(ctx, tx, nil, Notice{UserID: 7, Category: CategoryInteraction, Kind: "like", ActorID: actor, Title: "x", Ref: ref}, 24*time.Hour, at)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		count := func() (n int) {
+			t.Helper()
+			if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM notices WHERE user_id = 7`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		like(now, 9, "1")
+		like(now.Add(time.Hour), 9, "1") // same actor and thing within the window
+		if n := count(); n != 1 {
+			t.Fatalf("%d notices within the window, want 1", n)
+		}
+		like(now.Add(time.Hour), 8, "1") // another actor
+		like(now.Add(time.Hour), 9, "2") // another thing
+		like(now.Add(25*time.Hour), 9, "1")
+		if n := count(); n != 4 {
+			t.Fatalf("%d notices, want 4", n)
+		}
+	})
+}

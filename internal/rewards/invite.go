@@ -37,8 +37,14 @@ type InvitePerson struct {
 
 // InvitePeople looks users up through the account rules (names,
 // portraits as the client shows them). Missing uids are left out.
+// Joined and FirstDevice read the invitee on q, the binding's own
+// transaction when there is one: when uid was created and whether it has
+// an account (db.ErrNotFound for no such user), and the device it first
+// appeared on ("" when none).
 type InvitePeople interface {
 	InvitePeople(ctx context.Context, uids []int64) (map[int64]InvitePerson, error)
+	Joined(ctx context.Context, q db.Querier, uid int64) (created int64, registered bool, err error)
+	FirstDevice(ctx context.Context, q db.Querier, uid int64) (string, error)
 }
 
 // Invites applies the invitation rules.
@@ -246,7 +252,7 @@ func (s *Invites) Info(ctx context.Context, uid int64) (InviteInfo, error) {
 		}
 		out.Inviter = &p
 	case errors.Is(err, db.ErrNotFound):
-		created, _, err := userJoined(ctx, s.db, uid)
+		created, _, err := s.people.Joined(ctx, s.db, uid)
 		if err != nil {
 			return InviteInfo{}, err
 		}
@@ -353,7 +359,7 @@ func (s *Invites) bind(ctx context.Context, tx *db.Tx, uid int64, code, source s
 		return 0, err
 	}
 	now := s.now()
-	created, _, err := userJoined(ctx, tx, uid)
+	created, _, err := s.people.Joined(ctx, tx, uid)
 	if err != nil {
 		return 0, err
 	}
@@ -375,7 +381,7 @@ func (s *Invites) bind(ctx context.Context, tx *db.Tx, uid int64, code, source s
 		}
 		cur = up
 	}
-	dev, err := firstDevice(ctx, tx, uid)
+	dev, err := s.people.FirstDevice(ctx, tx, uid)
 	if err != nil {
 		return 0, err
 	}
@@ -387,7 +393,7 @@ func (s *Invites) bind(ctx context.Context, tx *db.Tx, uid int64, code, source s
 	if n, _ := res.RowsAffected(); n == 0 {
 		return 0, ErrBound
 	}
-	if _, registered, err := userJoined(ctx, tx, uid); err != nil {
+	if _, registered, err := s.people.Joined(ctx, tx, uid); err != nil {
 		return 0, err
 	} else if registered {
 		if err := s.reward(ctx, tx, cfg, uid); err != nil {

@@ -34,28 +34,6 @@ func inviterOf(ctx context.Context, q db.Querier, uid int64) (int64, error) {
 	return inviter, notFound(err)
 }
 
-// userJoined reads when uid was created and whether it has an account
-// (a guest has none). The bind rules need both inside their transaction.
-func userJoined(ctx context.Context, q db.Querier, uid int64) (created int64, registered bool, err error) {
-	var account sql.NullString
-	err = q.QueryRow(ctx, `SELECT created_at, account FROM users WHERE id = ?`, uid).Scan(&created, &account)
-	return created, account.Valid, notFound(err)
-}
-
-// firstDevice is the device uid first appeared on (its guest login), else
-// the device of its first session, else "".
-func firstDevice(ctx context.Context, tx *db.Tx, uid int64) (string, error) {
-	var dev string
-	err := tx.QueryRow(ctx, `SELECT dev_id FROM devices WHERE user_id = ? ORDER BY created_at, dev_id LIMIT 1`, uid).Scan(&dev)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = tx.QueryRow(ctx, `SELECT dev_id FROM sessions WHERE user_id = ? AND dev_id <> '' ORDER BY created_at LIMIT 1`, uid).Scan(&dev)
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
-	return dev, err
-}
-
 func loadConfig(ctx context.Context, q db.Querier, lock bool) (InviteConfig, error) {
 	var c InviteConfig
 	query := `SELECT reward_coins, window_days, daily_cap, rules FROM invite_config WHERE id = 1`

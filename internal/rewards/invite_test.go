@@ -29,6 +29,15 @@ func (p people) InvitePeople(ctx context.Context, uids []int64) (map[int64]Invit
 	return out, nil
 }
 
+// Joined and FirstDevice are the account's, as the app wires them.
+func (people) Joined(ctx context.Context, q db.Querier, uid int64) (int64, bool, error) {
+	return account.Joined(ctx, q, uid)
+}
+
+func (people) FirstDevice(ctx context.Context, q db.Querier, uid int64) (string, error) {
+	return account.FirstDevice(ctx, q, uid)
+}
+
 type inviteFixture struct {
 	d    *db.DB
 	acct *account.Service

@@ -23,11 +23,15 @@ type Welfare struct {
 	// wallet.changed (once per transaction with the wallet's own); nil
 	// sends nothing.
 	Events realtime.Publisher
+	// Counters count task progress, one per metric: checkin is rewards'
+	// own, the others are the owning domains' and the app adds them. A
+	// task whose metric has no counter fails to count rather than show 0.
+	Counters map[string]Counter
 }
 
 // NewWelfare returns the welfare service on d, granting through g.
 func NewWelfare(d *db.DB, g Granter) *Welfare {
-	return &Welfare{db: d, Wallet: g, Now: time.Now}
+	return &Welfare{db: d, Wallet: g, Now: time.Now, Counters: map[string]Counter{"checkin": countCheckins}}
 }
 
 // Errors of the welfare rules; the HTTP layer turns them into envelopes.

@@ -22,25 +22,37 @@ const (
 	KindOnce  = "once"
 )
 
-// metric counts a user's progress from the rows of other domains, read at
-// request time so progress is never a second copy that can drift. since is
-// the start of today (Shanghai) for daily tasks, 0 for once tasks.
+// metric is a progress counter an operator may attach to a task. Progress
+// is counted at request time from the rows of the domain that owns them,
+// so it is never a second copy that can drift: rewards names the metric,
+// the owner counts (Counter, wired in internal/app).
 type metric struct {
-	query string // args: uid, since
-	daily bool   // meaningful per day (counts rows created since)
+	daily bool // meaningful per day (counts rows created since the day began)
 }
 
 // Metrics are the progress counters an operator may attach to a task.
 var Metrics = map[string]metric{
-	// Distinct videos played (video_history keeps a user's last play).
-	"watch":   {`SELECT COUNT(*) FROM video_history WHERE user_id = ? AND last_at >= ?`, true},
-	"like":    {`SELECT COUNT(*) FROM video_likes WHERE user_id = ? AND created_at >= ?`, true},
-	"checkin": {`SELECT COUNT(*) FROM checkins WHERE user_id = ? AND created_at >= ?`, true},
-	"follow":  {`SELECT COUNT(*) FROM follows WHERE follower_id = ? AND created_at >= ?`, true},
-	"topup":   {`SELECT COUNT(*) FROM orders WHERE user_id = ? AND status = 'paid' AND paid_at >= ?`, true},
-	// Profile facts: 1 when true, whatever the day.
-	"bind_phone": {`SELECT COUNT(*) FROM users WHERE id = ? AND mobile IS NOT NULL AND mobile <> '' AND ? >= 0`, false},
-	"portrait":   {`SELECT COUNT(*) FROM users WHERE id = ? AND portrait <> '' AND ? >= 0`, false},
+	"watch":   {true}, // distinct videos played today (catalog)
+	"like":    {true}, // videos liked (catalog)
+	"checkin": {true}, // check-ins (rewards' own)
+	"follow":  {true}, // users followed (community)
+	"topup":   {true}, // paid orders (wallet)
+	// Profile facts (account): 1 when true, whatever the day.
+	"bind_phone": {false},
+	"portrait":   {false},
+}
+
+// Counter counts user uid's rows of one metric created at or after since
+// (unix seconds; 0 for all time), on q: inside a claim's transaction it is
+// the claim's handle, so the count and the reward it pays stand together.
+// The domain that owns the rows implements it.
+type Counter func(ctx context.Context, q db.Querier, uid, since int64) (int64, error)
+
+// countCheckins is the checkin metric, over rewards' own table.
+func countCheckins(ctx context.Context, q db.Querier, uid, since int64) (int64, error) {
+	var n int64
+	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM checkins WHERE user_id = ? AND created_at >= ?`, uid, since).Scan(&n)
+	return n, err
 }
 
 // Task is one task as the caller sees it.
@@ -101,18 +113,20 @@ func scanDef(s db.Scanner) (TaskDef, error) {
 const defCols = `id, title, description, kind, metric, target, points, coins, link, active, sort`
 
 // progress counts uid's progress on d at now.
-func progress(ctx context.Context, q db.Querier, uid int64, d TaskDef, now time.Time) (int64, error) {
+func (w *Welfare) progress(ctx context.Context, q db.Querier, uid int64, d TaskDef, now time.Time) (int64, error) {
 	m, ok := Metrics[d.Metric]
 	if !ok {
 		return 0, nil
+	}
+	count := w.Counters[d.Metric]
+	if count == nil {
+		return 0, fmt.Errorf("rewards: no counter wired for metric %q", d.Metric)
 	}
 	var since int64
 	if d.Kind == KindDaily && m.daily {
 		since = days.Start(now).Unix()
 	}
-	var n int64
-	err := q.QueryRow(ctx, m.query, uid, since).Scan(&n)
-	return n, err
+	return count(ctx, q, uid, since)
 }
 
 // Tasks lists the active tasks with uid's progress (uid 0: a visitor, no
@@ -128,7 +142,7 @@ func (w *Welfare) Tasks(ctx context.Context, uid int64) ([]Task, error) {
 		t := Task{ID: d.ID, Title: d.Title, Desc: d.Desc, Kind: d.Kind, Metric: d.Metric, Target: d.Target, Reward: d.Reward, Link: d.Link}
 		claimed := false
 		if uid > 0 {
-			if t.Progress, err = progress(ctx, w.db, uid, d, now); err != nil {
+			if t.Progress, err = w.progress(ctx, w.db, uid, d, now); err != nil {
 				return nil, err
 			}
 			var one int
@@ -172,7 +186,7 @@ func (w *Welfare) Claim(ctx context.Context, uid, id int64) (ClaimResult, error)
 		if err != nil {
 			return err
 		}
-		p, err := progress(ctx, tx, uid, d, now)
+		p, err := w.progress(ctx, tx, uid, d, now)
 		if err != nil {
 			return err
 		}
@@ -227,7 +241,7 @@ func (w *Welfare) claimCheckinTasks(ctx context.Context, tx *db.Tx, uid int64, n
 	}
 	out := []TaskPaid{}
 	for _, d := range defs {
-		p, err := progress(ctx, tx, uid, d, now)
+		p, err := w.progress(ctx, tx, uid, d, now)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/account"
+	"prima/internal/catalog"
+	"prima/internal/community"
 	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
@@ -31,6 +34,13 @@ func newWelfare(d *db.DB) (*Welfare, *clock) {
 	c := &clock{t: noon}
 	w := NewWelfare(d, wallet.NewService(d))
 	w.Now = c.now
+	// The owners' counters, as internal/app wires them.
+	for metric, count := range map[string]Counter{
+		"watch": catalog.PlayedSince, "like": catalog.LikedSince, "follow": community.FollowedSince,
+		"topup": wallet.PaidOrdersSince, "bind_phone": account.PhoneBound, "portrait": account.HasPortrait,
+	} {
+		w.Counters[metric] = count
+	}
 	return w, c
 }
 
@@ -644,6 +654,64 @@ func TestCheckinPaysTheCheckinTaskInTheSameTap(t *testing.T) {
 		ledgerMatches(t, d, uid)
 		if err := wallet.Check(ctx, d); err != nil {
 			t.Fatal(err)
+		}
+	})
+}
+
+// The other metrics count what their owners count: distinct videos played
+// today, videos liked today, orders paid today (not refunded ones), and a
+// bound phone whatever the day.
+func TestWatchLikeTopupAndPhoneProgress(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		w, _ := newWelfare(d)
+		uid := newUser(t, d)
+		ids := map[string]int64{}
+		for _, m := range []string{"watch", "like", "topup", "bind_phone"} {
+			kind := KindDaily
+			if m == "bind_phone" {
+				kind = KindOnce
+			}
+			ids[m] = saveTask(t, w, d, TaskDef{Title: m, Kind: kind, Metric: m, Target: 5, Reward: DayReward{Points: 1}, Active: true})
+		}
+		today, yesterday := noon.Unix(), noon.Add(-24*time.Hour).Unix()
+		exec := func(q string, args ...any) {
+			t.Helper()
+			if _, err := d.Exec(ctx, q, args...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		exec(`INSERT INTO modules (id, pid, name, module_type, created_at) VALUES (901, 0, 'm', 0, 1), (902, 901, 's', 0, 1)`)
+		for i := 0; i < 3; i++ {
+			var vid int64
+			if err := d.QueryRow(ctx, `INSERT INTO videos (title, duration, play_count, like_count, module_id, sub_module_id, published, created_at, updated_at)
+				VALUES ('v', 1, 0, 0, 901, 902, 1, 1, 1) RETURNING id`).Scan(&vid); err != nil {
+				t.Fatal(err)
+			}
+			at := today
+			if i == 0 {
+				at = yesterday
+			}
+			exec(`INSERT INTO video_history (user_id, video_id, last_at) VALUES (?, ?, ?)`, uid, vid, at)
+			exec(`INSERT INTO video_likes (user_id, video_id, created_at) VALUES (?, ?, ?)`, uid, vid, at)
+		}
+		for i, st := range []string{"paid", "paid", "refunded"} {
+			exec(`INSERT INTO orders (order_no, user_id, product_type, product_id, title, amount, coins, bonus, pay_type, status, paid_at, created_at, expires_at)
+				VALUES (?, ?, 'coins', 1, 'c', 100, 10, 0, 'sandbox', ?, ?, ?, ?)`, fmt.Sprintf("W%d", i), uid, st, today, today, today+3600)
+		}
+		exec(`UPDATE users SET mobile = '13800000000' WHERE id = ?`, uid)
+		list, err := w.Tasks(ctx, uid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[int64]int64{}
+		for _, x := range list {
+			got[x.ID] = x.Progress
+		}
+		for m, want := range map[string]int64{"watch": 2, "like": 2, "topup": 2, "bind_phone": 1} {
+			if got[ids[m]] != want {
+				t.Errorf("%s progress %d, want %d", m, got[ids[m]], want)
+			}
 		}
 	})
 }

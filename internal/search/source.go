@@ -12,6 +12,13 @@ import (
 	"prima/internal/platform/db"
 )
 
+// The search index is the one package that reads other domains' tables
+// (videos, video_tags, tags, modules, galleries, gallery_collects, posts,
+// topics, users, follows): it is built from the items' own rows so that no
+// copy of a title or a count can drift, and importing the domains instead
+// would invert the dependency (they call it). The table-owner test
+// (internal/migrations/owners_test.go) lists exactly these as reasoned.
+
 // doc is one item as its own table has it now: what the index holds of it
 // (tokens of title and body, filter tokens) and what a query ranks and
 // shows (title, popularity). The index keeps no copy of any of it.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"prima/internal/media"
 	"prima/internal/messaging"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
@@ -106,10 +107,8 @@ func (s *Service) SendFeedback(ctx context.Context, uid int64, in FeedbackInput)
 	var id int64
 	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		for _, a := range in.Images {
-			var owner int64
-			var kind, state string
-			err := tx.QueryRow(ctx, `SELECT owner_uid, kind, state FROM media_assets WHERE id = ?`, a).Scan(&owner, &kind, &state)
-			if errors.Is(err, sql.ErrNoRows) || (err == nil && (owner != uid || kind != "image" || state != "ready")) {
+			asset, err := s.asset(ctx, tx, a)
+			if errors.Is(err, media.ErrNotFound) || (err == nil && (asset.OwnerUID != uid || asset.Kind != "image" || asset.State != "ready")) {
 				return errNotYourPicture
 			}
 			if err != nil {
@@ -186,28 +185,30 @@ func (s *Service) listFeedback(ctx context.Context, cond string, args []any, num
 func (s *Service) fill(ctx context.Context, q db.Querier, fs []Feedback) error {
 	for i := range fs {
 		f := &fs[i]
-		type pic struct {
-			Picture
-			thumb, display string
-		}
-		pics, err := db.All(ctx, q, func(r db.Scanner) (pic, error) {
-			var p pic
-			err := r.Scan(&p.ID, &p.thumb, &p.display, &p.Width, &p.Height, &p.Placeholder)
-			return p, err
-		}, `SELECT m.id, m.thumb_key, m.display_key, m.width, m.height, m.placeholder FROM feedback_images fi
-			JOIN media_assets m ON m.id = fi.asset_id WHERE fi.feedback_id = ? ORDER BY fi.position`, f.ID)
+		ids, err := db.All(ctx, q, func(r db.Scanner) (int64, error) {
+			var id int64
+			return id, r.Scan(&id)
+		}, `SELECT asset_id FROM feedback_images WHERE feedback_id = ? ORDER BY position`, f.ID)
 		if err != nil {
 			return err
 		}
-		f.Images = make([]Picture, len(pics))
-		for j, p := range pics {
-			if p.Thumb, err = s.sign(p.thumb); err != nil {
+		f.Images = make([]Picture, 0, len(ids))
+		for _, id := range ids {
+			a, err := s.asset(ctx, q, id)
+			if errors.Is(err, media.ErrNotFound) {
+				continue // an asset gone since is not shown, as a join would drop it
+			}
+			if err != nil {
 				return err
 			}
-			if p.Display, err = s.sign(p.display); err != nil {
+			p := Picture{ID: a.ID, Width: a.Width, Height: a.Height, Placeholder: a.Placeholder}
+			if p.Thumb, err = s.sign(a.ThumbKey); err != nil {
 				return err
 			}
-			f.Images[j] = p.Picture
+			if p.Display, err = s.sign(a.DisplayKey); err != nil {
+				return err
+			}
+			f.Images = append(f.Images, p)
 		}
 		f.Replies, err = db.All(ctx, q, func(r db.Scanner) (Reply, error) {
 			var rp Reply

@@ -7,12 +7,14 @@ package support
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"prima/internal/media"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
@@ -31,7 +33,22 @@ type Service struct {
 	Events realtime.Publisher
 	// Limiter throttles submissions per user (nil: no limit, for tests).
 	Limiter ratelimit.Limiter
-	now     func() time.Time
+	// Assets reads the uploads a feedback is sent with (media.AssetOn,
+	// wired in internal/app: media owns media_assets).
+	Assets AssetOn
+	now    func() time.Time
+}
+
+// AssetOn reads an upload on q, media.ErrNotFound when there is none.
+type AssetOn func(ctx context.Context, q db.Querier, id int64) (media.Asset, error)
+
+var errNoAssets = errors.New("support: Assets is not wired")
+
+func (s *Service) asset(ctx context.Context, q db.Querier, id int64) (media.Asset, error) {
+	if s.Assets == nil {
+		return media.Asset{}, errNoAssets
+	}
+	return s.Assets(ctx, q, id)
 }
 
 // NewService builds the service over d, signing picture URLs with signer.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/media"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/db"
@@ -37,6 +38,7 @@ func newFixture(t *testing.T, d *db.DB) *fixture {
 		t.Fatal(err)
 	}
 	f := &fixture{s: NewService(d, signer), d: d}
+	f.s.Assets = media.AssetOn
 	f.s.now = func() time.Time { return time.Unix(1_800_000_000, 0) }
 	user := func(name string) int64 {
 		var id int64

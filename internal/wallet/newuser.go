@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"prima/internal/account"
+	"prima/internal/membership"
 	"prima/internal/platform/db"
 )
 
@@ -107,9 +108,8 @@ func keepNewUserClaim(ctx context.Context, tx *db.Tx, o Order, now time.Time) er
 	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM newuser_offer_claims WHERE source = ?`, "order:"+o.OrderNo).Scan(&n); err != nil || n > 0 {
 		return err
 	}
-	var newUser int
-	err := tx.QueryRow(ctx, `SELECT new_user FROM vip_products WHERE id = ?`, o.ProductID).Scan(&newUser)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && newUser == 0) {
+	p, err := membership.AnyProductByID(ctx, tx, o.ProductID)
+	if errors.Is(err, membership.ErrNoProduct) || (err == nil && !p.NewUser) {
 		return nil
 	}
 	if err != nil {

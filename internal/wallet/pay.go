@@ -822,3 +822,11 @@ func (s *Service) SavePackage(ctx context.Context, tx *db.Tx, p CoinPackage) (Co
 	p.PayTypes = s.PayTypes()
 	return before, p, nil
 }
+
+// PaidOrdersSince counts uid's orders paid at or after since (unix
+// seconds): the welfare tasks' topup metric (rewards.Counter).
+func PaidOrdersSince(ctx context.Context, q db.Querier, uid, since int64) (int64, error) {
+	var n int64
+	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM orders WHERE user_id = ? AND status = 'paid' AND paid_at >= ?`, uid, since).Scan(&n)
+	return n, err
+}
