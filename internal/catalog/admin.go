@@ -9,17 +9,17 @@ import (
 	"unicode/utf8"
 
 	"prima/internal/platform/db"
-	"prima/internal/platform/httpx"
 )
 
 // Operator content: modules and sub-modules, videos and tags, edited under
 // /api/admin (admin_http.go). Every action runs in one transaction with its
 // audit row, and clears the listing caches once it commits (Invalidate).
 //
-// The rules answer with *httpx.Error values: the status class (404 for a
-// named thing that does not exist, 409 for a state that forbids the action,
-// 422 for a value out of range) is part of the rule, and a refused action
-// rolls its transaction back, so nothing is half-written.
+// The rules refuse with the sentinels of errors.go, each carrying its
+// words (ErrNoModule and the like for a named thing that does not exist,
+// ErrInUse for a state that forbids the action, ErrInput for a value out of
+// range); adminErrs answers them at the handler, and a refused action rolls
+// its transaction back, so nothing is half-written.
 
 // Bounds of operator input.
 const (
@@ -78,17 +78,17 @@ func cleanText(field, label, s string, max int) (string, error) {
 	s = strings.TrimSpace(s)
 	n := utf8.RuneCountInString(s)
 	if n == 0 {
-		return "", httpx.Invalid("请输入"+label, field+" is required")
+		return "", invalid("请输入"+label, field+" is required")
 	}
 	if n > max {
-		return "", httpx.Invalid(fmt.Sprintf("%s不能超过 %d 个字", label, max), fmt.Sprintf("%s is longer than %d characters", field, max))
+		return "", invalid(fmt.Sprintf("%s不能超过 %d 个字", label, max), fmt.Sprintf("%s is longer than %d characters", field, max))
 	}
 	return s, nil
 }
 
 func checkSort(sort int64) error {
 	if sort < 0 || sort > MaxSort {
-		return httpx.Invalid(fmt.Sprintf("排序应在 0 到 %d 之间", MaxSort), "sort is outside [0, 1000000]")
+		return invalid(fmt.Sprintf("排序应在 0 到 %d 之间", MaxSort), "sort is outside [0, 1000000]")
 	}
 	return nil
 }
@@ -97,7 +97,7 @@ func checkSort(sort int64) error {
 // points at) to 409: the thing is in use.
 func fkConflict(err error, tip string) error {
 	if db.IsForeignKey(err) {
-		return httpx.Conflict(tip, "still referenced: "+err.Error())
+		return detailed(ErrInUse, tip, "still referenced: "+err.Error())
 	}
 	return err
 }

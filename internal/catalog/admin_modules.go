@@ -8,7 +8,6 @@ import (
 
 	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
-	"prima/internal/platform/httpx"
 )
 
 // AdminModule is a top-level module as operators see it, with counts.
@@ -37,7 +36,7 @@ const adminModuleCols = "id, pid, name, module_type, sort, created_at"
 func lockModule(ctx context.Context, tx *db.Tx, id int64) (AdminModule, error) {
 	m, err := scanAdminModule(tx.QueryRow(ctx, "SELECT "+adminModuleCols+" FROM modules WHERE id = ?"+tx.ForUpdate(), id))
 	if errors.Is(db.NotFound(err), db.ErrNotFound) {
-		return m, httpx.NotFound("栏目不存在", "no module "+itoa(id))
+		return m, detailed(ErrNoModule, "栏目不存在", "no module "+itoa(id))
 	}
 	return m, err
 }
@@ -109,10 +108,10 @@ func (s *Service) CreateModule(ctx context.Context, actor audit.Actor, in Module
 		return AdminModule{}, err
 	}
 	if in.Type != nil && (*in.Type < 0 || *in.Type > 4) {
-		return AdminModule{}, httpx.Invalid("栏目类型应为 0-4（0 首页 1 社区 2 暗网 3 图片 4 短视频）", "moduleType must be 0..4")
+		return AdminModule{}, invalid("栏目类型应为 0-4（0 首页 1 社区 2 暗网 3 图片 4 短视频）", "moduleType must be 0..4")
 	}
 	if in.PID == 0 && in.Type == nil {
-		return AdminModule{}, httpx.Invalid("请选择栏目类型", "moduleType is required for a top-level module")
+		return AdminModule{}, invalid("请选择栏目类型", "moduleType is required for a top-level module")
 	}
 	var m AdminModule
 	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
@@ -126,10 +125,10 @@ func (s *Service) CreateModule(ctx context.Context, actor audit.Actor, in Module
 				return err
 			}
 			if parent.PID != 0 {
-				return httpx.Invalid("子栏目下不能再建子栏目", "pid "+itoa(in.PID)+" is a sub-module; modules have two levels")
+				return invalid("子栏目下不能再建子栏目", "pid "+itoa(in.PID)+" is a sub-module; modules have two levels")
 			}
 			if in.Type != nil && int(*in.Type) != parent.Type {
-				return httpx.Invalid("子栏目的类型跟随上级栏目", fmt.Sprintf("moduleType %d differs from the parent's %d", *in.Type, parent.Type))
+				return invalid("子栏目的类型跟随上级栏目", fmt.Sprintf("moduleType %d differs from the parent's %d", *in.Type, parent.Type))
 			}
 			mt = parent.Type
 		}
@@ -211,7 +210,7 @@ func (s *Service) DeleteModule(ctx context.Context, actor audit.Actor, id int64)
 			return err
 		}
 		if subs > 0 || videos > 0 {
-			return httpx.Conflict(fmt.Sprintf("栏目不是空的：还有 %d 个子栏目、%d 个视频，请先删除或移到其他栏目", subs, videos),
+			return detailed(ErrInUse, fmt.Sprintf("栏目不是空的：还有 %d 个子栏目、%d 个视频，请先删除或移到其他栏目", subs, videos),
 				fmt.Sprintf("module %d has %d sub-modules and %d videos", id, subs, videos))
 		}
 		if _, err := tx.Exec(ctx, "DELETE FROM modules WHERE id = ?", id); err != nil {

@@ -6,7 +6,6 @@ import (
 
 	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
-	"prima/internal/platform/httpx"
 )
 
 // AdminTag is a tag with how many videos carry it.
@@ -26,13 +25,11 @@ func (s *Service) AdminTags(ctx context.Context) ([]AdminTag, error) {
 	}, "SELECT t.id, t.name, t.sort, (SELECT COUNT(*) FROM video_tags vt WHERE vt.tag_id = t.id) FROM tags t ORDER BY t.sort, t.id")
 }
 
-var errTagTaken = httpx.Conflict("标签名称已存在", "a tag with this name exists")
-
 func lockTag(ctx context.Context, tx *db.Tx, id int64) (AdminTag, error) {
 	var t AdminTag
 	err := tx.QueryRow(ctx, "SELECT id, name, sort FROM tags WHERE id = ?"+tx.ForUpdate(), id).Scan(&t.ID, &t.Name, &t.Sort)
 	if errors.Is(db.NotFound(err), db.ErrNotFound) {
-		return t, httpx.NotFound("标签不存在", "no tag "+itoa(id))
+		return t, detailed(ErrNoTag, "标签不存在", "no tag "+itoa(id))
 	}
 	return t, err
 }
@@ -51,7 +48,7 @@ func (s *Service) CreateTag(ctx context.Context, actor audit.Actor, name string,
 		var err error
 		if t.ID, err = InsertTag(ctx, tx, name, int(sort), s.now().Unix()); err != nil {
 			if db.IsUnique(err) {
-				return errTagTaken
+				return ErrTagTaken
 			}
 			return err
 		}
@@ -97,7 +94,7 @@ func (s *Service) UpdateTag(ctx context.Context, actor audit.Actor, id int64, c 
 		}
 		if _, err := tx.Exec(ctx, "UPDATE tags SET name = ?, sort = ? WHERE id = ?", t.Name, t.Sort, id); err != nil {
 			if db.IsUnique(err) {
-				return errTagTaken
+				return ErrTagTaken
 			}
 			return err
 		}

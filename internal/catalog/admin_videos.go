@@ -67,7 +67,7 @@ func scanAdminVideo(r db.Scanner) (AdminVideo, error) {
 func lockVideo(ctx context.Context, tx *db.Tx, id int64) (AdminVideo, error) {
 	v, err := scanAdminVideo(tx.QueryRow(ctx, "SELECT "+adminVideoCols+" FROM videos WHERE id = ?"+tx.ForUpdate(), id))
 	if errors.Is(db.NotFound(err), db.ErrNotFound) {
-		return v, httpx.NotFound("视频不存在", "no video "+itoa(id))
+		return v, detailed(ErrNoVideo, "视频不存在", "no video "+itoa(id))
 	}
 	return v, err
 }
@@ -157,7 +157,7 @@ func (s *Service) AdminVideos(ctx context.Context, q AdminVideoQuery) (Page[Admi
 func (s *Service) AdminVideo(ctx context.Context, id int64) (AdminVideo, error) {
 	v, err := scanAdminVideo(s.db.QueryRow(ctx, "SELECT "+adminVideoCols+" FROM videos WHERE id = ?", id))
 	if errors.Is(db.NotFound(err), db.ErrNotFound) {
-		return v, httpx.NotFound("视频不存在", "no video "+itoa(id))
+		return v, detailed(ErrNoVideo, "视频不存在", "no video "+itoa(id))
 	}
 	if err != nil {
 		return v, err
@@ -194,20 +194,20 @@ func (in *VideoInput) check() error {
 		in.Title = &t
 	}
 	if in.VipLevel != nil && (*in.VipLevel < 0 || *in.VipLevel > 2) {
-		return httpx.Invalid("会员等级应为 0（免费）、1（VIP）或 2（超级VIP）", "vipLevel must be 0, 1 or 2")
+		return invalid("会员等级应为 0（免费）、1（VIP）或 2（超级VIP）", "vipLevel must be 0, 1 or 2")
 	}
 	if in.Coins != nil && (*in.Coins < 0 || *in.Coins > MaxCoins) {
-		return httpx.Invalid(fmt.Sprintf("金币价格应在 0 到 %d 之间", MaxCoins), "coins is outside [0, 1000000]")
+		return invalid(fmt.Sprintf("金币价格应在 0 到 %d 之间", MaxCoins), "coins is outside [0, 1000000]")
 	}
 	if in.Duration != nil && (*in.Duration < 0 || *in.Duration > MaxDuration) {
-		return httpx.Invalid("时长应在 0 到 86400 秒之间", "duration is outside [0, 86400]")
+		return invalid("时长应在 0 到 86400 秒之间", "duration is outside [0, 86400]")
 	}
 	for _, d := range []struct {
 		name string
 		v    *int64
 	}{{"width", in.Width}, {"height", in.Height}} {
 		if d.v != nil && (*d.v < 0 || *d.v > MaxDimension) {
-			return httpx.Invalid(fmt.Sprintf("参数 %s 应在 0 到 %d 之间", d.name, MaxDimension), d.name+" is outside [0, 16384]")
+			return invalid(fmt.Sprintf("参数 %s 应在 0 到 %d 之间", d.name, MaxDimension), d.name+" is outside [0, 16384]")
 		}
 	}
 	for _, id := range []struct {
@@ -215,21 +215,21 @@ func (in *VideoInput) check() error {
 		v    *int64
 	}{{"moduleId", in.ModuleID}, {"subModuleId", in.SubModuleID}} {
 		if id.v != nil && (*id.v < 1 || *id.v > httpx.MaxID) {
-			return httpx.Invalid("参数 "+id.name+" 无效", id.name+" must be a positive id")
+			return invalid("参数 "+id.name+" 无效", id.name+" must be a positive id")
 		}
 	}
 	if in.CoverID != nil && (*in.CoverID < 0 || *in.CoverID > httpx.MaxID) {
-		return httpx.Invalid("参数 coverId 无效", "coverId must be a picture id, or 0 to clear the cover")
+		return invalid("参数 coverId 无效", "coverId must be a picture id, or 0 to clear the cover")
 	}
 	if in.TagIDs != nil {
 		if len(*in.TagIDs) > MaxVideoTags {
-			return httpx.Invalid(fmt.Sprintf("标签最多 %d 个", MaxVideoTags), "more than 20 tagIds")
+			return invalid(fmt.Sprintf("标签最多 %d 个", MaxVideoTags), "more than 20 tagIds")
 		}
 		seen := map[int64]bool{}
 		uniq := []int64{}
 		for _, t := range *in.TagIDs {
 			if t < 1 || t > httpx.MaxID {
-				return httpx.Invalid("参数 tagIds 无效", "tagIds must hold positive ids")
+				return invalid("参数 tagIds 无效", "tagIds must hold positive ids")
 			}
 			if !seen[t] {
 				seen[t] = true
@@ -247,31 +247,29 @@ func (in *VideoInput) check() error {
 func placement(ctx context.Context, tx *db.Tx, moduleID *int64, subID int64) (mod, sub int64, err error) {
 	sm, err := lockModule(ctx, tx, subID)
 	if err != nil {
-		var he *httpx.Error
-		if errors.As(err, &he) {
-			return 0, 0, httpx.NotFound(fmt.Sprintf("子栏目 %d 不存在", subID), "no sub-module "+itoa(subID))
+		if errors.Is(err, ErrNoModule) {
+			return 0, 0, detailed(ErrNoModule, fmt.Sprintf("子栏目 %d 不存在", subID), "no sub-module "+itoa(subID))
 		}
 		return 0, 0, err
 	}
 	if sm.PID == 0 {
-		return 0, 0, httpx.Invalid("请选择子栏目（视频放在子栏目下）", "subModuleId "+itoa(subID)+" is a top-level module")
+		return 0, 0, invalid("请选择子栏目（视频放在子栏目下）", "subModuleId "+itoa(subID)+" is a top-level module")
 	}
 	if moduleID != nil && *moduleID != sm.PID {
 		if _, err := lockModule(ctx, tx, *moduleID); err != nil {
-			var he *httpx.Error
-			if errors.As(err, &he) {
-				return 0, 0, httpx.NotFound(fmt.Sprintf("栏目 %d 不存在", *moduleID), "no module "+itoa(*moduleID))
+			if errors.Is(err, ErrNoModule) {
+				return 0, 0, detailed(ErrNoModule, fmt.Sprintf("栏目 %d 不存在", *moduleID), "no module "+itoa(*moduleID))
 			}
 			return 0, 0, err
 		}
-		return 0, 0, httpx.Invalid("子栏目不属于所选栏目", fmt.Sprintf("sub-module %d belongs to module %d, not %d", subID, sm.PID, *moduleID))
+		return 0, 0, invalid("子栏目不属于所选栏目", fmt.Sprintf("sub-module %d belongs to module %d, not %d", subID, sm.PID, *moduleID))
 	}
 	parent, err := lockModule(ctx, tx, sm.PID)
 	if err != nil {
 		return 0, 0, err
 	}
 	if parent.Type == imageModuleType {
-		return 0, 0, httpx.Invalid("图片栏目只能放图集，不能放视频", "module type 3 holds galleries")
+		return 0, 0, invalid("图片栏目只能放图集，不能放视频", "module type 3 holds galleries")
 	}
 	return sm.PID, subID, nil
 }
@@ -281,7 +279,7 @@ func setTags(ctx context.Context, tx *db.Tx, id int64, ids []int64) error {
 	for _, t := range ids {
 		var one int
 		if err := tx.QueryRow(ctx, "SELECT 1 FROM tags WHERE id = ?", t).Scan(&one); errors.Is(db.NotFound(err), db.ErrNotFound) {
-			return httpx.NotFound(fmt.Sprintf("标签 %d 不存在", t), "no tag "+itoa(t))
+			return detailed(ErrNoTag, fmt.Sprintf("标签 %d 不存在", t), "no tag "+itoa(t))
 		} else if err != nil {
 			return err
 		}
@@ -316,9 +314,9 @@ func (s *Service) publishCover(ctx context.Context, coverID *int64) (url string,
 	url, err = s.Covers.PublishCover(ctx, *coverID)
 	switch {
 	case errors.Is(err, ErrCoverNotFound):
-		return "", undo, httpx.NotFound(fmt.Sprintf("封面图片 %d 不存在", *coverID), "no picture "+itoa(*coverID))
+		return "", undo, detailed(ErrCoverNotFound, fmt.Sprintf("封面图片 %d 不存在", *coverID), "no picture "+itoa(*coverID))
 	case errors.Is(err, ErrCoverNotImage):
-		return "", undo, httpx.Invalid("封面必须是上传成功的图片", "asset "+itoa(*coverID)+" is not a ready picture")
+		return "", undo, invalid("封面必须是上传成功的图片", "asset "+itoa(*coverID)+" is not a ready picture")
 	case err != nil:
 		return "", undo, err
 	}
@@ -338,10 +336,10 @@ func (s *Service) removeCover(ctx context.Context, url string) {
 // "video.create". SubModuleID and Title are required.
 func (s *Service) CreateVideo(ctx context.Context, actor audit.Actor, in VideoInput) (AdminVideo, error) {
 	if in.Title == nil {
-		return AdminVideo{}, httpx.Invalid("请输入标题", "title is required")
+		return AdminVideo{}, invalid("请输入标题", "title is required")
 	}
 	if in.SubModuleID == nil {
-		return AdminVideo{}, httpx.Invalid("请选择子栏目", "subModuleId is required")
+		return AdminVideo{}, invalid("请选择子栏目", "subModuleId is required")
 	}
 	if err := in.check(); err != nil {
 		return AdminVideo{}, err
@@ -564,7 +562,7 @@ func (s *Service) DeleteVideo(ctx context.Context, actor audit.Actor, id int64) 
 			return err
 		}
 		if v.Published {
-			return httpx.Conflict("请先下架视频再删除", "video "+itoa(id)+" is published; unpublish it first")
+			return detailed(ErrInUse, "请先下架视频再删除", "video "+itoa(id)+" is published; unpublish it first")
 		}
 		removed := map[string]int64{}
 		for _, t := range []string{"video_tags", "video_likes", "video_collects", "video_history", "video_reports"} {
