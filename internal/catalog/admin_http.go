@@ -14,7 +14,7 @@ import (
 func (h *Handler) AdminModules(w http.ResponseWriter, r *http.Request) error {
 	ms, err := h.s.AdminModules(r.Context())
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, ms)
 }
@@ -42,7 +42,7 @@ func (h *Handler) AdminCreateModule(w http.ResponseWriter, r *http.Request) erro
 	}
 	m, err := h.s.CreateModule(r.Context(), audit.ActorFrom(r), mi)
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, m)
 }
@@ -55,7 +55,7 @@ func (h *Handler) AdminUpdateModule(w http.ResponseWriter, r *http.Request) erro
 	}
 	m, err := h.s.UpdateModule(r.Context(), audit.ActorFrom(r), id, change)
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, m)
 }
@@ -67,7 +67,7 @@ func (h *Handler) AdminDeleteModule(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	if err := h.s.DeleteModule(r.Context(), audit.ActorFrom(r), id); err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"id": id})
 }
@@ -90,7 +90,7 @@ func decodeChange(w http.ResponseWriter, r *http.Request) (int64, ModuleChange, 
 func (h *Handler) AdminTags(w http.ResponseWriter, r *http.Request) error {
 	ts, err := h.s.AdminTags(r.Context())
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, ts)
 }
@@ -106,7 +106,7 @@ func (h *Handler) AdminCreateTag(w http.ResponseWriter, r *http.Request) error {
 	}
 	t, err := h.s.CreateTag(r.Context(), audit.ActorFrom(r), in.Name, in.Sort)
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, t)
 }
@@ -119,7 +119,7 @@ func (h *Handler) AdminUpdateTag(w http.ResponseWriter, r *http.Request) error {
 	}
 	t, err := h.s.UpdateTag(r.Context(), audit.ActorFrom(r), id, change)
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, t)
 }
@@ -132,7 +132,7 @@ func (h *Handler) AdminDeleteTag(w http.ResponseWriter, r *http.Request) error {
 	}
 	n, err := h.s.DeleteTag(r.Context(), audit.ActorFrom(r), id)
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"id": id, "untaggedVideos": n})
 }
@@ -160,7 +160,7 @@ func (h *Handler) AdminVideos(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := h.s.AdminVideos(r.Context(), vq)
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, page)
 }
@@ -174,7 +174,7 @@ func (h *Handler) AdminVideoInfo(w http.ResponseWriter, r *http.Request) error {
 	}
 	v, err := h.s.AdminVideo(r.Context(), id)
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, v)
 }
@@ -208,7 +208,7 @@ func (h *Handler) AdminCreateVideo(w http.ResponseWriter, r *http.Request) error
 	}
 	v, err := h.s.CreateVideo(r.Context(), audit.ActorFrom(r), b.input())
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, v)
 }
@@ -225,7 +225,7 @@ func (h *Handler) AdminUpdateVideo(w http.ResponseWriter, r *http.Request) error
 	}
 	v, err := h.s.UpdateVideo(r.Context(), audit.ActorFrom(r), id, b.input())
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, v)
 }
@@ -248,7 +248,7 @@ func (h *Handler) AdminVideoTags(w http.ResponseWriter, r *http.Request) error {
 	}
 	v, err := h.s.UpdateVideo(r.Context(), audit.ActorFrom(r), id, VideoInput{TagIDs: b.TagIDs})
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, v)
 }
@@ -271,7 +271,7 @@ func (h *Handler) AdminPublishVideo(w http.ResponseWriter, r *http.Request) erro
 	}
 	v, err := h.s.SetPublished(r.Context(), audit.ActorFrom(r), id, *b.Published)
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, v)
 }
@@ -283,7 +283,7 @@ func (h *Handler) AdminDeleteVideo(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	if err := h.s.DeleteVideo(r.Context(), audit.ActorFrom(r), id); err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"id": id})
 }

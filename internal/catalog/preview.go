@@ -56,11 +56,11 @@ func (r PreviewRule) Limit(total time.Duration) time.Duration {
 func (r PreviewRule) check() error {
 	switch {
 	case r.MaxSeconds < 0 || r.MaxSeconds > MaxPreviewSeconds:
-		return httpx.Invalid("试看时长应在 0 到 600 秒之间", "maxSeconds must be 0..600")
+		return invalid("试看时长应在 0 到 600 秒之间", "maxSeconds must be 0..600")
 	case r.MaxFraction.Den < 1 || r.MaxFraction.Den > maxFractionDen:
-		return httpx.Invalid("试看比例的分母应在 1 到 1000 之间", "maxFraction.den must be 1..1000")
+		return invalid("试看比例的分母应在 1 到 1000 之间", "maxFraction.den must be 1..1000")
 	case r.MaxFraction.Num < 0 || r.MaxFraction.Num*2 > r.MaxFraction.Den:
-		return httpx.Invalid("试看比例应在 0 到 1/2 之间", "maxFraction must be between 0 and 1/2 (num*2 <= den)")
+		return invalid("试看比例应在 0 到 1/2 之间", "maxFraction must be between 0 and 1/2 (num*2 <= den)")
 	}
 	return nil
 }
@@ -88,7 +88,7 @@ type PreviewRuleInput struct {
 // transaction; a request that changes nothing writes nothing.
 func (s *Service) SetPreviewRule(ctx context.Context, actor audit.Actor, in PreviewRuleInput) (PreviewRule, error) {
 	if in.MaxSeconds == nil && in.MaxFraction == nil {
-		return PreviewRule{}, httpx.Invalid("缺少参数 maxSeconds 或 maxFraction", "give maxSeconds, maxFraction or both")
+		return PreviewRule{}, invalid("缺少参数 maxSeconds 或 maxFraction", "give maxSeconds, maxFraction or both")
 	}
 	var out PreviewRule
 	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
@@ -124,7 +124,7 @@ func (s *Service) SetPreviewRule(ctx context.Context, actor audit.Actor, in Prev
 func (h *Handler) AdminPreviewRule(w http.ResponseWriter, r *http.Request) error {
 	out, err := h.s.PreviewRule(r.Context())
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, out)
 }
@@ -137,7 +137,7 @@ func (h *Handler) AdminSetPreviewRule(w http.ResponseWriter, r *http.Request) er
 	}
 	out, err := h.s.SetPreviewRule(r.Context(), audit.ActorFrom(r), in)
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, out)
 }

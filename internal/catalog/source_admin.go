@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -50,7 +49,7 @@ var linkKeys = map[string]bool{"GROUP": true, "CUST": true, "APPS": true}
 // titled are the keys whose entries are shown by their title.
 var titled = map[string]bool{"GROUP": true, "FAQ": true, "APPS": true, "CUST": true}
 
-func bad(tip, msg string) error { return httpx.Invalid(tip, msg) }
+func bad(tip, msg string) error { return invalid(tip, msg) }
 
 // IsLink reports whether u is an app path ("/mine/help") or an absolute
 // http(s) URL with a host: never javascript:, data: or a scheme-relative
@@ -233,9 +232,6 @@ func (s *Service) SetSource(ctx context.Context, actor audit.Actor, key string, 
 	return out, err
 }
 
-// ErrNoCustomerService is an install whose CUST key holds no link.
-var ErrNoCustomerService = httpx.NotFound("客服暂未开通，请稍后再试或在「意见反馈」留言", "no CUST entry with a url is configured")
-
 // CustomerService is the first CUST entry with a link.
 func (s *Service) CustomerService(ctx context.Context) (SourceEntry, error) {
 	all, err := sourceEntries(ctx, s.db)
@@ -301,7 +297,7 @@ func (h *Handler) AdminSource(w http.ResponseWriter, r *http.Request) error {
 	}
 	out, err := h.s.AdminSource(r.Context(), key)
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, out)
 }
@@ -316,11 +312,11 @@ func (h *Handler) AdminSetSource(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if in.Entries == nil {
-		return bad("缺少参数 entries", "entries is required ([] empties the key)")
+		return httpx.Invalid("缺少参数 entries", "entries is required ([] empties the key)")
 	}
 	out, err := h.s.SetSource(r.Context(), audit.ActorFrom(r), in.Key, in.Entries)
 	if err != nil {
-		return err
+		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, SourceKey{Key: in.Key, Entries: out})
 }
@@ -329,7 +325,7 @@ func (h *Handler) AdminSetSource(w http.ResponseWriter, r *http.Request) error {
 func (h *Handler) CustomerService(w http.ResponseWriter, r *http.Request) error {
 	e, err := h.s.CustomerService(r.Context())
 	if err != nil {
-		return err
+		return customerServiceErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]string{"url": e.URL, "title": e.Title})
 }
@@ -342,10 +338,7 @@ func (h *Handler) AppClick(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := h.s.AppClick(r.Context(), id); err != nil {
-		if errors.Is(err, db.ErrNotFound) {
-			return httpx.NotFound("应用不存在", "no APPS entry with this id")
-		}
-		return err
+		return appClickErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"id": id})
 }

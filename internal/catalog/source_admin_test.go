@@ -15,9 +15,10 @@ import (
 	"prima/internal/platform/httpx"
 )
 
+// httpStatus is the HTTP status the operator's table answers err with.
 func httpStatus(err error) int {
 	var he *httpx.Error
-	if errors.As(err, &he) {
+	if errors.As(adminErrs.Map(err), &he) {
 		return he.Status
 	}
 	return 0

@@ -10,8 +10,8 @@ package community
 // (UPDATE ... WHERE state = 'pending'): of two operators deciding at once,
 // one changes the row and the other finds nothing to change and gets 409,
 // with no second notice and no second audit row. Refusals are the
-// sentinels of errors.go, which modErrs answers; bad input is still an
-// *httpx.Error built where it is checked.
+// sentinels of errors.go, which modErrs answers; bad input is ErrModInput
+// with the rule's words.
 
 import (
 	"context"
@@ -52,10 +52,10 @@ func modReason(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	n := utf8.RuneCountInString(s)
 	if n == 0 {
-		return "", httpx.Invalid("请填写原因", "reason is required")
+		return "", modInvalid("请填写原因", "reason is required")
 	}
 	if n > ModReasonMax {
-		return "", httpx.Invalid(fmt.Sprintf("原因不能超过 %d 个字", ModReasonMax), fmt.Sprintf("reason is longer than %d characters", ModReasonMax))
+		return "", modInvalid(fmt.Sprintf("原因不能超过 %d 个字", ModReasonMax), fmt.Sprintf("reason is longer than %d characters", ModReasonMax))
 	}
 	return s, nil
 }
@@ -222,13 +222,13 @@ func (s *Service) ReviewPost(ctx context.Context, actor audit.Actor, id int64, a
 	if approve {
 		reason = strings.TrimSpace(reason)
 		if utf8.RuneCountInString(reason) > ModReasonMax {
-			return AdminPost{}, httpx.Invalid(fmt.Sprintf("原因不能超过 %d 个字", ModReasonMax), "reason is too long")
+			return AdminPost{}, modInvalid(fmt.Sprintf("原因不能超过 %d 个字", ModReasonMax), "reason is too long")
 		}
 		reason = "" // an approved post carries no reason
 	} else {
 		var err error
 		if reason, err = modReason(reason); err != nil {
-			return AdminPost{}, httpx.Invalid("驳回需填写原因", "a rejection needs a reason")
+			return AdminPost{}, modInvalid("驳回需填写原因", "a rejection needs a reason")
 		}
 	}
 	now := s.now()
@@ -616,7 +616,7 @@ type Mute struct {
 // there changes nothing and tells no one.
 func (s *Service) MuteUser(ctx context.Context, actor audit.Actor, uid int64, minutes int64, reason string) (Mute, error) {
 	if minutes < 0 || minutes > MaxMuteMinute {
-		return Mute{}, httpx.Invalid("禁言时长应在 0 到 525600 分钟（一年）之间", "minutes must be 0-525600")
+		return Mute{}, modInvalid("禁言时长应在 0 到 525600 分钟（一年）之间", "minutes must be 0-525600")
 	}
 	if minutes > 0 {
 		var err error
@@ -687,12 +687,12 @@ func (s *Service) AdminSettings(ctx context.Context) (Settings, error) {
 // audited as "community.settings" when something changed.
 func (s *Service) SaveSettings(ctx context.Context, actor audit.Actor, review *bool, rules *string) (Settings, error) {
 	if review == nil && rules == nil {
-		return Settings{}, httpx.Invalid("缺少参数 review 或 rules", "give review, rules or both")
+		return Settings{}, modInvalid("缺少参数 review 或 rules", "give review, rules or both")
 	}
 	if rules != nil {
 		r := strings.TrimSpace(*rules)
 		if n := utf8.RuneCountInString(r); n > RulesMax {
-			return Settings{}, httpx.Invalid(fmt.Sprintf("社区规则不能超过 %d 个字", RulesMax), fmt.Sprintf("rules is longer than %d characters", RulesMax))
+			return Settings{}, modInvalid(fmt.Sprintf("社区规则不能超过 %d 个字", RulesMax), fmt.Sprintf("rules is longer than %d characters", RulesMax))
 		}
 		rules = &r
 	}

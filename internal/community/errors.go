@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"prima/internal/catalog"
 	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
 )
@@ -33,19 +34,31 @@ var (
 	ErrReportDone   = errors.New("community: report resolved")
 	// ErrNoReport: no such report (404).
 	ErrNoReport = errors.New("community: no such report")
+	// ErrModInput: an operator's input breaks a rule (422); the error's
+	// Detail names the rule.
+	ErrModInput = errors.New("community: invalid operator input")
+	// ErrTopicTaken: another topic has the name, in any letter case (409).
+	ErrTopicTaken = errors.New("community: topic name taken")
 )
 
 // modError is a sentinel with what the operator's developer tools show
 // about this case (which post, in which state): its text is that detail.
+// tip, when set, is the words for the operator where they change with the
+// case (which rule, which picture); a table's own tip comes first.
 type modError struct {
-	err error
-	msg string
+	err      error
+	tip, msg string
 }
 
-func (e *modError) Error() string { return e.msg }
-func (e *modError) Unwrap() error { return e.err }
+func (e *modError) Error() string             { return e.msg }
+func (e *modError) Unwrap() error             { return e.err }
+func (e *modError) Detail() (tip, msg string) { return e.tip, e.msg }
 
-func modErr(sentinel error, msg string) error { return &modError{sentinel, msg} }
+func modErr(sentinel error, msg string) error { return &modError{err: sentinel, msg: msg} }
+
+// modInvalid is an operator's input that breaks a rule: tip for the
+// operator, msg for developers.
+func modInvalid(tip, msg string) error { return &modError{err: ErrModInput, tip: tip, msg: msg} }
 
 func (e *MutedError) Is(target error) bool { return target == ErrMuted }
 
@@ -120,4 +133,8 @@ var modErrs = httpx.ErrorMap{
 	{Err: ErrNoReport, Status: http.StatusNotFound, Tip: "举报不存在"},
 	{Err: ErrReportDone, Status: http.StatusConflict, Tip: "该举报已处理"},
 	{Err: ErrNoUser, Status: http.StatusNotFound, Tip: "用户不存在"},
+	{Err: ErrModInput, Status: http.StatusUnprocessableEntity},
+	{Err: ErrNoTopic, Status: http.StatusNotFound, Tip: "话题不存在"},
+	{Err: ErrTopicTaken, Status: http.StatusConflict, Tip: "话题名称已存在", Msg: "a topic with this name exists"},
+	{Err: catalog.ErrCoverNotFound, Status: http.StatusNotFound},
 }

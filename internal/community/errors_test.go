@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/catalog"
 	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
 )
@@ -46,5 +47,26 @@ func TestMutedAnswers(t *testing.T) {
 	e = publishErrs.Map(m).(*httpx.Error)
 	if e.Status != 403 || e.Tip != "你已被禁言至 2026-05-02 00:30，暂时不能发布" || e.Msg != "muted until 2026-05-01T16:30:00Z" {
 		t.Errorf("post: %+v", e)
+	}
+}
+
+// An operator's bad input and a missing cover answer 422 and 404 with the
+// words of the case; a missing topic and a taken name with the table's.
+func TestModErrsAnswerOperatorInput(t *testing.T) {
+	for _, c := range []struct {
+		err      error
+		status   int
+		tip, msg string
+	}{
+		{modInvalid("请填写原因", "reason is required"), 422, "请填写原因", "reason is required"},
+		{&modError{err: catalog.ErrCoverNotFound, tip: "封面图片 5 不存在", msg: "no picture 5"}, 404, "封面图片 5 不存在", "no picture 5"},
+		{modErr(ErrNoTopic, "no topic 4"), 404, "话题不存在", "no topic 4"},
+		{ErrTopicTaken, 409, "话题名称已存在", "a topic with this name exists"},
+		{modErr(ErrReportDone, "report 2 is resolved"), 409, "该举报已处理", "report 2 is resolved"},
+	} {
+		e, ok := modErrs.Map(fmt.Errorf("tx: %w", c.err)).(*httpx.Error)
+		if !ok || e.Status != c.status || e.Tip != c.tip || e.Msg != c.msg {
+			t.Errorf("%v: %+v", c.err, e)
+		}
 	}
 }

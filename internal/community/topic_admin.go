@@ -71,28 +71,28 @@ func (in *TopicInput) check() error {
 	if in.Name != nil {
 		n := strings.TrimSpace(*in.Name)
 		if c := utf8.RuneCountInString(n); c < TopicNameMin || c > TopicNameMax {
-			return httpx.Invalid(fmt.Sprintf("话题名称应为 %d 到 %d 个字", TopicNameMin, TopicNameMax), "name must be 2-20 characters")
+			return modInvalid(fmt.Sprintf("话题名称应为 %d 到 %d 个字", TopicNameMin, TopicNameMax), "name must be 2-20 characters")
 		}
 		if strings.ContainsAny(n, "#\n\t") {
-			return httpx.Invalid("话题名称不能包含 # 或换行", "name may not hold # or line breaks")
+			return modInvalid("话题名称不能包含 # 或换行", "name may not hold # or line breaks")
 		}
 		in.Name = &n
 	}
 	if in.Description != nil {
 		d := strings.TrimSpace(*in.Description)
 		if utf8.RuneCountInString(d) > TopicDescMax {
-			return httpx.Invalid(fmt.Sprintf("话题简介不能超过 %d 个字", TopicDescMax), "description is longer than 200 characters")
+			return modInvalid(fmt.Sprintf("话题简介不能超过 %d 个字", TopicDescMax), "description is longer than 200 characters")
 		}
 		in.Description = &d
 	}
 	if in.CoverID != nil && (*in.CoverID < 0 || *in.CoverID > httpx.MaxID) {
-		return httpx.Invalid("参数 cover 无效", "cover must be 0 (none) or an uploaded picture's id")
+		return modInvalid("参数 cover 无效", "cover must be 0 (none) or an uploaded picture's id")
 	}
 	if in.Sort != nil && (*in.Sort < 0 || *in.Sort > TopicSortMax) {
-		return httpx.Invalid(fmt.Sprintf("排序应在 0 到 %d 之间", TopicSortMax), "sort is outside [0, 1000000]")
+		return modInvalid(fmt.Sprintf("排序应在 0 到 %d 之间", TopicSortMax), "sort is outside [0, 1000000]")
 	}
 	if in.Status != nil && *in.Status != 0 && *in.Status != 1 {
-		return httpx.Invalid("参数 status 无效", "status must be 1 (shown) or 0 (hidden)")
+		return modInvalid("参数 status 无效", "status must be 1 (shown) or 0 (hidden)")
 	}
 	return nil
 }
@@ -116,7 +116,7 @@ func (s *Service) AdminTopics(ctx context.Context, pageNumber, pageSize int) (ht
 func (s *Service) adminTopic(ctx context.Context, q db.Querier, id int64) (AdminTopic, error) {
 	t, err := scanAdminTopic(q.QueryRow(ctx, `SELECT `+adminTopicCols+` FROM topics t WHERE t.id = ?`, id))
 	if errors.Is(db.NotFound(err), db.ErrNotFound) {
-		return t, httpx.NotFound("话题不存在", "no topic "+modItoa(id))
+		return t, modErr(ErrNoTopic, "no topic "+modItoa(id))
 	}
 	return t, err
 }
@@ -128,14 +128,14 @@ func (s *Service) topicCover(ctx context.Context, id *int64) (url string, undo f
 		return "", undo, nil
 	}
 	if s.Media == nil {
-		return "", undo, httpx.Invalid("封面上传暂不可用", "the media pipeline is not configured")
+		return "", undo, modInvalid("封面上传暂不可用", "the media pipeline is not configured")
 	}
 	url, err = s.Media.PublishCover(ctx, *id)
 	switch {
 	case errors.Is(err, catalog.ErrCoverNotFound):
-		return "", undo, httpx.NotFound(fmt.Sprintf("封面图片 %d 不存在", *id), "no picture "+modItoa(*id))
+		return "", undo, &modError{err: catalog.ErrCoverNotFound, tip: fmt.Sprintf("封面图片 %d 不存在", *id), msg: "no picture " + modItoa(*id)}
 	case errors.Is(err, catalog.ErrCoverNotImage):
-		return "", undo, httpx.Invalid("封面必须是上传成功的图片", "asset "+modItoa(*id)+" is not a ready picture")
+		return "", undo, modInvalid("封面必须是上传成功的图片", "asset "+modItoa(*id)+" is not a ready picture")
 	case err != nil:
 		return "", undo, err
 	}
@@ -153,11 +153,9 @@ func (s *Service) dropTopicCover(ctx context.Context, url string) {
 	}
 }
 
-var errTopicTaken = httpx.Conflict("话题名称已存在", "a topic with this name exists")
-
 func topicNameTaken(err error) error {
 	if db.IsUnique(err) {
-		return errTopicTaken
+		return ErrTopicTaken
 	}
 	return err
 }
@@ -171,7 +169,7 @@ func topicNameFree(ctx context.Context, tx *db.Tx, name string, self int64) erro
 		return err
 	}
 	if n > 0 {
-		return errTopicTaken
+		return ErrTopicTaken
 	}
 	return nil
 }
@@ -180,7 +178,7 @@ func topicNameFree(ctx context.Context, tx *db.Tx, name string, self int64) erro
 // "topic.create". A name in use is 409.
 func (s *Service) CreateTopic(ctx context.Context, actor audit.Actor, in TopicInput) (AdminTopic, error) {
 	if in.Name == nil {
-		return AdminTopic{}, httpx.Invalid("请输入话题名称", "name is required")
+		return AdminTopic{}, modInvalid("请输入话题名称", "name is required")
 	}
 	if err := in.check(); err != nil {
 		return AdminTopic{}, err
@@ -241,7 +239,7 @@ func (s *Service) UpdateTopic(ctx context.Context, actor audit.Actor, id int64, 
 		err := tx.QueryRow(ctx, `SELECT id, name, description, cover, sort, status FROM topics WHERE id = ?`+tx.ForUpdate(), id).
 			Scan(&t.ID, &t.Name, &t.Description, &t.Cover, &t.Sort, &t.Status)
 		if errors.Is(db.NotFound(err), db.ErrNotFound) {
-			return httpx.NotFound("话题不存在", "no topic "+modItoa(id))
+			return modErr(ErrNoTopic, "no topic "+modItoa(id))
 		}
 		if err != nil {
 			return err
