@@ -185,7 +185,7 @@ func (h *Handler) AdminAdjust(w http.ResponseWriter, r *http.Request) error {
 	a := Adjustment{UID: *body.UID, Account: body.Account, Amount: *body.Amount, Reason: reason}
 	actor := audit.ActorFrom(r)
 	if err := h.s.limit(r.Context(), "adjust", actor.UID, LimitAdjust, time.Minute); err != nil {
-		return err
+		return limitErrs.Map(err)
 	}
 	if _, _, err := h.s.Adjust(r.Context(), actor, a, key); err != nil {
 		if errors.Is(err, db.ErrNotFound) {

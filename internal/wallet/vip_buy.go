@@ -261,7 +261,7 @@ func (h *Handler) BuyVIP(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	uid := httpx.UserID(ctx)
 	if err := h.s.limit(ctx, "vipbuy", uid, LimitVIPBuy, time.Minute); err != nil {
-		return err
+		return limitErrs.Map(err)
 	}
 	if _, _, err := h.s.BuyVIP(ctx, uid, *body.ProductID, key); err != nil {
 		return vipErrs.Map(err)
