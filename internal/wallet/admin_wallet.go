@@ -2,7 +2,6 @@ package wallet
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -134,11 +133,8 @@ func (h *Handler) AdminWallet(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out, err := h.s.AdminWallet(r.Context(), uid)
-	if errors.Is(err, db.ErrNotFound) {
-		return httpx.NotFound("用户不存在", "no such user")
-	}
 	if err != nil {
-		return err
+		return adminWalletErrs.Map(err)
 	}
 	return httpx.OK(w, out)
 }
@@ -188,10 +184,7 @@ func (h *Handler) AdminAdjust(w http.ResponseWriter, r *http.Request) error {
 		return limitErrs.Map(err)
 	}
 	if _, _, err := h.s.Adjust(r.Context(), actor, a, key); err != nil {
-		if errors.Is(err, db.ErrNotFound) {
-			return httpx.NotFound("用户不存在", "no such user")
-		}
-		return errs.Map(err)
+		return adminWalletErrs.Map(err)
 	}
 	sum, err := h.s.Summary(r.Context(), a.UID)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"prima/internal/membership"
+	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
 )
@@ -111,6 +112,21 @@ var purchaseErrs = slices.Concat(httpx.ErrorMap{
 var couponGrantErrs = slices.Concat(httpx.ErrorMap{
 	{Err: ErrNoUser, Status: http.StatusNotFound, Tip: "用户不存在", Msg: "no such user"},
 }, errs)
+
+// MapWithdrawErr answers an error of the withdrawal calls (Withdraw,
+// Decide, CheckStatus, payout accounts) as their handlers do, for callers
+// outside HTTP: the operator's command line prints its msg.
+func MapWithdrawErr(err error) error { return withdrawErrs.Map(err) }
+
+// adminWalletErrs answers an operator's look at a wallet and adjustment.
+var adminWalletErrs = slices.Concat(httpx.ErrorMap{
+	{Err: db.ErrNotFound, Status: http.StatusNotFound, Tip: "用户不存在", Msg: "no such user"},
+}, errs)
+
+// vipAdminErrs answers an operator saving a VIP card.
+var vipAdminErrs = httpx.ErrorMap{
+	{Err: membership.ErrNoProduct, Status: http.StatusNotFound, Tip: "会员卡不存在"},
+}
 
 // passwordErrs answers the withdrawal password check.
 var passwordErrs = httpx.ErrorMap{

@@ -2,7 +2,6 @@ package wallet
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -90,11 +89,8 @@ func (h *Handler) AdminSaveVIPProduct(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	out, err := h.s.SaveProduct(r.Context(), audit.ActorFrom(r), p)
-	if errors.Is(err, membership.ErrNoProduct) {
-		return httpx.NotFound("会员卡不存在", err.Error())
-	}
 	if err != nil {
-		return err
+		return vipAdminErrs.Map(err)
 	}
 	return httpx.OK(w, out)
 }
