@@ -73,7 +73,7 @@ func runWithdrawals(args []string, stdout, stderr io.Writer) error {
 	defer a.Close()
 	if sub == "list" {
 		if err := wallet.CheckStatus(status); err != nil {
-			return fmt.Errorf("withdrawals list: %s", cliMsg(err))
+			return fmt.Errorf("withdrawals list: %s", cliMsg(wallet.MapWithdrawErr(err)))
 		}
 		if uid < 0 || page < 1 || page > 10_000 {
 			return errors.New("withdrawals list: -uid must be positive and -page 1..10000")
@@ -104,7 +104,7 @@ func runWithdrawals(args []string, stdout, stderr io.Writer) error {
 	}
 	w, changed, err := a.Wallet.Decide(ctx, audit.Actor{UID: op.ID}, order, sub == "approve", reason)
 	if err != nil {
-		return fmt.Errorf("withdrawals %s: %s", sub, cliMsg(err))
+		return fmt.Errorf("withdrawals %s: %s", sub, cliMsg(wallet.MapWithdrawErr(err)))
 	}
 	switch {
 	case changed && w.Status == wallet.StatusPaid:

@@ -194,3 +194,38 @@ func (h *Handler) bill(w http.ResponseWriter, r *http.Request, account string, t
 	}
 	return httpx.OK(w, page)
 }
+
+// BonusGrant is one bonus movement of a user (GET /api/app/goldExtra/userList).
+type BonusGrant struct {
+	ID        int64     `json:"id"`
+	Coins     int64     `json:"coins"`
+	Reason    string    `json:"reason"`
+	Ref       string    `json:"ref"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// BonusPage is a page of bonus grants (the lists' page shape).
+type BonusPage = catalog.Page[BonusGrant]
+
+// Bonuses are the bonus coins credited to uid, newest first.
+func (s *Service) Bonuses(ctx context.Context, uid int64, pageNumber, pageSize int) (BonusPage, error) {
+	page := BonusPage{List: []BonusGrant{}, PageNumber: pageNumber, PageSize: pageSize}
+	const from = ` FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id JOIN ledger_txns t ON t.id = e.txn_id
+		WHERE a.user_id = ? AND a.kind = 'coins' AND t.kind = 'bonus' AND e.amount > 0`
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*)`+from, uid).Scan(&page.Total); err != nil {
+		return page, err
+	}
+	list, err := db.All(ctx, s.db, func(sc db.Scanner) (BonusGrant, error) {
+		var g BonusGrant
+		var at int64
+		err := sc.Scan(&g.ID, &g.Coins, &g.Reason, &g.Ref, &at)
+		g.CreatedAt = time.Unix(at, 0).UTC()
+		return g, err
+	}, `SELECT t.id, e.amount, t.memo, t.ref, t.created_at`+from+` ORDER BY t.id DESC LIMIT ? OFFSET ?`, uid, pageSize, (pageNumber-1)*pageSize)
+	if err != nil {
+		return page, err
+	}
+	page.List = list
+	page.HasMore = pageNumber*pageSize < page.Total
+	return page, nil
+}

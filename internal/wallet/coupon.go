@@ -11,7 +11,6 @@ import (
 	"prima/internal/account"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
-	"prima/internal/platform/httpx"
 )
 
 // Coupons (docs/architecture.md, *Gold purchases and coupons*). A coupon is
@@ -30,6 +29,14 @@ const GoldVideoCoupon = 1
 const couponWithdrawn = -1
 
 // Coupon positions, in the order the backpack shows them.
+// Refusals of coupons (purchaseErrs and couponGrantErrs answer them).
+var (
+	// ErrNoCoupon: no unused, unexpired gold-video coupon to pay with (409).
+	ErrNoCoupon = errors.New("no unused gold-video coupon")
+	// ErrNoUser: coupons granted to a user that does not exist (404).
+	ErrNoUser = errors.New("no such user")
+)
+
 var couponPositions = []string{"unused", "used", "expired"}
 
 // maxCouponTries bounds how often a buy looks for another coupon after a
@@ -37,7 +44,7 @@ var couponPositions = []string{"unused", "used", "expired"}
 const maxCouponTries = 20
 
 // useOneCoupon marks one of uid's unused, unexpired gold-video coupons used
-// for what, inside tx, and returns its id; 409 when none is left. The
+// for what, inside tx, and returns its id; ErrNoCoupon when none is left. The
 // soonest to expire goes first.
 func useOneCoupon(ctx context.Context, tx *db.Tx, uid int64, what string, now time.Time) (int64, error) {
 	t := now.Unix()
@@ -63,7 +70,7 @@ func useOneCoupon(ctx context.Context, tx *db.Tx, uid int64, what string, now ti
 			return id, nil
 		}
 	}
-	return 0, httpx.Conflict("没有可用的金币视频券", "no unused gold-video coupon")
+	return 0, ErrNoCoupon
 }
 
 // grantCoupons gives uid n gold-video coupons valid for days (the kind's
@@ -171,7 +178,7 @@ func (s *Service) GrantCoupons(ctx context.Context, actor audit.Actor, g CouponG
 		out, _, err = Once(ctx, tx, actor.UID, "admin.coupons.grant", g.Key, req, now, func() (CouponGrantResult, error) {
 			var one int
 			if err := tx.QueryRow(ctx, `SELECT 1 FROM users WHERE id = ?`, g.UID).Scan(&one); errors.Is(err, sql.ErrNoRows) {
-				return CouponGrantResult{}, httpx.NotFound("用户不存在", "no such user")
+				return CouponGrantResult{}, ErrNoUser
 			} else if err != nil {
 				return CouponGrantResult{}, err
 			}
@@ -186,5 +193,5 @@ func (s *Service) GrantCoupons(ctx context.Context, actor audit.Actor, g CouponG
 		})
 		return err
 	})
-	return out, errs.Map(err)
+	return out, err
 }

@@ -1,11 +1,14 @@
 package wallet
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"time"
 
 	"prima/internal/membership"
+	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
 )
@@ -22,6 +25,34 @@ func (e *InsufficientError) Detail() (tip, msg string) {
 
 // RetryIn lets httpx.WriteError say when to come back (Retry-After).
 func (e *RetryError) RetryIn() time.Duration { return e.After }
+
+// refusal is a sentinel in words that change with the call: the kind of
+// item a buy names, what a day's withdrawals leave, the field an input
+// check refuses.
+type refusal struct {
+	err      error
+	tip, msg string
+}
+
+func (e *refusal) Error() string { return e.msg }
+func (e *refusal) Unwrap() error { return e.err }
+
+// Detail is the refusal's own words.
+func (e *refusal) Detail() (tip, msg string) { return e.tip, e.msg }
+
+// ErrInvalidInput: input a wallet service checks and refuses (422); the
+// refusal names the field.
+var ErrInvalidInput = errors.New("invalid input")
+
+// invalid is ErrInvalidInput in the words of the field it refuses.
+func invalid(tip, msg string) error { return &refusal{ErrInvalidInput, tip, msg} }
+
+// limitErrs answers the per-user limits of money calls (Service.limit):
+// the limit's own text is the msg, its RetryIn the Retry-After.
+var limitErrs = httpx.ErrorMap{
+	{Err: ratelimit.ErrLimited, Status: http.StatusTooManyRequests, Tip: "操作过于频繁，请稍后再试"},
+	{Err: ratelimit.ErrUnavailable, Status: http.StatusServiceUnavailable, Tip: "服务繁忙，请稍后再试", Msg: "limiter unavailable"},
+}
 
 // errs answers what any money movement can meet, and is the tail of the
 // top-up and VIP tables.
@@ -63,9 +94,55 @@ var vipErrs = slices.Concat(httpx.ErrorMap{
 	{Err: ErrRegisteredOnly, Status: http.StatusForbidden, Tip: "请先注册账号"},
 }, errs)
 
+// purchaseErrs answers buying a video, a gallery or a post: the item's
+// words come with the error (itemError's Detail).
+var purchaseErrs = slices.Concat(httpx.ErrorMap{
+	{Err: ErrCouponVideosOnly, Status: http.StatusUnprocessableEntity},
+	{Err: ErrNoItem, Status: http.StatusNotFound},
+	{Err: ErrOwnItem, Status: http.StatusUnprocessableEntity},
+	{Err: ErrNotGold, Status: http.StatusUnprocessableEntity},
+	{Err: ErrAlreadyBought, Status: http.StatusConflict},
+	{Err: ErrNoCoupon, Status: http.StatusConflict, Tip: "没有可用的金币视频券", Msg: "no unused gold-video coupon"},
+	{Err: ErrGuestBuy, Status: http.StatusForbidden, Tip: "注册登录后才能购买帖子", Msg: "guests cannot buy posts: register first"},
+	{Err: ratelimit.ErrUnavailable, Status: http.StatusServiceUnavailable, Tip: "服务繁忙，请稍后再试", Msg: "rate limiter unavailable"},
+	{Err: ratelimit.ErrLimited, Status: http.StatusTooManyRequests, Tip: "操作过于频繁，请稍后再试", Msg: "too many purchases"},
+}, errs)
+
+// couponGrantErrs answers an operator's grant of coupons.
+var couponGrantErrs = slices.Concat(httpx.ErrorMap{
+	{Err: ErrNoUser, Status: http.StatusNotFound, Tip: "用户不存在", Msg: "no such user"},
+}, errs)
+
+// MapWithdrawErr answers an error of the withdrawal calls (Withdraw,
+// Decide, CheckStatus, payout accounts) as their handlers do, for callers
+// outside HTTP: the operator's command line prints its msg.
+func MapWithdrawErr(err error) error { return withdrawErrs.Map(err) }
+
+// adminWalletErrs answers an operator's look at a wallet and adjustment.
+var adminWalletErrs = slices.Concat(httpx.ErrorMap{
+	{Err: db.ErrNotFound, Status: http.StatusNotFound, Tip: "用户不存在", Msg: "no such user"},
+}, errs)
+
+// vipAdminErrs answers an operator saving a VIP card.
+var vipAdminErrs = httpx.ErrorMap{
+	{Err: membership.ErrNoProduct, Status: http.StatusNotFound, Tip: "会员卡不存在"},
+}
+
 // passwordErrs answers the withdrawal password check.
 var passwordErrs = httpx.ErrorMap{
 	{Err: ErrGuest, Status: http.StatusForbidden, Tip: "请先注册账号", Msg: "a registered account is needed"},
 	{Err: ErrWrongPassword, Status: http.StatusUnauthorized, Tip: "密码错误", Msg: "wrong password"},
 	{Err: ErrTooManyTries, Status: http.StatusTooManyRequests, Tip: "密码错误次数过多，请稍后再试"},
 }
+
+// withdrawErrs answers withdrawals (the user's and the operator's) and
+// payout accounts.
+var withdrawErrs = slices.Concat(httpx.ErrorMap{
+	{Err: ErrInvalidInput, Status: http.StatusUnprocessableEntity},
+	{Err: ErrDailyLimit, Status: http.StatusConflict},
+	{Err: ErrNoWithdrawal, Status: http.StatusNotFound, Tip: "提现订单不存在", Msg: "no such withdrawal"},
+	{Err: ErrNoAccount, Status: http.StatusNotFound, Tip: "账户不存在", Msg: "no such payout account"},
+	{Err: ErrPayoutExists, Status: http.StatusConflict, Tip: "该账户已添加", Msg: "this account is already added"},
+	{Err: ErrPayoutMax, Status: http.StatusConflict, Tip: fmt.Sprintf("每种账户最多添加%d个", MaxPayoutAccounts), Msg: "at most 5 accounts of each type"},
+	{Err: ErrPayoutBusy, Status: http.StatusConflict, Tip: "该账户有处理中的提现，暂不能删除", Msg: "a pending withdrawal pays to this account"},
+}, limitErrs, passwordErrs, errs)

@@ -114,7 +114,7 @@ func (h *Handler) GoldExchange(w http.ResponseWriter, r *http.Request) error {
 			fmt.Sprintf("amount must be at least %d cents and buy at least one coin", st.ExchangeMin))
 	}
 	if err := h.s.limit(ctx, "exchange", uid, LimitExchange, time.Minute); err != nil {
-		return err
+		return limitErrs.Map(err)
 	}
 	out, _, err := h.s.Exchange(ctx, uid, *body.Amount, key)
 	if err != nil {

@@ -15,7 +15,6 @@ import (
 	"golang.org/x/crypto/sha3"
 
 	"prima/internal/platform/db"
-	"prima/internal/platform/httpx"
 )
 
 // Payout accounts: where a user's withdrawals are paid. A bank card
@@ -145,7 +144,7 @@ type PayoutInput struct {
 // spaces in a card number, the network upper-cased).
 func validatePayout(in PayoutInput) (payoutRow, error) {
 	if in.ActType == nil {
-		return payoutRow{}, httpx.Invalid("缺少参数 actType", "actType is required")
+		return payoutRow{}, invalid("缺少参数 actType", "actType is required")
 	}
 	switch *in.ActType {
 	case ActBank:
@@ -172,31 +171,31 @@ func validatePayout(in PayoutInput) (payoutRow, error) {
 		case ERC20:
 			err = CheckERC20(addr)
 		case "":
-			return payoutRow{}, httpx.Invalid("缺少参数 network", "network is required for USDT (TRC20 or ERC20)")
+			return payoutRow{}, invalid("缺少参数 network", "network is required for USDT (TRC20 or ERC20)")
 		default:
-			return payoutRow{}, httpx.Invalid("参数 network 无效", "network must be TRC20 or ERC20")
+			return payoutRow{}, invalid("参数 network 无效", "network must be TRC20 or ERC20")
 		}
 		if err != nil {
 			return payoutRow{}, err
 		}
 		return payoutRow{ActType: ActUSDT, Network: network, Number: addr}, nil
 	}
-	return payoutRow{}, httpx.Invalid("参数 actType 无效", "actType must be 1 (bank card) or 2 (USDT)")
+	return payoutRow{}, invalid("参数 actType 无效", "actType must be 1 (bank card) or 2 (USDT)")
 }
 
 // CheckCardNumber: 12 to 19 digits with a valid Luhn checksum.
 func CheckCardNumber(n string) error {
 	if n == "" {
-		return httpx.Invalid("请输入银行卡号", "number is required")
+		return invalid("请输入银行卡号", "number is required")
 	}
 	if len(n) < 12 || len(n) > 19 {
-		return httpx.Invalid("银行卡号应为12到19位数字", "number must be 12-19 digits")
+		return invalid("银行卡号应为12到19位数字", "number must be 12-19 digits")
 	}
 	sum := 0
 	for i := 0; i < len(n); i++ {
 		c := n[len(n)-1-i]
 		if c < '0' || c > '9' {
-			return httpx.Invalid("银行卡号应为12到19位数字", "number must be 12-19 digits")
+			return invalid("银行卡号应为12到19位数字", "number must be 12-19 digits")
 		}
 		d := int(c - '0')
 		if i%2 == 1 {
@@ -208,7 +207,7 @@ func CheckCardNumber(n string) error {
 		sum += d
 	}
 	if sum%10 != 0 {
-		return httpx.Invalid("银行卡号有误，请核对", "number fails the Luhn checksum")
+		return invalid("银行卡号有误，请核对", "number fails the Luhn checksum")
 	}
 	return nil
 }
@@ -217,14 +216,14 @@ func CheckCardNumber(n string) error {
 // spaces and the middle dot of transliterated names (·); not only spaces.
 func CheckHolder(h string) error {
 	if h == "" {
-		return httpx.Invalid("请输入持卡人姓名", "holder is required")
+		return invalid("请输入持卡人姓名", "holder is required")
 	}
 	if utf8.RuneCountInString(h) > 30 {
-		return httpx.Invalid("持卡人姓名最多30个字", "holder is at most 30 characters")
+		return invalid("持卡人姓名最多30个字", "holder is at most 30 characters")
 	}
 	for _, r := range h {
 		if !unicode.IsLetter(r) && r != ' ' && r != '·' && r != '•' {
-			return httpx.Invalid("持卡人姓名只能包含文字、空格和·", "holder takes letters, spaces and ·")
+			return invalid("持卡人姓名只能包含文字、空格和·", "holder takes letters, spaces and ·")
 		}
 	}
 	return nil
@@ -234,14 +233,14 @@ func CheckHolder(h string) error {
 // brackets (开户行 names such as "中国银行(上海分行)").
 func CheckBankName(b string) error {
 	if b == "" {
-		return httpx.Invalid("请输入开户银行", "bankName is required")
+		return invalid("请输入开户银行", "bankName is required")
 	}
 	if n := utf8.RuneCountInString(b); n < 2 || n > 30 {
-		return httpx.Invalid("开户银行应为2到30个字", "bankName must be 2-30 characters")
+		return invalid("开户银行应为2到30个字", "bankName must be 2-30 characters")
 	}
 	for _, r := range b {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune(" ()（）·-", r) {
-			return httpx.Invalid("开户银行名称无效", "bankName takes letters, digits, spaces and brackets")
+			return invalid("开户银行名称无效", "bankName takes letters, digits, spaces and brackets")
 		}
 	}
 	return nil
@@ -272,9 +271,9 @@ func base58Decode(s string) ([]byte, bool) {
 // 0x41, 34 characters starting with T, checksum the first 4 bytes of a
 // double SHA-256 of the first 21.
 func CheckTRC20(a string) error {
-	bad := httpx.Invalid("TRC20地址格式错误，请核对", "address is not a TRC20 address")
+	bad := invalid("TRC20地址格式错误，请核对", "address is not a TRC20 address")
 	if a == "" {
-		return httpx.Invalid("请输入USDT地址", "address is required")
+		return invalid("请输入USDT地址", "address is required")
 	}
 	if len(a) != 34 || a[0] != 'T' {
 		return bad
@@ -286,7 +285,7 @@ func CheckTRC20(a string) error {
 	h1 := sha256.Sum256(b[:21])
 	h2 := sha256.Sum256(h1[:])
 	if string(h2[:4]) != string(b[21:]) {
-		return httpx.Invalid("TRC20地址校验失败，请核对", "address fails its checksum")
+		return invalid("TRC20地址校验失败，请核对", "address fails its checksum")
 	}
 	return nil
 }
@@ -295,9 +294,9 @@ func CheckTRC20(a string) error {
 // or all upper case carries no checksum and is accepted; mixed case must
 // match its EIP-55 checksum (keccak-256 of the lower-case hex).
 func CheckERC20(a string) error {
-	bad := httpx.Invalid("ERC20地址格式错误，请核对", "address is not an ERC20 address")
+	bad := invalid("ERC20地址格式错误，请核对", "address is not an ERC20 address")
 	if a == "" {
-		return httpx.Invalid("请输入USDT地址", "address is required")
+		return invalid("请输入USDT地址", "address is required")
 	}
 	if len(a) != 42 || a[0] != '0' || (a[1] != 'x' && a[1] != 'X') {
 		return bad
@@ -321,7 +320,7 @@ func CheckERC20(a string) error {
 				nib = sum[i/2] & 0x0f
 			}
 			if (nib >= 8) != (c >= 'A' && c <= 'F') {
-				return httpx.Invalid("ERC20地址校验失败，请核对", "address fails its EIP-55 checksum")
+				return invalid("ERC20地址校验失败，请核对", "address fails its EIP-55 checksum")
 			}
 		}
 	}
@@ -362,10 +361,10 @@ func (s *Service) AddPayoutAccount(ctx context.Context, uid int64, in PayoutInpu
 		}
 		// An ERC20 address is one address in any case.
 		if dup > 0 {
-			return httpx.Conflict("该账户已添加", "this account is already added")
+			return ErrPayoutExists
 		}
 		if n >= MaxPayoutAccounts {
-			return httpx.Conflict(fmt.Sprintf("每种账户最多添加%d个", MaxPayoutAccounts), "at most 5 accounts of each type")
+			return ErrPayoutMax
 		}
 		p.UserID, p.CreatedAt = uid, now
 		return tx.QueryRow(ctx, `INSERT INTO payout_accounts (user_id, act_type, bank_name, holder, number, network, created_at)
@@ -397,16 +396,26 @@ func (s *Service) DeletePayoutAccount(ctx context.Context, uid, id int64) error 
 		if n, err := res.RowsAffected(); err != nil {
 			return err
 		} else if n == 0 {
-			return errNoAccount
+			return ErrNoAccount
 		}
 		if pending > 0 {
-			return httpx.Conflict("该账户有处理中的提现，暂不能删除", "a pending withdrawal pays to this account")
+			return ErrPayoutBusy
 		}
 		return nil
 	})
 }
 
-var errNoAccount = httpx.NotFound("账户不存在", "no such payout account")
+// Refusals of payout accounts (withdrawErrs answers them).
+var (
+	// ErrNoAccount: no payout account with that id of this user (404).
+	ErrNoAccount = errors.New("no such payout account")
+	// ErrPayoutExists: the same account is added already (409).
+	ErrPayoutExists = errors.New("this account is already added")
+	// ErrPayoutMax: MaxPayoutAccounts of the type are added (409).
+	ErrPayoutMax = errors.New("at most 5 accounts of each type")
+	// ErrPayoutBusy: a pending withdrawal pays to the account (409).
+	ErrPayoutBusy = errors.New("a pending withdrawal pays to this account")
+)
 
 // lockUserRow holds uid's users row until tx ends: the per-user rules of
 // payout accounts and withdrawals are checked under it. On SQLite the

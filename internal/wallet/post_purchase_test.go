@@ -2,12 +2,15 @@ package wallet
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
 
+	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
+	"prima/internal/platform/httpx"
 )
 
 // registered inserts a registered user (an account name) and returns its id.
@@ -160,5 +163,53 @@ func TestBuyPostParallel(t *testing.T) {
 			t.Fatalf("coins %d after two purchases", coins(t, d, buyer))
 		}
 		mustCheck(t, d)
+	})
+}
+
+// answer is what a handler's table makes of a service's error: status, tip
+// and msg, as the client reads them.
+func answer(err error) string {
+	var he *httpx.Error
+	if !errors.As(handlerErrs.Map(err), &he) {
+		return fmt.Sprintf("unmapped %v", err)
+	}
+	return fmt.Sprintf("%d %s | %s", he.Status, he.Tip, he.Msg)
+}
+
+// The services' refusals reach the client in the words they always had:
+// the item's kind in a buy's tip, what a day's withdrawals leave, the
+// payout account's state.
+func TestRefusalWords(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		s := testService(d)
+		author, alice := registered(t, d, "author"), registered(t, d, "alice")
+		guest := newUser(t, d)
+		gold := post(t, d, author, "published", 30)
+		free := post(t, d, author, "published", 0)
+		for _, c := range []struct {
+			name string
+			err  error
+			want string
+		}{
+			{"own", func() error { _, err := s.BuyPost(ctx, author, gold, "words-own"); return err }(), "422 不能购买自己的帖子 | the owner cannot buy their own item"},
+			{"free", func() error { _, err := s.BuyPost(ctx, alice, free, "words-free"); return err }(), "422 该帖子无需购买 | not a gold item"},
+			{"missing", func() error { _, err := s.BuyPost(ctx, alice, 999999, "words-none"); return err }(), "404 帖子不存在或已删除 | posts not found"},
+			{"guest", func() error { _, err := s.BuyPost(ctx, guest, gold, "words-guest"); return err }(), "403 注册登录后才能购买帖子 | guests cannot buy posts: register first"},
+			{"gallery coupon", func() error { _, err := s.BuyGallery(ctx, alice, 1, true, "words-gal"); return err }(), "422 金币视频券仅限购买视频 | coupons buy videos only"},
+			{"missing video", func() error { _, err := s.BuyVideo(ctx, alice, 999999, true, "words-vid"); return err }(), "404 视频不存在或已下架 | videos not found"},
+			{"grant to nobody", func() error {
+				_, err := s.GrantCoupons(ctx, audit.Actor{UID: author}, CouponGrant{UID: 999999, Count: 1, Days: 1, Reason: "x", Key: "words-grant"})
+				return err
+			}(), "404 用户不存在 | no such user"},
+			{"no withdrawal", func() error { _, _, err := s.Decide(ctx, audit.Actor{UID: author}, "W-none", true, ""); return err }(), "404 提现订单不存在 | no such withdrawal"},
+			{"no orderNo", func() error { _, _, err := s.Decide(ctx, audit.Actor{UID: author}, " ", true, ""); return err }(), "422 缺少参数 orderNo | orderNo is required"},
+			{"no payout account", s.DeletePayoutAccount(ctx, alice, 999999), "404 账户不存在 | no such payout account"},
+			{"bad status", CheckStatus("nope"), "422 参数 status 无效 | status must be pending, paid or rejected"},
+		} {
+			if got := answer(c.err); got != c.want {
+				t.Errorf("%s: %q, want %q", c.name, got, c.want)
+			}
+		}
 	})
 }

@@ -9,7 +9,6 @@ import (
 
 	"prima/internal/catalog"
 	"prima/internal/platform/db"
-	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
 )
 
@@ -82,8 +81,20 @@ var (
 		couponOnly: "金币视频券仅限购买视频", live: "state = 'published'", owner: "author_id", ownTip: "不能购买自己的帖子"}
 )
 
-// ErrAlreadyBought: the user owns the item already (409).
-var ErrAlreadyBought = errors.New("already bought")
+// Refusals of a buy (answered by purchaseErrs). Their tips name the kind of
+// item, so sell returns them as a *refusal carrying the item's words.
+var (
+	// ErrAlreadyBought: the user owns the item already (409).
+	ErrAlreadyBought = errors.New("already bought")
+	// ErrNoItem: no such item on sale (404).
+	ErrNoItem = errors.New("item not found")
+	// ErrNotGold: the item has no price (422).
+	ErrNotGold = errors.New("not a gold item")
+	// ErrOwnItem: the item's owner cannot buy it (422).
+	ErrOwnItem = errors.New("the owner cannot buy their own item")
+	// ErrCouponVideosOnly: a coupon offered for something not a video (422).
+	ErrCouponVideosOnly = errors.New("coupons buy videos only")
+)
 
 // bought is what a buy stores for its idempotent replay.
 type bought struct {
@@ -95,11 +106,12 @@ type bought struct {
 }
 
 // buy sells item id to uid, paid with coins (its current price) or one
-// coupon, once per key. Errors are envelopes: unknown or unpublished 404,
-// no price 422, owned already 409, too few coins 409, no coupon 409.
+// coupon, once per key. Unknown or unpublished ErrNoItem, no price
+// ErrNotGold, owned already ErrAlreadyBought, too few coins ErrInsufficient,
+// no coupon ErrNoCoupon (purchaseErrs answers them).
 func (s *Service) buy(ctx context.Context, it item, uid, id int64, useCoupon bool, key string) (bought, error) {
 	if useCoupon && it.couponOnly != "" {
-		return bought{}, httpx.Invalid(it.couponOnly, "coupons buy videos only")
+		return bought{}, &refusal{ErrCouponVideosOnly, it.couponOnly, "coupons buy videos only"}
 	}
 	if err := s.limitBuys(ctx, uid); err != nil {
 		return bought{}, err
@@ -118,7 +130,7 @@ func (s *Service) buy(ctx context.Context, it item, uid, id int64, useCoupon boo
 		s.notify(tx, uid, it.kind)
 		return nil
 	})
-	return out, errs.Map(err)
+	return out, err
 }
 
 // Buys a user may make per minute, videos and galleries together: far
@@ -126,20 +138,14 @@ func (s *Service) buy(ctx context.Context, it item, uid, id int64, useCoupon boo
 // stolen token's coins at database speed.
 const buysPerMinute = 60
 
-// limitBuys counts one buy of uid: 429 over the limit, 503 when the
-// limiter cannot answer (fail closed: money calls wait for it).
+// limitBuys counts one buy of uid: ratelimit.ErrLimited over the limit,
+// ratelimit.ErrUnavailable when the limiter cannot answer (fail closed:
+// money calls wait for it).
 func (s *Service) limitBuys(ctx context.Context, uid int64) error {
 	if s.Limiter == nil {
 		return nil
 	}
-	err := ratelimit.Enforce(ctx, s.Limiter, "wallet:buy:"+strconv.FormatInt(uid, 10), buysPerMinute, time.Minute, ratelimit.FailClosed)
-	switch {
-	case errors.Is(err, ratelimit.ErrUnavailable):
-		return &httpx.Error{Status: 503, Tip: "服务繁忙，请稍后再试", Msg: "rate limiter unavailable", Err: err}
-	case errors.Is(err, ratelimit.ErrLimited):
-		return &httpx.Error{Status: 429, Tip: "操作过于频繁，请稍后再试", Msg: "too many purchases", Err: err}
-	}
-	return err
+	return ratelimit.Enforce(ctx, s.Limiter, "wallet:buy:"+strconv.FormatInt(uid, 10), buysPerMinute, time.Minute, ratelimit.FailClosed)
 }
 
 // sell is one purchase inside tx: the item's price read now, the purchase
@@ -156,19 +162,19 @@ func (s *Service) sell(ctx context.Context, tx *db.Tx, it item, uid, id int64, u
 	}
 	err := tx.QueryRow(ctx, `SELECT coins, title, `+ownerCol+` FROM `+it.goods+` WHERE id = ? AND `+it.live, id).Scan(&price, &title, &owner)
 	if errors.Is(err, sql.ErrNoRows) {
-		return bought{}, httpx.NotFound(it.notFound, it.goods+" not found")
+		return bought{}, &refusal{ErrNoItem, it.notFound, it.goods + " not found"}
 	}
 	if err != nil {
 		return bought{}, err
 	}
 	if it.owner != "" && owner == uid {
-		return bought{}, httpx.Invalid(it.ownTip, "the owner cannot buy their own item")
+		return bought{}, &refusal{ErrOwnItem, it.ownTip, "the owner cannot buy their own item"}
 	}
 	if title == "" {
 		title = "#" + strconv.FormatInt(id, 10)
 	}
 	if price <= 0 {
-		return bought{}, httpx.Invalid(it.notGold, "not a gold item")
+		return bought{}, &refusal{ErrNotGold, it.notGold, "not a gold item"}
 	}
 	b := bought{ItemID: id, Price: price, PaidWith: PaidCoins, CreatedAt: now.Unix()}
 	ref := strconv.FormatInt(id, 10)
@@ -192,14 +198,14 @@ func (s *Service) sell(ctx context.Context, tx *db.Tx, it item, uid, id int64, u
 		}
 		if p.Replayed {
 			// This user's payment for this item exists: so does the purchase.
-			return bought{}, &httpx.Error{Status: 409, Tip: it.bought, Msg: "already bought", Err: ErrAlreadyBought}
+			return bought{}, &refusal{ErrAlreadyBought, it.bought, "already bought"}
 		}
 		txnID = p.TxnID
 	}
 	err = tx.QueryRow(ctx, `INSERT INTO `+it.purchases+` (user_id, `+it.col+`, price, paid_with, coupon_id, txn_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user_id, `+it.col+`) DO NOTHING RETURNING id`, uid, id, b.Price, b.PaidWith, couponID, txnID, b.CreatedAt).Scan(&b.ID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return bought{}, &httpx.Error{Status: 409, Tip: it.bought, Msg: "already bought", Err: ErrAlreadyBought}
+		return bought{}, &refusal{ErrAlreadyBought, it.bought, "already bought"}
 	}
 	return b, err
 }
@@ -272,7 +278,7 @@ func (s *Service) BuyPost(ctx context.Context, uid, id int64, key string) (PostP
 		return PostPurchase{}, err
 	}
 	if !account.Valid || account.String == "" {
-		return PostPurchase{}, &httpx.Error{Status: 403, Tip: "注册登录后才能购买帖子", Msg: "guests cannot buy posts: register first", Err: ErrGuestBuy}
+		return PostPurchase{}, ErrGuestBuy
 	}
 	b, err := s.buy(ctx, postItem, uid, id, false, key)
 	if err != nil {

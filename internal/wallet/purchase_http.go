@@ -82,7 +82,7 @@ func (h *Handler) BuyPost(w http.ResponseWriter, r *http.Request) error {
 	uid := httpx.UserID(r.Context())
 	p, err := h.s.BuyPost(r.Context(), uid, id, key)
 	if err != nil {
-		return err
+		return purchaseErrs.Map(err)
 	}
 	sum, err := h.s.Summary(r.Context(), uid)
 	if err != nil {
@@ -106,7 +106,7 @@ func serveBuy[P any](w http.ResponseWriter, r *http.Request, s *Service,
 	uid := httpx.UserID(r.Context())
 	p, err := buy(r.Context(), uid, id, b.UseCoupon, key)
 	if err != nil {
-		return err
+		return purchaseErrs.Map(err)
 	}
 	sum, err := s.Summary(r.Context(), uid)
 	if err != nil {
@@ -191,7 +191,7 @@ func (h *Handler) AdminGrantCoupons(w http.ResponseWriter, r *http.Request) erro
 	}
 	res, err := h.s.GrantCoupons(r.Context(), audit.ActorFrom(r), CouponGrant{UID: *b.UID, Count: int(*b.Count), Days: int(*b.Days), Reason: reason, Key: key})
 	if err != nil {
-		return err
+		return couponGrantErrs.Map(err)
 	}
 	return httpx.OK(w, res)
 }

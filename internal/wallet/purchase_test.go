@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -102,13 +103,17 @@ func count(t *testing.T, d *db.DB, query string, args ...any) int {
 	return n
 }
 
+// handlerErrs are the tables the handlers answer with: services return
+// sentinels, and a test asks what a handler would answer.
+var handlerErrs = slices.Concat(purchaseErrs, couponGrantErrs, withdrawErrs, payErrs, vipErrs, passwordErrs, limitErrs)
+
 // status is the HTTP status an error maps to (200 for nil).
 func status(err error) int {
 	if err == nil {
 		return 200
 	}
 	var he *httpx.Error
-	if errors.As(errs.Map(err), &he) {
+	if errors.As(handlerErrs.Map(err), &he) {
 		return he.Status
 	}
 	return 500

@@ -66,7 +66,7 @@ type Service struct {
 	// Limiter bounds the money calls per user (ratelimit.FailClosed: with
 	// the limiter down they answer 503); nil applies no limit (tests).
 	Limiter ratelimit.Limiter
-	// Pay are the payment providers and the limits of top-up orders (pay.go).
+	// Pay are the payment providers and the limits of top-up orders (providers.go).
 	Pay Payments
 	now func() time.Time
 }

@@ -124,20 +124,12 @@ var (
 )
 
 // limit counts one attempt of uid at what; nil Limiter (tests that do not
-// care) limits nothing.
+// care) limits nothing. Its refusals are ratelimit's (limitErrs).
 func (s *Service) limit(ctx context.Context, what string, uid int64, n int, per time.Duration) error {
 	if s.Limiter == nil {
 		return nil
 	}
-	err := ratelimit.Enforce(ctx, s.Limiter, fmt.Sprintf("wallet:%s:%d", what, uid), n, per, ratelimit.FailClosed)
-	var le *ratelimit.LimitedError
-	switch {
-	case errors.As(err, &le):
-		return &httpx.Error{Status: 429, Tip: "操作过于频繁，请稍后再试", Msg: err.Error(), Err: err}
-	case errors.Is(err, ratelimit.ErrUnavailable):
-		return &httpx.Error{Status: 503, Tip: "服务繁忙，请稍后再试", Msg: "limiter unavailable", Err: err}
-	}
-	return err
+	return ratelimit.Enforce(ctx, s.Limiter, fmt.Sprintf("wallet:%s:%d", what, uid), n, per, ratelimit.FailClosed)
 }
 
 // checkPassword is the fresh password check of payout calls.
@@ -150,7 +142,7 @@ func (s *Service) checkPassword(ctx context.Context, uid int64, password, ip str
 		if err := s.Passwords.VerifyPassword(ctx, uid, "", ip); errors.Is(err, ErrGuest) {
 			return err
 		}
-		return httpx.Invalid("请输入密码", "passWord is required")
+		return invalid("请输入密码", "passWord is required")
 	}
 	return s.Passwords.VerifyPassword(ctx, uid, password, ip)
 }
@@ -175,21 +167,21 @@ func (s *Service) AddPayout(ctx context.Context, uid int64, ip string, in Payout
 func (s *Service) Withdraw(ctx context.Context, uid int64, ip, key string, in WithdrawInput) (Withdrawal, error) {
 	st := s.Settings
 	if in.Amount == nil {
-		return Withdrawal{}, httpx.Invalid("缺少参数 amount", "amount is required")
+		return Withdrawal{}, invalid("缺少参数 amount", "amount is required")
 	}
 	amount := *in.Amount
 	if amount <= 0 {
-		return Withdrawal{}, httpx.Invalid("参数 amount 无效", "amount must be a positive number of cents")
+		return Withdrawal{}, invalid("参数 amount 无效", "amount must be a positive number of cents")
 	}
 	if amount < st.WithdrawMin {
-		return Withdrawal{}, httpx.Invalid(fmt.Sprintf("单笔最低提现 ¥%s", yuan(st.WithdrawMin)), fmt.Sprintf("amount is below withdrawMin %d", st.WithdrawMin))
+		return Withdrawal{}, invalid(fmt.Sprintf("单笔最低提现 ¥%s", yuan(st.WithdrawMin)), fmt.Sprintf("amount is below withdrawMin %d", st.WithdrawMin))
 	}
 	if amount > st.WithdrawMax {
-		return Withdrawal{}, httpx.Invalid(fmt.Sprintf("单笔最多提现 ¥%s", yuan(st.WithdrawMax)), fmt.Sprintf("amount is above withdrawMax %d", st.WithdrawMax))
+		return Withdrawal{}, invalid(fmt.Sprintf("单笔最多提现 ¥%s", yuan(st.WithdrawMax)), fmt.Sprintf("amount is above withdrawMax %d", st.WithdrawMax))
 	}
 	accountID, err := httpx.BodyID(in.AccountID)
 	if err != nil {
-		return Withdrawal{}, httpx.Invalid(strings.Replace(err.(*httpx.Error).Tip, "id", "accountID", 1), "accountID must be a positive id")
+		return Withdrawal{}, invalid(strings.Replace(err.(*httpx.Error).Tip, "id", "accountID", 1), "accountID must be a positive id")
 	}
 	if err := s.limit(ctx, "withdraw", uid, WithdrawRate.N, WithdrawRate.Per); err != nil {
 		return Withdrawal{}, err
@@ -213,7 +205,7 @@ func (s *Service) Withdraw(ctx context.Context, uid int64, ip, key string, in Wi
 		}
 		return err
 	})
-	return out, errs.Map(err)
+	return out, err
 }
 
 func (s *Service) withdraw(ctx context.Context, tx *db.Tx, uid, amount, accountID int64, now time.Time) (Withdrawal, error) {
@@ -226,7 +218,7 @@ func (s *Service) withdraw(ctx context.Context, tx *db.Tx, uid, amount, accountI
 	acct, err := scanPayout(tx.QueryRow(ctx, `SELECT `+payoutColumns+` FROM payout_accounts
 		WHERE id = ? AND user_id = ? AND deleted_at = 0`, accountID, uid))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Withdrawal{}, errNoAccount
+		return Withdrawal{}, ErrNoAccount
 	}
 	if err != nil {
 		return Withdrawal{}, err
@@ -238,10 +230,10 @@ func (s *Service) withdraw(ctx context.Context, tx *db.Tx, uid, amount, accountI
 		return Withdrawal{}, err
 	}
 	if count >= int64(st.WithdrawDailyCount) {
-		return Withdrawal{}, httpx.Conflict(fmt.Sprintf("每天最多提现%d次", st.WithdrawDailyCount), "daily withdrawal count reached")
+		return Withdrawal{}, &refusal{ErrDailyLimit, fmt.Sprintf("每天最多提现%d次", st.WithdrawDailyCount), "daily withdrawal count reached"}
 	}
 	if sum+amount > st.WithdrawDailyMax {
-		return Withdrawal{}, httpx.Conflict(fmt.Sprintf("今日还可提现 ¥%s", yuan(max(0, st.WithdrawDailyMax-sum))), "daily withdrawal amount exceeded")
+		return Withdrawal{}, &refusal{ErrDailyLimit, fmt.Sprintf("今日还可提现 ¥%s", yuan(max(0, st.WithdrawDailyMax-sum))), "daily withdrawal amount exceeded"}
 	}
 	pct, err := s.FeePercent(ctx, tx, uid)
 	if err != nil {
@@ -322,21 +314,21 @@ func CheckStatus(s string) error {
 	case "", StatusPending, StatusPaid, StatusRejected:
 		return nil
 	}
-	return httpx.Invalid("参数 status 无效", "status must be pending, paid or rejected")
+	return invalid("参数 status 无效", "status must be pending, paid or rejected")
 }
 
 // CheckReason validates a rejection reason: 1 to 200 characters, no
 // control characters.
 func CheckReason(r string) error {
 	if strings.TrimSpace(r) == "" {
-		return httpx.Invalid("请填写拒绝原因", "reason is required")
+		return invalid("请填写拒绝原因", "reason is required")
 	}
 	if !utf8.ValidString(r) || utf8.RuneCountInString(r) > 200 {
-		return httpx.Invalid("拒绝原因最多200个字", "reason is at most 200 characters")
+		return invalid("拒绝原因最多200个字", "reason is at most 200 characters")
 	}
 	for _, c := range r {
 		if unicode.IsControl(c) || c == 0xfffd {
-			return httpx.Invalid("拒绝原因包含无效字符", "reason holds control characters")
+			return invalid("拒绝原因包含无效字符", "reason holds control characters")
 		}
 	}
 	return nil
@@ -350,10 +342,10 @@ func CheckReason(r string) error {
 func (s *Service) Decide(ctx context.Context, actor audit.Actor, orderNo string, approve bool, reason string) (AdminWithdrawal, bool, error) {
 	orderNo = strings.TrimSpace(orderNo)
 	if orderNo == "" {
-		return AdminWithdrawal{}, false, httpx.Invalid("缺少参数 orderNo", "orderNo is required")
+		return AdminWithdrawal{}, false, invalid("缺少参数 orderNo", "orderNo is required")
 	}
 	if len(orderNo) > 64 {
-		return AdminWithdrawal{}, false, errNoWithdrawal
+		return AdminWithdrawal{}, false, ErrNoWithdrawal
 	}
 	status, action := StatusPaid, "withdraw.approve"
 	if approve {
@@ -382,7 +374,7 @@ func (s *Service) Decide(ctx context.Context, actor audit.Actor, orderNo string,
 		}
 		w, err = scanWithdrawal(tx.QueryRow(ctx, `SELECT `+withdrawalColumns+` FROM withdrawals WHERE order_no = ?`, orderNo))
 		if errors.Is(err, sql.ErrNoRows) {
-			return errNoWithdrawal
+			return ErrNoWithdrawal
 		}
 		if err != nil || n == 0 {
 			return err
@@ -425,12 +417,19 @@ func (s *Service) Decide(ctx context.Context, actor audit.Actor, orderNo string,
 		return nil
 	})
 	if err != nil {
-		return AdminWithdrawal{}, false, errs.Map(err)
+		return AdminWithdrawal{}, false, err
 	}
 	return w.admin(), changed, nil
 }
 
-var errNoWithdrawal = httpx.NotFound("提现订单不存在", "no such withdrawal")
+// Refusals of withdrawals and payout accounts (withdrawErrs answers them).
+var (
+	// ErrNoWithdrawal: no withdrawal with that number (404).
+	ErrNoWithdrawal = errors.New("no such withdrawal")
+	// ErrDailyLimit: the day's count or amount of withdrawals is reached
+	// (409); a *refusal says which and what is left.
+	ErrDailyLimit = errors.New("daily withdrawal limit reached")
+)
 
 func tail(n string) string {
 	if len(n) < 4 {

@@ -33,7 +33,7 @@ func (h *Handler) AddPayoutAccount(w http.ResponseWriter, r *http.Request) error
 	}
 	a, err := h.s.AddPayout(r.Context(), httpx.UserID(r.Context()), httpx.ClientIP(r), in)
 	if err != nil {
-		return passwordErrs.Map(err)
+		return withdrawErrs.Map(err)
 	}
 	return httpx.OK(w, a)
 }
@@ -46,7 +46,7 @@ func (h *Handler) DeletePayoutAccount(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	if err := h.s.DeletePayoutAccount(r.Context(), httpx.UserID(r.Context()), id); err != nil {
-		return err
+		return withdrawErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"id": id})
 }
@@ -63,7 +63,7 @@ func (h *Handler) Withdraw(w http.ResponseWriter, r *http.Request) error {
 	}
 	out, err := h.s.Withdraw(r.Context(), httpx.UserID(r.Context()), httpx.ClientIP(r), key, in)
 	if err != nil {
-		return passwordErrs.Map(err)
+		return withdrawErrs.Map(err)
 	}
 	return httpx.OK(w, out)
 }
@@ -77,7 +77,7 @@ func (h *Handler) WithdrawOrders(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := CheckStatus(status); err != nil {
-		return err
+		return withdrawErrs.Map(err)
 	}
 	p, err := h.s.Withdrawals(r.Context(), httpx.UserID(r.Context()), status, num, size)
 	if err != nil {
@@ -96,7 +96,7 @@ func (h *Handler) AdminWithdrawals(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	if err := CheckStatus(status); err != nil {
-		return err
+		return withdrawErrs.Map(err)
 	}
 	p, err := h.s.AdminWithdrawals(r.Context(), uid, status, num, size)
 	if err != nil {
@@ -134,7 +134,7 @@ func (h *Handler) decide(w http.ResponseWriter, r *http.Request, approve bool) e
 	}
 	out, changed, err := h.s.Decide(r.Context(), audit.ActorFrom(r), in.OrderNo, approve, in.Reason)
 	if err != nil {
-		return err
+		return withdrawErrs.Map(err)
 	}
 	return httpx.OK(w, Decision{Withdrawal: out, Changed: changed})
 }
