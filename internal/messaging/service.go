@@ -3,6 +3,7 @@ package messaging
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -271,7 +272,7 @@ func (s *Service) Send(ctx context.Context, me int64, in SendInput) (Message, er
 			return Message{}, ErrNoPicture
 		}
 	}
-	if err := ratelimit.Enforce(ctx, s.limiter, "msg:send:"+itoa(me), SendRate.N, SendRate.Per, ratelimit.FailOpen); err != nil {
+	if err := ratelimit.Enforce(ctx, s.limiter, "msg:send:"+strconv.FormatInt(me, 10), SendRate.N, SendRate.Per, ratelimit.FailOpen); err != nil {
 		return Message{}, limitErr("messages", err)
 	}
 	now := s.now()
@@ -486,7 +487,7 @@ func (s *Service) Report(ctx context.Context, me int64, in ReportInput) (int64, 
 	if _, err := s.peer(ctx, me, in.UID); err != nil && !errors.Is(err, ErrPeerGuest) {
 		return 0, err
 	}
-	if err := ratelimit.Enforce(ctx, s.limiter, "msg:report:"+itoa(me), ReportRate.N, ReportRate.Per, ratelimit.FailOpen); err != nil {
+	if err := ratelimit.Enforce(ctx, s.limiter, "msg:report:"+strconv.FormatInt(me, 10), ReportRate.N, ReportRate.Per, ratelimit.FailOpen); err != nil {
 		return 0, limitErr("reports", err)
 	}
 	return insertReport(ctx, s.db, me, in.UID, reason, s.now().Unix())

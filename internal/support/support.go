@@ -106,13 +106,3 @@ func (s *Service) sign(key string) (string, error) {
 	}
 	return s.signer.URL(key, URLTTL)
 }
-
-// page is the list shape of every list.
-type page[T any] = httpx.Page[T]
-
-func newPage[T any](list []T, total, num, size int) page[T] {
-	if list == nil {
-		list = []T{}
-	}
-	return page[T]{List: list, Total: total, PageNumber: num, PageSize: size, HasMore: num*size < total}
-}
