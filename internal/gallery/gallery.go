@@ -127,10 +127,10 @@ type ModuleKind func(ctx context.Context, q db.Querier, id int64) (pid int64, mo
 
 var errNoModules = errors.New("gallery: Modules is not wired")
 
-// NewService builds the service over d, signing with signer and deciding
-// access with access.
-func NewService(d *db.DB, signer *blob.Signer, access Entitlements) *Service {
-	return &Service{db: d, signer: signer, access: access, now: time.Now}
+// NewService builds the service over d, signing with signer, deciding
+// access with access and reading catalogue modules with modules.
+func NewService(d *db.DB, signer *blob.Signer, access Entitlements, modules ModuleKind) *Service {
+	return &Service{db: d, signer: signer, access: access, Modules: modules, now: time.Now}
 }
 
 const galleryCols = `g.id, g.title, g.module_id, g.sub_module_id, g.vip_level, g.coins, g.image_count, g.published, g.created_at, g.updated_at,

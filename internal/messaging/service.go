@@ -131,9 +131,10 @@ type Service struct {
 	now    func() time.Time
 }
 
-// NewService builds the message centre over d.
-func NewService(d *db.DB, limiter ratelimit.Limiter, people People) *Service {
-	return &Service{db: d, limiter: limiter, people: people, now: time.Now}
+// NewService builds the message centre over d: users through people,
+// image messages through pictures, realtime hints through events.
+func NewService(d *db.DB, limiter ratelimit.Limiter, people People, pictures Pictures, events realtime.Publisher) *Service {
+	return &Service{db: d, limiter: limiter, people: people, Pictures: pictures, Events: events, now: time.Now}
 }
 
 // SetClock replaces the clock (tests).

@@ -61,9 +61,11 @@ type Invites struct {
 	now       func() time.Time
 }
 
-// NewInvites returns the invitation service over d, rewarding through w.
-func NewInvites(d *db.DB, w Granter, people InvitePeople) *Invites {
-	return &Invites{db: d, wallet: w, people: people, now: time.Now}
+// NewInvites returns the invitation service over d, rewarding through w,
+// throttling binds with limiter, telling inviters through events and
+// prefixing share links with publicURL.
+func NewInvites(d *db.DB, w Granter, people InvitePeople, limiter ratelimit.Limiter, events realtime.Publisher, publicURL string) *Invites {
+	return &Invites{db: d, wallet: w, people: people, Limiter: limiter, Events: events, PublicURL: publicURL, now: time.Now}
 }
 
 // BindRate bounds bind attempts per user: enough for typos, too few to

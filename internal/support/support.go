@@ -51,9 +51,11 @@ func (s *Service) asset(ctx context.Context, q db.Querier, id int64) (media.Asse
 	return s.Assets(ctx, q, id)
 }
 
-// NewService builds the service over d, signing picture URLs with signer.
-func NewService(d *db.DB, signer *blob.Signer) *Service {
-	return &Service{db: d, signer: signer, now: time.Now}
+// NewService builds the service over d, signing picture URLs with signer,
+// throttling submissions with limiter, hinting notices through events and
+// reading feedback pictures with assets.
+func NewService(d *db.DB, signer *blob.Signer, limiter ratelimit.Limiter, events realtime.Publisher, assets AssetOn) *Service {
+	return &Service{db: d, signer: signer, Limiter: limiter, Events: events, Assets: assets, now: time.Now}
 }
 
 // Rates of what a user may send. Submissions are cheap to make and each is
