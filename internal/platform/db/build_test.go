@@ -39,9 +39,14 @@ func TestWhere(t *testing.T) {
 	if got, want := w.Args(), []any{1, 2, 3}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("Args = %v, want %v", got, want)
 	}
-	// Two statements extend the same arguments; neither sees the other's.
-	count, page := append(w.Args(), "x"), append(w.Args(), "y", "z")
-	if !reflect.DeepEqual(count, []any{1, 2, 3, "x"}) || !reflect.DeepEqual(page, []any{1, 2, 3, "y", "z"}) {
+	// Two statements extend the same arguments; neither sees the other's,
+	// even when the arguments were grown one at a time (spare capacity).
+	var g db.Where
+	for i := range 3 {
+		g.And("x = ?", i)
+	}
+	count, page := append(g.Args(), "count"), append(g.Args(), "page")
+	if !reflect.DeepEqual(count, []any{0, 1, 2, "count"}) || !reflect.DeepEqual(page, []any{0, 1, 2, "page"}) {
 		t.Fatalf("appends shared storage: %v %v", count, page)
 	}
 }
