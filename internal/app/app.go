@@ -245,15 +245,11 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	// Welfare grants coins, VIP and coupons through the wallet; a points
 	// change tells the user's apps like a wallet change (points show in
 	// the user info).
-	welfare := rewards.NewWelfare(d, wal)
-	welfare.Events = events
 	// Task progress is counted by the domain that owns the rows counted.
-	for metric, count := range map[string]rewards.Counter{
+	welfare := rewards.NewWelfare(d, wal, events, map[string]rewards.Counter{
 		"watch": catalog.PlayedSince, "like": catalog.LikedSince, "follow": community.FollowedSince,
 		"topup": wallet.PaidOrdersSince, "bind_phone": account.PhoneBound, "portrait": account.HasPortrait,
-	} {
-		welfare.Counters[metric] = count
-	}
+	})
 	// Invitations: inviters are paid by the wallet; new guests and
 	// registrations are told to them inside their own transaction.
 	invites := rewards.NewInvites(d, wal, invitePeople{acct}, limiter, events, cfg.PublicURL)
