@@ -244,7 +244,7 @@ func TestIsGuestName(t *testing.T) {
 }
 
 // A guest who renamed themselves keeps the chosen name on registration.
-// (No rename call exists yet, so the test sets the name in the table.)
+// The test sets the name in the table, so only registration is under test.
 func TestRegisterKeepsAChosenName(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		s, _ := newTestService(t, d)

@@ -623,7 +623,7 @@ type UserInfo struct {
 	Gender int    `json:"gender"`
 	Bio    string `json:"bio"`
 
-	// Messages (issue 8, chat): an unread notice or message exists. Only
+	// Messages (chat): an unread notice or message exists. Only
 	// GET /api/app/mine/info fills it (Service.Inbox).
 	MsgHasNew bool `json:"msgHasNew"`
 
@@ -701,9 +701,9 @@ func (s *Service) Info(u User) UserInfo {
 		GoldVideoFreeExpire: unixTime(u.GoldVideoFreeUntil),
 		VideoFreeExpiration: unixTime(u.VideoFreeUntil),
 		CreatedAt:           time.Unix(u.CreatedAt, 0).UTC(),
-		// No coupon tables exist yet: the wallet issue adds gold-video
-		// coupons and fills this from them. Until then every user truly
-		// holds none, and the client gets an empty list rather than null.
+		// The coupons are the wallet's: GET /api/app/mine/info fills them
+		// through Coupons. Elsewhere the client gets an empty list rather
+		// than null.
 		NewGoldVideoCoupon: []CouponGroup{},
 		Gender:             u.Gender,
 		Bio:                u.Bio,

@@ -77,7 +77,7 @@ type App struct {
 	// Wallet is the ledger and what is built on it: orders, purchases,
 	// VIP sales, coupons, withdrawals.
 	Wallet *wallet.Service
-	// Community holds follows (and, later, posts and comments).
+	// Community holds follows, posts, comments and topics.
 	Community *community.Service
 	// Support is feedback and creator applications.
 	Support *support.Service
@@ -97,14 +97,29 @@ type App struct {
 }
 
 // New opens the database, applies migrations and builds the services.
-func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error) {
+func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err error) {
 	d, err := db.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return nil, err
 	}
+	var (
+		limiter ratelimit.Store = ratelimit.NewMemory()
+		events  realtime.Broker = realtime.NewMemory(0)
+		rdb     *redis.Client
+	)
+	// One cleanup path: a step that fails below closes what was opened
+	// before it, in Close's order.
+	defer func() {
+		if err != nil {
+			events.Close()
+			if rdb != nil {
+				rdb.Close()
+			}
+			d.Close()
+		}
+	}()
 	applied, err := migrations.Apply(ctx, d)
 	if err != nil {
-		d.Close()
 		return nil, err
 	}
 	if len(applied) > 0 {
@@ -112,7 +127,6 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	}
 	mediaStore, err := openMedia(ctx, cfg)
 	if err != nil {
-		d.Close()
 		return nil, err
 	}
 	var previous []string
@@ -121,27 +135,19 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	}
 	signer, err := blob.NewSigner(cfg.Secret, previous...)
 	if err != nil {
-		d.Close()
 		return nil, err
 	}
 	trusted, err := httpx.ParseTrustedProxies(cfg.TrustedProxies)
 	if err != nil {
-		d.Close()
 		return nil, fmt.Errorf("trusted proxies: %w", err)
 	}
 	checks := []httpx.Check{{Name: "database", Fn: d.Ping}}
-	var (
-		limiter ratelimit.Store = ratelimit.NewMemory()
-		events  realtime.Broker = realtime.NewMemory(0)
-		rdb     *redis.Client
-	)
 	if cfg.RedisURL != "" {
 		// Several nodes behind a load balancer must share their counters,
 		// or each would allow the full limit, and their events, or a user
 		// connected to one node would not hear what another did.
 		rdb, err = redisx.Dial(ctx, cfg.RedisURL)
 		if err != nil {
-			d.Close()
 			return nil, fmt.Errorf("redis: %w", err)
 		}
 		rl := ratelimit.NewRedis(rdb, cfg.RedisPrefix+"rl:")
@@ -149,6 +155,12 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		checks = append(checks, httpx.Check{Name: "redis", Fn: rl.Ping})
 		events = realtime.NewRedis(rdb, cfg.RedisPrefix+"rt:", 0, log)
 	}
+	// An upgrade whose migrations emptied the search index rebuilds it in
+	// the background; search answers from what is rebuilt so far.
+	if err := search.EnqueueRebuild(ctx, d, applied); err != nil {
+		return nil, fmt.Errorf("search rebuild: %w", err)
+	}
+
 	acct := account.NewService(d, limiter)
 	acct.Events = events
 	// SMS codes: the built-in provider logs them; in test mode a recorder
@@ -171,123 +183,117 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	cat := catalog.NewService(d, catalog.Options{Gate: cfg.Gate, GateURL: cfg.GateURL, PublicURL: cfg.PublicURL})
 	acct.Reports = cat  // reportVid in the user info
 	cat.Events = events // like notices to uploaders
-	a := &App{
-		Config:      cfg,
-		DB:          d,
-		Media:       mediaStore,
-		Signer:      signer,
-		Account:     acct,
-		Catalog:     cat,
-		Reports:     report.NewService(d, limiter),
-		Jobs:        jobs.New(d, jobs.Config{Workers: cfg.Workers, Log: log}),
-		Log:         log,
-		Metrics:     metrics.New(d),
-		Checks:      checks,
-		trusted:     trusted,
-		Redis:       rdb,
-		Events:      events,
-		SMSRecorder: smsRec,
-		WS:          realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, AllowOrigin: cat.AllowsOrigin, Log: log}),
-	}
-	// Every domain's handlers are registered in every process, so any
-	// process that runs workers can run any job.
-	a.Account.RegisterJobs(a.Jobs)
-	a.Uploads = newUploads(d, a.Media, signer)
-	a.Uploads.Log = log
-	a.Uploads.RegisterJobs(a.Jobs)
-	a.Catalog.Media = a.Uploads  // playback URLs of videos with media attached
-	a.Catalog.Covers = a.Uploads // operators' covers, copied to public covers/ keys
-	a.Uploads.Changed = a.Catalog.Invalidate
-	a.Uploads.Previews = a.Catalog // the operator's preview rule
-	a.Wallet = wallet.NewService(d)
-	a.Wallet.Events = events
-	a.Wallet.Passwords = walletPasswords{acct} // fresh password check of payout calls
+
+	uploads := newUploads(d, mediaStore, signer)
+	uploads.Log = log
+	cat.Media = uploads  // playback URLs of videos with media attached
+	cat.Covers = uploads // operators' covers, copied to public covers/ keys
+	uploads.Changed = cat.Invalidate
+	uploads.Previews = cat // the operator's preview rule
+	// Portraits are the user's own uploaded pictures, published like covers.
+	acct.Portraits = portraits{uploads}
+
+	wal := wallet.NewService(d)
+	wal.Events = events
+	wal.Passwords = walletPasswords{acct} // fresh password check of payout calls
 	// Videos and galleries follow one access rule, whose purchases are
 	// the wallet's; bought videos list in the catalog's shape; the user
 	// info's coupons are the wallet's backpack.
-	a.Wallet.Videos = cat
-	a.Wallet.Limiter = limiter
-	access := membership.NewService(d, a.Wallet)
-	a.Catalog.Access = access
-	a.Galleries = gallery.NewService(d, signer, access)
-	a.Galleries.Modules = catalog.ModuleKind
-	acct.Coupons = a.Wallet
+	wal.Videos = cat
+	wal.Limiter = limiter
+	access := membership.NewService(d, wal)
+	cat.Access = access
+	acct.Coupons = wal
 	// Payment providers: the sandbox only when turned on (PRIMA_PAY_SANDBOX=1:
 	// its page pays without money); a real provider is added here
 	// (docs/architecture.md, *Payments and providers*).
 	if cfg.PaySandbox {
-		a.Wallet.Pay.Providers = append(a.Wallet.Pay.Providers, wallet.NewSandbox(cfg.Secret, cfg.PublicURL))
+		wal.Pay.Providers = append(wal.Pay.Providers, wallet.NewSandbox(cfg.Secret, cfg.PublicURL))
 		if !cfg.TestMode {
 			log.Warn("payment sandbox on: anyone can pay their orders on its page without money; never run production like this (PRIMA_PAY_SANDBOX=0)")
 		}
 	}
-	a.Wallet.Pay.Limiter = limiter
-	a.Wallet.RegisterJobs(a.Jobs)
-	search.RegisterJobs(a.Jobs, d)
-	// An upgrade whose migrations emptied the search index rebuilds it in
-	// the background; search answers from what is rebuilt so far.
-	if err := search.EnqueueRebuild(ctx, d, applied); err != nil {
-		d.Close()
-		return nil, fmt.Errorf("search rebuild: %w", err)
-	}
-	a.Wallet.Users = wallet.UserInfoFunc(func(ctx context.Context, uid int64) (any, error) {
+	wal.Pay.Limiter = limiter
+	wal.Users = wallet.UserInfoFunc(func(ctx context.Context, uid int64) (any, error) {
 		u, err := acct.User(ctx, uid)
 		if err != nil {
 			return nil, err
 		}
 		return acct.Info(u), nil
 	})
-	// People (issue 8): follows, their counts and notices; portraits are
-	// the user's own uploaded pictures, published like covers.
-	a.Community = community.NewService(d)
-	a.Community.Events = events
-	a.Community.Limiter = limiter
-	a.Community.Likes = a.Uploads
-	a.Community.Media = a.Uploads
-	a.Community.Tiers = access       // a paid post: membership's rule
-	a.Community.Purchases = a.Wallet // and the wallet's purchase of it
-	a.Community.Modules = catalog.ModuleKind
-	a.Community.Assets = media.AssetOn
-	acct.Follows = a.Community
-	a.Catalog.Follows = a.Community // a video uploader's isFollow
-	acct.Portraits = portraits{a.Uploads}
-	// Support: feedback and creator applications; their answers are notices.
-	a.Support = support.NewService(d, signer)
-	a.Support.Events = events
-	a.Support.Limiter = limiter
-	a.Support.Assets = media.AssetOn // feedback pictures
+
+	galleries := gallery.NewService(d, signer, access, catalog.ModuleKind)
+
+	// People: follows, their counts and notices; posts and comments.
+	com := community.NewService(d)
+	com.Events = events
+	com.Limiter = limiter
+	com.Likes = uploads
+	com.Media = uploads
+	com.Tiers = access  // a paid post: membership's rule
+	com.Purchases = wal // and the wallet's purchase of it
+	com.Modules = catalog.ModuleKind
+	com.Assets = media.AssetOn
+	acct.Follows = com
+	cat.Follows = com // a video uploader's isFollow
+
 	// The message centre: users through the account rules, chat pictures
 	// through the media pipeline; Mine's msgHasNew is its unread state.
-	a.Messages = messaging.NewService(d, limiter, messagePeople{acct})
-	a.Messages.Pictures = messagePictures{a.Uploads}
-	a.Messages.Events = events
-	acct.Inbox = a.Messages
+	messages := messaging.NewService(d, limiter, messagePeople{acct}, messagePictures{uploads}, events)
+	acct.Inbox = messages
+
 	// Welfare grants coins, VIP and coupons through the wallet; a points
 	// change tells the user's apps like a wallet change (points show in
 	// the user info).
-	a.Welfare = rewards.NewWelfare(d, a.Wallet)
-	a.Welfare.Events = events
 	// Task progress is counted by the domain that owns the rows counted.
-	for metric, count := range map[string]rewards.Counter{
+	welfare := rewards.NewWelfare(d, wal, events, map[string]rewards.Counter{
 		"watch": catalog.PlayedSince, "like": catalog.LikedSince, "follow": community.FollowedSince,
 		"topup": wallet.PaidOrdersSince, "bind_phone": account.PhoneBound, "portrait": account.HasPortrait,
-	} {
-		a.Welfare.Counters[metric] = count
-	}
-	// Redemption codes grant through the wallet; their hashes are keyed by
-	// the install secret, their failed tries counted by the shared limiter.
-	a.Codes = rewards.NewCodes(d, a.Wallet, limiter, cfg.Secret)
+	})
 	// Invitations: inviters are paid by the wallet; new guests and
 	// registrations are told to them inside their own transaction.
-	a.Invites = rewards.NewInvites(d, a.Wallet, invitePeople{acct})
-	a.Invites.Limiter = limiter
-	a.Invites.Events = events
-	a.Invites.PublicURL = cfg.PublicURL
-	acct.Invites = a.Invites
-	// Search (issue 10): hits hydrated by the domains' card loaders; the
-	// shared limiter keeps a refresh loop from pushing a hot word.
-	a.Search = searchapi.New(d, a.Catalog, a.Galleries, a.Community)
-	a.Search.Limiter = limiter
+	invites := rewards.NewInvites(d, wal, invitePeople{acct}, limiter, events, cfg.PublicURL)
+	acct.Invites = invites
+
+	a := &App{
+		Config:    cfg,
+		DB:        d,
+		Media:     mediaStore,
+		Signer:    signer,
+		Account:   acct,
+		Catalog:   cat,
+		Reports:   report.NewService(d, limiter),
+		Log:       log,
+		Metrics:   metrics.New(d),
+		Checks:    checks,
+		trusted:   trusted,
+		Redis:     rdb,
+		Events:    events,
+		WS:        realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, AllowOrigin: cat.AllowsOrigin, Log: log}),
+		Jobs:      jobs.New(d, jobs.Config{Workers: cfg.Workers, Log: log}),
+		Uploads:   uploads,
+		Galleries: galleries,
+		Wallet:    wal,
+		Community: com,
+		Support:   support.NewService(d, signer, limiter, events, media.AssetOn), // media.AssetOn: feedback pictures
+		Messages:  messages,
+		Welfare:   welfare,
+		// Redemption codes grant through the wallet; their hashes are keyed
+		// by the install secret, their failed tries counted by the shared
+		// limiter.
+		Codes:   rewards.NewCodes(d, wal, limiter, cfg.Secret),
+		Invites: invites,
+		// Search: hits hydrated by the domains' card loaders; the shared
+		// limiter keeps a refresh loop from pushing a hot word.
+		Search:      searchapi.New(d, limiter, cat, galleries, com),
+		SMSRecorder: smsRec,
+	}
+	// Every domain's handlers are registered in every process, so any
+	// process that runs workers can run any job.
+	acct.RegisterJobs(a.Jobs)
+	uploads.RegisterJobs(a.Jobs)
+	wal.RegisterJobs(a.Jobs)
+	search.RegisterJobs(a.Jobs, d)
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // TestMessagesAPI drives the message centre through the HTTP API on both
-// engines: who may call what, the bad input of issue 8 (blocked, empty,
+// engines: who may call what, the bad input it refuses (blocked, empty,
 // oversized, control characters), read state and msgHasNew.
 func TestMessagesAPI(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, s *apptest.Server) {

@@ -291,7 +291,7 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("POST /api/admin/orders/refund", wal.AdminOrderRefund)
 	op("GET /api/admin/currencys", wal.AdminCurrencys)
 	op("POST /api/admin/currencys", wal.AdminSaveCurrency)
-	// Support and information (E): remote configuration lists, feedback
+	// Support and information: remote configuration lists, feedback
 	// replies, creator reviews, application centre clicks.
 	op("GET /api/admin/source", cat.AdminSource)
 	op("POST /api/admin/source", cat.AdminSetSource)

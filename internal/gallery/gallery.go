@@ -23,6 +23,7 @@ import (
 	"prima/internal/platform/audit"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
 	"prima/internal/search"
 )
 
@@ -126,10 +127,10 @@ type ModuleKind func(ctx context.Context, q db.Querier, id int64) (pid int64, mo
 
 var errNoModules = errors.New("gallery: Modules is not wired")
 
-// NewService builds the service over d, signing with signer and deciding
-// access with access.
-func NewService(d *db.DB, signer *blob.Signer, access Entitlements) *Service {
-	return &Service{db: d, signer: signer, access: access, now: time.Now}
+// NewService builds the service over d, signing with signer, deciding
+// access with access and reading catalogue modules with modules.
+func NewService(d *db.DB, signer *blob.Signer, access Entitlements, modules ModuleKind) *Service {
+	return &Service{db: d, signer: signer, access: access, Modules: modules, now: time.Now}
 }
 
 const galleryCols = `g.id, g.title, g.module_id, g.sub_module_id, g.vip_level, g.coins, g.image_count, g.published, g.created_at, g.updated_at,
@@ -182,26 +183,26 @@ type Query struct {
 
 // List is one page of published galleries, newest first. A scope that
 // does not exist is db.ErrNotFound.
-func (s *Service) List(ctx context.Context, q Query) (catalog.Page[Gallery], error) {
-	page := catalog.Page[Gallery]{List: []Gallery{}, PageNumber: q.PageNumber, PageSize: q.PageSize}
-	where := []string{"g.published = 1"}
-	var args []any
+func (s *Service) List(ctx context.Context, q Query) (httpx.Page[Gallery], error) {
+	page := httpx.Page[Gallery]{List: []Gallery{}, PageNumber: q.PageNumber, PageSize: q.PageSize}
+	var where db.Where
+	where.And("g.published = 1")
 	if q.SubModuleID != 0 {
 		if err := s.checkImagesModule(ctx, s.db, q.SubModuleID, true); err != nil {
 			return page, err
 		}
-		where, args = append(where, "g.sub_module_id = ?"), append(args, q.SubModuleID)
+		where.And("g.sub_module_id = ?", q.SubModuleID)
 	}
 	if q.ModuleID != 0 {
 		if err := s.checkImagesModule(ctx, s.db, q.ModuleID, false); err != nil {
 			return page, err
 		}
-		where, args = append(where, "g.module_id = ?"), append(args, q.ModuleID)
+		where.And("g.module_id = ?", q.ModuleID)
 	}
 	if q.VIP {
-		where = append(where, "g.vip_level > 0")
+		where.And("g.vip_level > 0")
 	}
-	cond := " WHERE " + strings.Join(where, " AND ")
+	cond, args := where.Clause(), where.Args()
 	if err := s.db.QueryRow(ctx, "SELECT COUNT(*) FROM galleries g"+cond, args...).Scan(&page.Total); err != nil {
 		return page, err
 	}
@@ -353,8 +354,8 @@ type MineGallery struct {
 
 // Collected lists one page of uid's favourite published galleries, most
 // recently collected first.
-func (s *Service) Collected(ctx context.Context, uid int64, pageNumber, pageSize int) (catalog.Page[MineGallery], error) {
-	page := catalog.Page[MineGallery]{List: []MineGallery{}, PageNumber: pageNumber, PageSize: pageSize}
+func (s *Service) Collected(ctx context.Context, uid int64, pageNumber, pageSize int) (httpx.Page[MineGallery], error) {
+	page := httpx.Page[MineGallery]{List: []MineGallery{}, PageNumber: pageNumber, PageSize: pageSize}
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM gallery_collects c JOIN galleries g ON g.id = c.gallery_id
 		WHERE c.user_id = ? AND g.published = 1`, uid).Scan(&page.Total); err != nil {
 		return page, err
@@ -489,7 +490,7 @@ func (s *Service) Create(ctx context.Context, actor audit.Actor, in NewGallery) 
 		now := s.now().Unix()
 		if err := tx.QueryRow(ctx, `INSERT INTO galleries (title, module_id, sub_module_id, vip_level, coins, published, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, strings.TrimSpace(in.Title), mod, in.SubModuleID, in.VipLevel, in.Coins,
-			boolInt(in.Published), now, now).Scan(&id); err != nil {
+			db.BoolInt(in.Published), now, now).Scan(&id); err != nil {
 			return err
 		}
 		if err := setImages(ctx, tx, id, in.Assets); err != nil {
@@ -498,7 +499,7 @@ func (s *Service) Create(ctx context.Context, actor audit.Actor, in NewGallery) 
 		if err := search.Touch(ctx, tx, search.KindGallery, id); err != nil {
 			return err
 		}
-		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "gallery.create", TargetType: "gallery", TargetID: itoa(id),
+		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "gallery.create", TargetType: "gallery", TargetID: strconv.FormatInt(id, 10),
 			After: map[string]any{"title": strings.TrimSpace(in.Title), "subModuleId": in.SubModuleID, "vipLevel": in.VipLevel,
 				"coins": in.Coins, "published": in.Published, "images": in.Assets}})
 	})
@@ -548,7 +549,7 @@ func (s *Service) Update(ctx context.Context, actor audit.Actor, id int64, e Edi
 		}
 		g.UpdatedAt = s.now().UTC().Truncate(time.Second)
 		if _, err := tx.Exec(ctx, `UPDATE galleries SET title = ?, module_id = ?, sub_module_id = ?, vip_level = ?, coins = ?, published = ?, updated_at = ?
-			WHERE id = ?`, g.Title, g.ModuleID, g.SubModuleID, g.VipLevel, g.Coins, boolInt(g.Published), g.UpdatedAt.Unix(), id); err != nil {
+			WHERE id = ?`, g.Title, g.ModuleID, g.SubModuleID, g.VipLevel, g.Coins, db.BoolInt(g.Published), g.UpdatedAt.Unix(), id); err != nil {
 			return err
 		}
 		if err := search.Touch(ctx, tx, search.KindGallery, id); err != nil {
@@ -558,7 +559,7 @@ func (s *Service) Update(ctx context.Context, actor audit.Actor, id int64, e Edi
 		if len(after) == 1 && after["published"] != nil {
 			action = "gallery.publish"
 		}
-		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: action, TargetType: "gallery", TargetID: itoa(id), Before: before, After: after})
+		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: action, TargetType: "gallery", TargetID: strconv.FormatInt(id, 10), Before: before, After: after})
 	})
 	if err != nil {
 		return g, err
@@ -592,7 +593,7 @@ func (s *Service) SetImages(ctx context.Context, actor audit.Actor, id int64, as
 		if _, err := tx.Exec(ctx, "UPDATE galleries SET updated_at = ? WHERE id = ?", s.now().Unix(), id); err != nil {
 			return err
 		}
-		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "gallery.images", TargetType: "gallery", TargetID: itoa(id),
+		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "gallery.images", TargetType: "gallery", TargetID: strconv.FormatInt(id, 10),
 			Before: map[string]any{"images": old}, After: map[string]any{"images": assets}})
 	})
 	if err != nil {
@@ -646,12 +647,3 @@ func (s *Service) AdminDetail(ctx context.Context, id int64) (Detail, error) {
 	d.ExpiresAt = s.now().Add(URLTTL).UTC().Truncate(time.Second)
 	return d, nil
 }
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }

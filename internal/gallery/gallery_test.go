@@ -23,6 +23,7 @@ import (
 	"prima/internal/gallery"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
 )
 
 // fixture is a server with an images module, a sub-module, a video
@@ -321,8 +322,8 @@ func TestListsAndFavourites(t *testing.T) {
 			made = append(made, f.create(t, fmt.Sprintf(`{"title":"图集%d","subModuleId":%d,"vipLevel":%d,"published":%t,"images":%s}`,
 				i, f.sub, i%3, i != 4, ids(f.pics))))
 		}
-		list := func(url string) catalog.Page[gallery.Gallery] {
-			return apitest.Data[catalog.Page[gallery.Gallery]](t, apitest.Scenario{URL: url, ExpectedStatus: 200}.Run(t, f.h))
+		list := func(url string) httpx.Page[gallery.Gallery] {
+			return apitest.Data[httpx.Page[gallery.Gallery]](t, apitest.Scenario{URL: url, ExpectedStatus: 200}.Run(t, f.h))
 		}
 		p := list(fmt.Sprintf("/api/app/gallery/list?subModuleID=%d&pageSize=3", f.sub))
 		if p.Total != 4 || len(p.List) != 3 || !p.HasMore || p.List[0].ID != made[3] || p.List[0].Cover == "" || p.List[0].ImageCount != 2 {
@@ -374,7 +375,7 @@ func TestListsAndFavourites(t *testing.T) {
 		if err := s.App.DB.QueryRow(context.Background(), "SELECT COUNT(*) FROM gallery_collects").Scan(&n); err != nil || n != 1 {
 			t.Fatalf("%d rows (%v)", n, err)
 		}
-		mine := apitest.Data[catalog.Page[gallery.MineGallery]](t, apitest.Scenario{URL: "/api/app/mine/collection?type=gallery", Token: f.guest, ExpectedStatus: 200}.Run(t, f.h))
+		mine := apitest.Data[httpx.Page[gallery.MineGallery]](t, apitest.Scenario{URL: "/api/app/mine/collection?type=gallery", Token: f.guest, ExpectedStatus: 200}.Run(t, f.h))
 		if mine.Total != 1 || mine.List[0].ID != g || mine.List[0].At.IsZero() {
 			t.Fatalf("mine: %+v", mine)
 		}

@@ -3,7 +3,6 @@ package gallery
 import (
 	"net/http"
 
-	"prima/internal/catalog"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/httpx"
 )
@@ -25,7 +24,7 @@ func NewHandler(s *Service, videoCollects httpx.Handler) *Handler {
 func (h *Handler) List(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	gq := Query{ModuleID: q.Int("moduleID", 0, 1, httpx.MaxID), SubModuleID: q.Int("subModuleID", 0, 1, httpx.MaxID)}
-	gq.PageNumber, gq.PageSize = catalog.PageParams(q, 20)
+	gq.PageNumber, gq.PageSize = httpx.PageParams(q, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -44,7 +43,7 @@ func (h *Handler) List(w http.ResponseWriter, r *http.Request) error {
 func (h *Handler) VIP(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	gq := Query{ModuleID: q.Int("moduleID", 0, 1, httpx.MaxID), VIP: true}
-	gq.PageNumber, gq.PageSize = catalog.PageParams(q, 20)
+	gq.PageNumber, gq.PageSize = httpx.PageParams(q, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -104,7 +103,7 @@ func (h *Handler) Collection(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return httpx.Invalid("参数 type 无效", "type must be video or gallery")
 	}
-	num, size := catalog.PageParams(q, 20)
+	num, size := httpx.PageParams(q, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}

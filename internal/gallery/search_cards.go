@@ -18,11 +18,7 @@ func (s *Service) GalleriesByIDs(ctx context.Context, ids []int64) (map[int64]Ga
 	for i, id := range ids {
 		args[i] = id
 	}
-	marks := "?"
-	for range ids[1:] {
-		marks += ", ?"
-	}
-	list, err := db.All(ctx, s.db, scanGallery, "SELECT "+galleryCols+galleryFrom+" WHERE g.published = 1 AND g.id IN ("+marks+")", args...)
+	list, err := db.All(ctx, s.db, scanGallery, "SELECT "+galleryCols+galleryFrom+" WHERE g.published = 1 AND g.id IN ("+db.Placeholders(len(ids))+")", args...)
 	if err != nil {
 		return nil, err
 	}

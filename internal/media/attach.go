@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"net/http"
+	"strconv"
 
 	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
@@ -68,7 +69,7 @@ func (s *Service) Attach(ctx context.Context, actor audit.Actor, video, asset in
 			tx.AfterCommit(s.Changed)
 		}
 		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "video.media", TargetType: "video",
-			TargetID: itoa(video), Before: map[string]int64{"mediaId": current}, After: after})
+			TargetID: strconv.FormatInt(video, 10), Before: map[string]int64{"mediaId": current}, After: after})
 	})
 }
 
@@ -90,9 +91,9 @@ func (h *Handler) AdminAttach(w http.ResponseWriter, r *http.Request) error {
 	err := h.s.Attach(r.Context(), audit.ActorFrom(r), *in.VideoID, *in.MediaID)
 	switch {
 	case errors.Is(err, ErrNoVideo):
-		return httpx.NotFound("视频不存在", "no video "+itoa(*in.VideoID))
+		return httpx.NotFound("视频不存在", "no video "+strconv.FormatInt(*in.VideoID, 10))
 	case errors.Is(err, ErrNotFound):
-		return httpx.NotFound("文件不存在", "no asset "+itoa(*in.MediaID))
+		return httpx.NotFound("文件不存在", "no asset "+strconv.FormatInt(*in.MediaID, 10))
 	case errors.Is(err, ErrNotVideo):
 		return httpx.Invalid("只能关联视频文件", "the asset is a picture")
 	case errors.Is(err, ErrAssetFailed):

@@ -174,7 +174,7 @@ func (h *Handler) receive(w http.ResponseWriter, r *http.Request, part io.Reader
 func bodyError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return tooLarge("the body is over " + itoa(mbe.Limit) + " bytes")
+		return tooLarge("the body is over " + strconv.FormatInt(mbe.Limit, 10) + " bytes")
 	}
 	return httpx.BadRequest("上传中断，请重试", "reading the upload: "+err.Error())
 }
@@ -213,7 +213,7 @@ func (h *Handler) Status(w http.ResponseWriter, r *http.Request) error {
 	}
 	a, err := h.s.Get(r.Context(), id)
 	if errors.Is(err, ErrNotFound) || err == nil && a.OwnerUID != httpx.UserID(r.Context()) {
-		return httpx.NotFound("文件不存在", "no asset "+itoa(id)+" of yours")
+		return httpx.NotFound("文件不存在", "no asset "+strconv.FormatInt(id, 10)+" of yours")
 	}
 	if err != nil {
 		return httpx.Internal(err)
@@ -289,8 +289,6 @@ func (h *Handler) AdminList(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, map[string]any{"list": views, "total": total, "pageNumber": pageNumber, "pageSize": pageSize,
 		"hasMore": pageNumber*pageSize < total})
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func cmpStr(a, b string) string {
 	if a != "" {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -64,7 +65,7 @@ func TestLadder(t *testing.T) {
 	for h, want := range cases {
 		var got []string
 		for _, r := range Ladder(h) {
-			got = append(got, strings.Join([]string{itoa(int64(r.Height)), itoa(int64(r.Bitrate))}, "@"))
+			got = append(got, strings.Join([]string{strconv.Itoa(r.Height), strconv.Itoa(r.Bitrate)}, "@"))
 		}
 		if strings.Join(got, " ") != want {
 			t.Errorf("Ladder(%d) = %v, want %s", h, got, want)

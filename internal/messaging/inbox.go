@@ -8,14 +8,6 @@ import (
 	"prima/internal/platform/httpx"
 )
 
-// Page is one page of a list, in the shape every list of the API has
-// (httpx.Page, which catalog.Page is too).
-type Page[T any] = httpx.Page[T]
-
-func newPage[T any](num, size, total int) Page[T] {
-	return Page[T]{List: []T{}, Total: total, PageNumber: num, PageSize: size, HasMore: num*size < total}
-}
-
 // NoticeView is a notice as its user sees it.
 type NoticeView struct {
 	ID        int64     `json:"id"`
@@ -40,15 +32,15 @@ func CheckCategory(c string) error {
 }
 
 // Notices is one page of my notices of one category, newest first.
-func (s *Service) Notices(ctx context.Context, me int64, category string, num, size int) (Page[NoticeView], error) {
+func (s *Service) Notices(ctx context.Context, me int64, category string, num, size int) (httpx.Page[NoticeView], error) {
 	if err := CheckCategory(category); err != nil {
-		return Page[NoticeView]{}, err
+		return httpx.Page[NoticeView]{}, err
 	}
 	var total int
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM notices WHERE user_id = ? AND category = ?`, me, category).Scan(&total); err != nil {
-		return Page[NoticeView]{}, err
+		return httpx.Page[NoticeView]{}, err
 	}
-	p := newPage[NoticeView](num, size, total)
+	p := httpx.NewPage[NoticeView](nil, total, num, size)
 	list, err := db.All(ctx, s.db, func(r db.Scanner) (NoticeView, error) {
 		var n NoticeView
 		var created, read int64
@@ -164,15 +156,15 @@ func (s *Service) HasNew(ctx context.Context, me int64) (bool, error) {
 }
 
 // Conversations is one page of my conversations, the latest first.
-func (s *Service) Conversations(ctx context.Context, me int64, num, size int) (Page[Conversation], error) {
+func (s *Service) Conversations(ctx context.Context, me int64, num, size int) (httpx.Page[Conversation], error) {
 	if err := s.registered(ctx, me); err != nil {
-		return Page[Conversation]{}, err
+		return httpx.Page[Conversation]{}, err
 	}
 	var total int
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM conversations WHERE user_id = ?`, me).Scan(&total); err != nil {
-		return Page[Conversation]{}, err
+		return httpx.Page[Conversation]{}, err
 	}
-	p := newPage[Conversation](num, size, total)
+	p := httpx.NewPage[Conversation](nil, total, num, size)
 	type row struct {
 		peer   int64
 		unread int
@@ -210,12 +202,12 @@ func (s *Service) Conversations(ctx context.Context, me int64, num, size int) (P
 }
 
 // BlockedList is one page of the users I blocked, the latest first.
-func (s *Service) BlockedList(ctx context.Context, me int64, num, size int) (Page[Blocked], error) {
+func (s *Service) BlockedList(ctx context.Context, me int64, num, size int) (httpx.Page[Blocked], error) {
 	var total int
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM message_blocks WHERE user_id = ?`, me).Scan(&total); err != nil {
-		return Page[Blocked]{}, err
+		return httpx.Page[Blocked]{}, err
 	}
-	p := newPage[Blocked](num, size, total)
+	p := httpx.NewPage[Blocked](nil, total, num, size)
 	type row struct{ uid, at int64 }
 	rows, err := db.All(ctx, s.db, func(r db.Scanner) (row, error) {
 		var x row
@@ -254,16 +246,16 @@ const reportContext = 20
 
 // Reports is the operators' page of reports, newest first; reported > 0
 // keeps those about one user.
-func (s *Service) Reports(ctx context.Context, reported int64, num, size int) (Page[ReportView], error) {
+func (s *Service) Reports(ctx context.Context, reported int64, num, size int) (httpx.Page[ReportView], error) {
 	cond, args := "", []any{}
 	if reported > 0 {
 		cond, args = " WHERE reported_id = ?", append(args, reported)
 	}
 	var total int
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM message_reports`+cond, args...).Scan(&total); err != nil {
-		return Page[ReportView]{}, err
+		return httpx.Page[ReportView]{}, err
 	}
-	p := newPage[ReportView](num, size, total)
+	p := httpx.NewPage[ReportView](nil, total, num, size)
 	type row struct {
 		v    ReportView
 		last int64

@@ -40,10 +40,9 @@ func BenchmarkSend(b *testing.B) {
 			for u := int64(1); u <= 2*senders; u++ {
 				people[u] = Person{UID: u, Name: fmt.Sprint(u)}
 			}
-			s := NewService(d, unlimited{}, people)
 			broker := realtime.NewMemory(0)
 			defer broker.Close()
-			s.Events = broker
+			s := NewService(d, unlimited{}, people, nil, broker)
 			var next, who atomic.Int64
 			b.SetParallelism(senders)
 			b.ResetTimer()

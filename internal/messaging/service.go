@@ -3,6 +3,7 @@ package messaging
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -130,9 +131,10 @@ type Service struct {
 	now    func() time.Time
 }
 
-// NewService builds the message centre over d.
-func NewService(d *db.DB, limiter ratelimit.Limiter, people People) *Service {
-	return &Service{db: d, limiter: limiter, people: people, now: time.Now}
+// NewService builds the message centre over d: users through people,
+// image messages through pictures, realtime hints through events.
+func NewService(d *db.DB, limiter ratelimit.Limiter, people People, pictures Pictures, events realtime.Publisher) *Service {
+	return &Service{db: d, limiter: limiter, people: people, Pictures: pictures, Events: events, now: time.Now}
 }
 
 // SetClock replaces the clock (tests).
@@ -271,7 +273,7 @@ func (s *Service) Send(ctx context.Context, me int64, in SendInput) (Message, er
 			return Message{}, ErrNoPicture
 		}
 	}
-	if err := ratelimit.Enforce(ctx, s.limiter, "msg:send:"+itoa(me), SendRate.N, SendRate.Per, ratelimit.FailOpen); err != nil {
+	if err := ratelimit.Enforce(ctx, s.limiter, "msg:send:"+strconv.FormatInt(me, 10), SendRate.N, SendRate.Per, ratelimit.FailOpen); err != nil {
 		return Message{}, limitErr("messages", err)
 	}
 	now := s.now()
@@ -486,7 +488,7 @@ func (s *Service) Report(ctx context.Context, me int64, in ReportInput) (int64, 
 	if _, err := s.peer(ctx, me, in.UID); err != nil && !errors.Is(err, ErrPeerGuest) {
 		return 0, err
 	}
-	if err := ratelimit.Enforce(ctx, s.limiter, "msg:report:"+itoa(me), ReportRate.N, ReportRate.Per, ratelimit.FailOpen); err != nil {
+	if err := ratelimit.Enforce(ctx, s.limiter, "msg:report:"+strconv.FormatInt(me, 10), ReportRate.N, ReportRate.Per, ratelimit.FailOpen); err != nil {
 		return 0, limitErr("reports", err)
 	}
 	return insertReport(ctx, s.db, me, in.UID, reason, s.now().Unix())

@@ -58,11 +58,9 @@ func newFixture(t *testing.T, d *db.DB) *fixture {
 		alice: {UID: alice, Name: "alice"}, bob: {UID: bob, Name: "bob"},
 		carol: {UID: carol, Name: "carol"}, gus: {UID: gus, Name: "guest", Guest: true},
 	}
-	s := NewService(d, ratelimit.NewMemory(), people)
-	s.Pictures = fakePictures{}
 	b := realtime.NewMemory(0)
 	t.Cleanup(func() { b.Close() })
-	s.Events = b
+	s := NewService(d, ratelimit.NewMemory(), people, fakePictures{}, b)
 	return &fixture{s: s, d: d, broker: b}
 }
 

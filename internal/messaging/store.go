@@ -4,13 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"math"
-	"strconv"
 	"time"
 
 	"prima/internal/platform/db"
 )
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 const messageColumns = `id, sender_id, recipient_id, kind, body, asset_id, client_id, created_at, read_at`
 

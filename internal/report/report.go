@@ -3,7 +3,7 @@
 // errors) and lists them for operators.
 //
 // It is its own package rather than part of catalog because two domains
-// feed it: the delivery lines (catalog) and, later, payments (wallet). Each
+// feed it: the delivery lines (catalog) and payments (wallet). Each
 // would otherwise import the other's error reporting; here neither depends
 // on the other, and an operator reads one list.
 package report

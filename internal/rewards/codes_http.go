@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 
-	"prima/internal/catalog"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/httpx"
 	"prima/internal/wallet"
@@ -43,7 +42,7 @@ func (h *CodesHandler) Exchange(w http.ResponseWriter, r *http.Request) error {
 // Records is GET /api/app/code/records: the caller's redemptions.
 func (h *CodesHandler) Records(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
-	num, size := catalog.PageParams(q, 20)
+	num, size := httpx.PageParams(q, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -51,7 +50,7 @@ func (h *CodesHandler) Records(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return httpx.OK(w, catalog.Page[Redemption]{List: list, Total: total, PageNumber: num, PageSize: size, HasMore: num*size < total})
+	return httpx.OK(w, httpx.NewPage(list, total, num, size))
 }
 
 type batchBody struct {
@@ -118,7 +117,7 @@ func (h *CodesHandler) AdminCreateBatch(w http.ResponseWriter, r *http.Request) 
 // AdminBatches is GET /api/admin/codes/batches.
 func (h *CodesHandler) AdminBatches(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
-	num, size := catalog.PageParams(q, 20)
+	num, size := httpx.PageParams(q, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -126,7 +125,7 @@ func (h *CodesHandler) AdminBatches(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return httpx.OK(w, catalog.Page[Batch]{List: list, Total: total, PageNumber: num, PageSize: size, HasMore: num*size < total})
+	return httpx.OK(w, httpx.NewPage(list, total, num, size))
 }
 
 type idBody struct {

@@ -10,7 +10,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"prima/internal/catalog"
 	"prima/internal/messaging"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/days"
@@ -62,9 +61,11 @@ type Invites struct {
 	now       func() time.Time
 }
 
-// NewInvites returns the invitation service over d, rewarding through w.
-func NewInvites(d *db.DB, w Granter, people InvitePeople) *Invites {
-	return &Invites{db: d, wallet: w, people: people, now: time.Now}
+// NewInvites returns the invitation service over d, rewarding through w,
+// throttling binds with limiter, telling inviters through events and
+// prefixing share links with publicURL.
+func NewInvites(d *db.DB, w Granter, people InvitePeople, limiter ratelimit.Limiter, events realtime.Publisher, publicURL string) *Invites {
+	return &Invites{db: d, wallet: w, people: people, Limiter: limiter, Events: events, PublicURL: publicURL, now: time.Now}
 }
 
 // BindRate bounds bind attempts per user: enough for typos, too few to
@@ -463,8 +464,8 @@ func (s *Invites) reward(ctx context.Context, tx *db.Tx, cfg InviteConfig, uid i
 }
 
 // Invitees is a page of uid's invitees, newest first.
-func (s *Invites) Invitees(ctx context.Context, uid int64, pageNumber, pageSize int) (catalog.Page[Invitee], error) {
-	page := catalog.Page[Invitee]{List: []Invitee{}, PageNumber: pageNumber, PageSize: pageSize}
+func (s *Invites) Invitees(ctx context.Context, uid int64, pageNumber, pageSize int) (httpx.Page[Invitee], error) {
+	page := httpx.Page[Invitee]{List: []Invitee{}, PageNumber: pageNumber, PageSize: pageSize}
 	list, total, err := inviteesOf(ctx, s.db, uid, pageNumber, pageSize)
 	if err != nil {
 		return page, err
@@ -527,10 +528,10 @@ func (s *Invites) SetConfig(ctx context.Context, actor audit.Actor, c InviteConf
 
 // AdminInvites is what an operator sees of uid's invitations.
 type AdminInvites struct {
-	UID      int64                 `json:"uid"`
-	Code     string                `json:"code"`
-	Inviter  *int64                `json:"inviter"`
-	Invitees catalog.Page[Invitee] `json:"invitees"`
+	UID      int64               `json:"uid"`
+	Code     string              `json:"code"`
+	Inviter  *int64              `json:"inviter"`
+	Invitees httpx.Page[Invitee] `json:"invitees"`
 }
 
 // Admin is uid's code (empty if never asked), inviter and invitees,
@@ -564,6 +565,6 @@ func (s *Invites) Admin(ctx context.Context, uid int64, pageNumber, pageSize int
 			list[i].Name, list[i].Portrait = p.Name, p.Portrait
 		}
 	}
-	out.Invitees = catalog.Page[Invitee]{List: list, Total: total, PageNumber: pageNumber, PageSize: pageSize, HasMore: pageNumber*pageSize < total}
+	out.Invitees = httpx.NewPage(list, total, pageNumber, pageSize)
 	return out, nil
 }

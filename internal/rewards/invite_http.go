@@ -107,7 +107,7 @@ func (h *InviteHandler) AdminSetConfig(w http.ResponseWriter, r *http.Request) e
 func (h *InviteHandler) AdminInvites(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	uid := q.Required("uid", 1, httpx.MaxID)
-	num, size := catalog.PageParams(q, 20)
+	num, size := httpx.PageParams(q, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}

@@ -29,9 +29,15 @@ type Welfare struct {
 	Counters map[string]Counter
 }
 
-// NewWelfare returns the welfare service on d, granting through g.
-func NewWelfare(d *db.DB, g Granter) *Welfare {
-	return &Welfare{db: d, Wallet: g, Now: time.Now, Counters: map[string]Counter{"checkin": countCheckins}}
+// NewWelfare returns the welfare service on d, granting through g,
+// telling points changes through events and counting task progress with
+// counters (the owning domains'; checkin is rewards' own and always there).
+func NewWelfare(d *db.DB, g Granter, events realtime.Publisher, counters map[string]Counter) *Welfare {
+	w := &Welfare{db: d, Wallet: g, Now: time.Now, Events: events, Counters: map[string]Counter{"checkin": countCheckins}}
+	for metric, count := range counters {
+		w.Counters[metric] = count
+	}
+	return w
 }
 
 // Errors of the welfare rules; the HTTP layer turns them into envelopes.

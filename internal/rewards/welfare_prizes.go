@@ -200,10 +200,7 @@ func (w *Welfare) SavePrize(ctx context.Context, tx *db.Tx, p Prize, now time.Ti
 	if err := checkPrize(&p); err != nil {
 		return 0, err
 	}
-	active := 0
-	if p.Active {
-		active = 1
-	}
+	active := db.BoolInt(p.Active)
 	if p.ID == 0 {
 		var id int64
 		err := tx.QueryRow(ctx, `INSERT INTO point_prizes (title, image, cost, coins, vip_level, vip_days, coupons, stock, per_user_limit, active, sort, created_at, updated_at)

@@ -300,10 +300,7 @@ func (w *Welfare) SaveTask(ctx context.Context, tx *db.Tx, d TaskDef, now time.T
 	if err := checkTask(&d); err != nil {
 		return 0, err
 	}
-	active := 0
-	if d.Active {
-		active = 1
-	}
+	active := db.BoolInt(d.Active)
 	if d.ID == 0 {
 		var id int64
 		err := tx.QueryRow(ctx, `INSERT INTO welfare_tasks (title, description, kind, metric, target, points, coins, link, active, sort, created_at, updated_at)

@@ -32,15 +32,12 @@ func (c *clock) set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
 func newWelfare(d *db.DB) (*Welfare, *clock) {
 	c := &clock{t: noon}
-	w := NewWelfare(d, wallet.NewService(d))
-	w.Now = c.now
 	// The owners' counters, as internal/app wires them.
-	for metric, count := range map[string]Counter{
+	w := NewWelfare(d, wallet.NewService(d), nil, map[string]Counter{
 		"watch": catalog.PlayedSince, "like": catalog.LikedSince, "follow": community.FollowedSince,
 		"topup": wallet.PaidOrdersSince, "bind_phone": account.PhoneBound, "portrait": account.HasPortrait,
-	} {
-		w.Counters[metric] = count
-	}
+	})
+	w.Now = c.now
 	return w, c
 }
 

@@ -220,5 +220,5 @@ func inList(ids []int64) (string, []any) {
 	for i, id := range ids {
 		args[i] = id
 	}
-	return "(" + strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ") + ")", args
+	return "(" + db.Placeholders(len(ids)) + ")", args
 }

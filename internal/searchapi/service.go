@@ -61,9 +61,10 @@ type Service struct {
 	now     func() time.Time
 }
 
-// New builds the search calls over d and the domains that own the cards.
-func New(d *db.DB, videos *catalog.Service, galleries *gallery.Service, com *community.Service) *Service {
-	return &Service{db: d, videos: videos, galleries: galleries, community: com, now: time.Now}
+// New builds the search calls over d and the domains that own the cards;
+// limiter spaces a client's repeats of a word.
+func New(d *db.DB, limiter ratelimit.Limiter, videos *catalog.Service, galleries *gallery.Service, com *community.Service) *Service {
+	return &Service{db: d, Limiter: limiter, videos: videos, galleries: galleries, community: com, now: time.Now}
 }
 
 // SetClock replaces the clock (tests).

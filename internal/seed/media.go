@@ -480,7 +480,7 @@ func attachClips(ctx context.Context, d *db.DB, free, paid clipSets) (int, error
 			for len(ids) > 0 {
 				chunk := ids[:min(len(ids), 200)]
 				ids = ids[len(chunk):]
-				q := `UPDATE videos SET media_id = ? WHERE id IN (?` + strings.Repeat(", ?", len(chunk)-1) + `)`
+				q := `UPDATE videos SET media_id = ? WHERE id IN (` + db.Placeholders(len(chunk)) + `)`
 				if _, err := tx.Exec(ctx, q, append([]any{asset}, chunk...)...); err != nil {
 					return err
 				}

@@ -31,7 +31,7 @@ var welfarePrizes = []rewards.Prize{
 
 // seedWelfare writes the demo tasks and prizes in tx.
 func seedWelfare(ctx context.Context, tx *db.Tx, now int64, st *stats) error {
-	w := rewards.NewWelfare(nil, nil)
+	w := rewards.NewWelfare(nil, nil, nil, nil)
 	at := time.Unix(now, 0)
 	for i, d := range welfareTasks {
 		d.Active, d.Sort = true, int64(i+1)

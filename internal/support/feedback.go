@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"prima/internal/media"
@@ -144,8 +143,10 @@ func scanFeedback(r db.Scanner) (Feedback, error) {
 
 // MyFeedback is one page of uid's feedback, newest first, with pictures
 // and replies.
-func (s *Service) MyFeedback(ctx context.Context, uid int64, num, size int) (page[Feedback], error) {
-	p, err := s.listFeedback(ctx, "user_id = ?", []any{uid}, num, size)
+func (s *Service) MyFeedback(ctx context.Context, uid int64, num, size int) (httpx.Page[Feedback], error) {
+	var w db.Where
+	w.And("user_id = ?", uid)
+	p, err := s.listFeedback(ctx, &w, num, size)
 	for i := range p.List {
 		p.List[i].UserID = 0
 	}
@@ -154,31 +155,31 @@ func (s *Service) MyFeedback(ctx context.Context, uid int64, num, size int) (pag
 
 // AdminFeedback is one page of every user's feedback (uid 0) or one
 // user's, of one status ("" any), newest first.
-func (s *Service) AdminFeedback(ctx context.Context, uid int64, status string, num, size int) (page[Feedback], error) {
-	where, args := []string{"1 = 1"}, []any{}
+func (s *Service) AdminFeedback(ctx context.Context, uid int64, status string, num, size int) (httpx.Page[Feedback], error) {
+	var w db.Where
 	if uid > 0 {
-		where, args = append(where, "user_id = ?"), append(args, uid)
+		w.And("user_id = ?", uid)
 	}
 	if status != "" {
-		where, args = append(where, "status = ?"), append(args, status)
+		w.And("status = ?", status)
 	}
-	return s.listFeedback(ctx, strings.Join(where, " AND "), args, num, size)
+	return s.listFeedback(ctx, &w, num, size)
 }
 
-func (s *Service) listFeedback(ctx context.Context, cond string, args []any, num, size int) (page[Feedback], error) {
+func (s *Service) listFeedback(ctx context.Context, w *db.Where, num, size int) (httpx.Page[Feedback], error) {
 	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM feedback WHERE `+cond, args...).Scan(&total); err != nil {
-		return page[Feedback]{}, err
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM feedback`+w.Clause(), w.Args()...).Scan(&total); err != nil {
+		return httpx.Page[Feedback]{}, err
 	}
-	list, err := db.All(ctx, s.db, scanFeedback, `SELECT `+feedbackColumns+` FROM feedback WHERE `+cond+` ORDER BY id DESC LIMIT ? OFFSET ?`,
-		append(args, size, (num-1)*size)...)
+	list, err := db.All(ctx, s.db, scanFeedback, `SELECT `+feedbackColumns+` FROM feedback`+w.Clause()+` ORDER BY id DESC LIMIT ? OFFSET ?`,
+		append(w.Args(), size, (num-1)*size)...)
 	if err != nil {
-		return page[Feedback]{}, err
+		return httpx.Page[Feedback]{}, err
 	}
 	if err := s.fill(ctx, s.db, list); err != nil {
-		return page[Feedback]{}, err
+		return httpx.Page[Feedback]{}, err
 	}
-	return newPage(list, total, num, size), nil
+	return httpx.NewPage(list, total, num, size), nil
 }
 
 // fill attaches pictures (signed) and replies to fs.

@@ -3,7 +3,6 @@ package support
 import (
 	"net/http"
 
-	"prima/internal/catalog"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/httpx"
 )
@@ -30,7 +29,7 @@ func (h *Handler) SendFeedback(w http.ResponseWriter, r *http.Request) error {
 // MyFeedback is GET /api/app/mine/feedback?pageNumber&pageSize.
 func (h *Handler) MyFeedback(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
-	num, size := catalog.PageParams(q, 20)
+	num, size := httpx.PageParams(q, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -46,7 +45,7 @@ func (h *Handler) AdminFeedback(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	status := q.String("status")
 	uid := q.Int("uid", 0, 1, httpx.MaxID)
-	num, size := catalog.PageParams(q, 20)
+	num, size := httpx.PageParams(q, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -106,7 +105,7 @@ func (h *Handler) Apply(w http.ResponseWriter, r *http.Request) error {
 func (h *Handler) AdminApplications(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	status := q.String("status")
-	num, size := catalog.PageParams(q, 20)
+	num, size := httpx.PageParams(q, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}

@@ -154,7 +154,7 @@ func CheckAppStatus(st string) error {
 // AdminApplications is one page of applications of one status ("" any),
 // oldest pending first is what a reviewer wants, so pending lists by id
 // ascending and the others newest first.
-func (s *Service) AdminApplications(ctx context.Context, status string, num, size int) (page[Application], error) {
+func (s *Service) AdminApplications(ctx context.Context, status string, num, size int) (httpx.Page[Application], error) {
 	cond, args, order := "1 = 1", []any{}, "id DESC"
 	if status != "" {
 		cond, args = "status = ?", append(args, status)
@@ -164,14 +164,14 @@ func (s *Service) AdminApplications(ctx context.Context, status string, num, siz
 	}
 	var total int
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM creator_applications WHERE `+cond, args...).Scan(&total); err != nil {
-		return page[Application]{}, err
+		return httpx.Page[Application]{}, err
 	}
 	list, err := db.All(ctx, s.db, scanApp, `SELECT `+appColumns+` FROM creator_applications WHERE `+cond+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
 		append(args, size, (num-1)*size)...)
 	if err != nil {
-		return page[Application]{}, err
+		return httpx.Page[Application]{}, err
 	}
-	return newPage(list, total, num, size), nil
+	return httpx.NewPage(list, total, num, size), nil
 }
 
 // Decide approves or rejects (with a reason) pending application id. One

@@ -51,9 +51,11 @@ func (s *Service) asset(ctx context.Context, q db.Querier, id int64) (media.Asse
 	return s.Assets(ctx, q, id)
 }
 
-// NewService builds the service over d, signing picture URLs with signer.
-func NewService(d *db.DB, signer *blob.Signer) *Service {
-	return &Service{db: d, signer: signer, now: time.Now}
+// NewService builds the service over d, signing picture URLs with signer,
+// throttling submissions with limiter, hinting notices through events and
+// reading feedback pictures with assets.
+func NewService(d *db.DB, signer *blob.Signer, limiter ratelimit.Limiter, events realtime.Publisher, assets AssetOn) *Service {
+	return &Service{db: d, signer: signer, Limiter: limiter, Events: events, Assets: assets, now: time.Now}
 }
 
 // Rates of what a user may send. Submissions are cheap to make and each is
@@ -105,14 +107,4 @@ func (s *Service) sign(key string) (string, error) {
 		return "", nil
 	}
 	return s.signer.URL(key, URLTTL)
-}
-
-// page is the list shape of every list.
-type page[T any] = httpx.Page[T]
-
-func newPage[T any](list []T, total, num, size int) page[T] {
-	if list == nil {
-		list = []T{}
-	}
-	return page[T]{List: list, Total: total, PageNumber: num, PageSize: size, HasMore: num*size < total}
 }

@@ -37,8 +37,7 @@ func newFixture(t *testing.T, d *db.DB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{s: NewService(d, signer), d: d}
-	f.s.Assets = media.AssetOn
+	f := &fixture{s: NewService(d, signer, nil, nil, media.AssetOn), d: d}
 	f.s.now = func() time.Time { return time.Unix(1_800_000_000, 0) }
 	user := func(name string) int64 {
 		var id int64

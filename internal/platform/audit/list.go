@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"strconv"
-	"strings"
 	"time"
 
 	"prima/internal/platform/db"
@@ -52,27 +51,23 @@ type Page struct {
 }
 
 func (f Filter) where() (string, []any) {
-	var conds []string
-	var args []any
+	var w db.Where
 	if f.Actor >= 0 {
-		conds, args = append(conds, "actor_uid = ?"), append(args, f.Actor)
+		w.And("actor_uid = ?", f.Actor)
 	}
 	if f.Action != "" {
-		conds, args = append(conds, "action = ?"), append(args, f.Action)
+		w.And("action = ?", f.Action)
 	}
 	if f.TargetType != "" {
-		conds, args = append(conds, "target_type = ?"), append(args, f.TargetType)
+		w.And("target_type = ?", f.TargetType)
 	}
 	if f.TargetID != "" {
-		conds, args = append(conds, "target_id = ?"), append(args, f.TargetID)
+		w.And("target_id = ?", f.TargetID)
 	}
 	if f.BeforeID > 0 {
-		conds, args = append(conds, "id < ?"), append(args, f.BeforeID)
+		w.And("id < ?", f.BeforeID)
 	}
-	if len(conds) == 0 {
-		return "", nil
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
+	return w.Clause(), w.Args()
 }
 
 // List reads page pageNumber (from 1) of pageSize rows matching f, newest

@@ -10,6 +10,16 @@ type Page[T any] struct {
 	HasMore    bool `json:"hasMore"`
 }
 
+// NewPage is page num of size whose list holds total rows: hasMore while
+// pages after num hold some. A nil list is an empty one, so the JSON says
+// [] rather than null.
+func NewPage[T any](list []T, total, num, size int) Page[T] {
+	if list == nil {
+		list = []T{}
+	}
+	return Page[T]{List: list, Total: total, PageNumber: num, PageSize: size, HasMore: num*size < total}
+}
+
 // List limits shared by every list: a page holds at most MaxPageSize
 // entries, and pages reach the first PageWindow rows of a list.
 const (

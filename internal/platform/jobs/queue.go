@@ -421,7 +421,7 @@ func (q *Queue) claim(ctx context.Context, n int) ([]Job, error) {
 	now := time.Now().UnixMilli()
 	// Only kinds this process can run: during a rolling deploy an old
 	// worker must leave a new kind's jobs to the new workers.
-	in := strings.TrimSuffix(strings.Repeat("?, ", len(q.kindList)), ", ")
+	in := db.Placeholders(len(q.kindList))
 	skip := ""
 	if q.db.Engine == db.Postgres {
 		// Concurrent claimers skip each other's rows instead of queueing

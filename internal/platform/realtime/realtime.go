@@ -1,6 +1,6 @@
 // Package realtime delivers short events from the server to the signed-in
 // user's open connections: "your profile changed", "one of your sessions was
-// logged out", and later new messages, notices and wallet updates.
+// logged out", new messages, notices and wallet updates.
 //
 // A domain publishes an Event to a topic (UserTopic(uid) for "everything of
 // this user"); every connection subscribed to that topic, on any node, gets

@@ -1,7 +1,7 @@
 // One QueryClient for the app. Every wait ends: a request times out
 // (REQUEST_TIMEOUT_MS), and only what a retry can fix is retried, a bounded
 // number of times (no answer or a 5xx twice, a timeout once: on a network
-// that slow another 15 s wait helps nobody); a 4xx will not change on its
+// that slow another 30 s wait helps nobody); a 4xx will not change on its
 // own, and nothing is retried while the browser says it is offline. Queries
 // run even offline (networkMode 'always') so they fail at once and the page
 // shows its offline state instead of a skeleton that waits forever; when

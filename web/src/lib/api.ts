@@ -59,7 +59,7 @@ export class ApiError extends Error {
 export interface RequestOptions {
   toast?: boolean // toast the error's tip (off: the caller shows the error itself)
   noToken?: boolean // do not send the session token
-  timeout?: number // milliseconds, default REQUEST_TIMEOUT_MS (15 s)
+  timeout?: number // milliseconds, default REQUEST_TIMEOUT_MS (30 s)
   // passwordCheck: the body carries the user's password for a fresh check
   // (adding a payout account, withdrawing). Such a call answers a wrong
   // password with 401 while the session is fine, so a 401 here is shown as
