@@ -270,16 +270,9 @@ func (s *Service) ModuleVideos(ctx context.Context, q VideoQuery) (Page[Video], 
 	// shows to exist.
 	page.Total = total
 	if len(vs) > 0 {
-		page.Total = max(total, offset+len(vs)+boolInt(page.HasMore))
+		page.Total = max(total, offset+len(vs)+db.BoolInt(page.HasMore))
 	}
 	return page, nil
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // count is the listing's total, capped at Window and cached for countTTL.
