@@ -109,8 +109,8 @@ type AdminVideoQuery struct {
 }
 
 // AdminVideos lists videos newest first (by id), drafts included.
-func (s *Service) AdminVideos(ctx context.Context, q AdminVideoQuery) (Page[AdminVideo], error) {
-	page := Page[AdminVideo]{List: []AdminVideo{}, PageNumber: q.PageNumber, PageSize: q.PageSize}
+func (s *Service) AdminVideos(ctx context.Context, q AdminVideoQuery) (httpx.Page[AdminVideo], error) {
+	page := httpx.Page[AdminVideo]{List: []AdminVideo{}, PageNumber: q.PageNumber, PageSize: q.PageSize}
 	var w db.Where
 	if q.ModuleID > 0 {
 		w.And("module_id = ?", q.ModuleID)
