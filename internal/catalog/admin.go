@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -70,8 +69,6 @@ func (c *ttlCache[K, V]) clear() {
 	defer c.mu.Unlock()
 	clear(c.m)
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // cleanText trims s and checks it holds 1..max characters.
 func cleanText(field, label, s string, max int) (string, error) {

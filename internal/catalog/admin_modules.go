@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"prima/internal/platform/audit"
@@ -36,7 +37,7 @@ const adminModuleCols = "id, pid, name, module_type, sort, created_at"
 func lockModule(ctx context.Context, tx *db.Tx, id int64) (AdminModule, error) {
 	m, err := scanAdminModule(tx.QueryRow(ctx, "SELECT "+adminModuleCols+" FROM modules WHERE id = ?"+tx.ForUpdate(), id))
 	if errors.Is(db.NotFound(err), db.ErrNotFound) {
-		return m, detailed(ErrNoModule, "栏目不存在", "no module "+itoa(id))
+		return m, detailed(ErrNoModule, "栏目不存在", "no module "+strconv.FormatInt(id, 10))
 	}
 	return m, err
 }
@@ -125,7 +126,7 @@ func (s *Service) CreateModule(ctx context.Context, actor audit.Actor, in Module
 				return err
 			}
 			if parent.PID != 0 {
-				return invalid("子栏目下不能再建子栏目", "pid "+itoa(in.PID)+" is a sub-module; modules have two levels")
+				return invalid("子栏目下不能再建子栏目", "pid "+strconv.FormatInt(in.PID, 10)+" is a sub-module; modules have two levels")
 			}
 			if in.Type != nil && int(*in.Type) != parent.Type {
 				return invalid("子栏目的类型跟随上级栏目", fmt.Sprintf("moduleType %d differs from the parent's %d", *in.Type, parent.Type))
@@ -142,7 +143,7 @@ func (s *Service) CreateModule(ctx context.Context, actor audit.Actor, in Module
 			m.SubModules = []AdminModule{}
 		}
 		tx.AfterCommit(s.Invalidate)
-		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "module.create", TargetType: "module", TargetID: itoa(id),
+		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "module.create", TargetType: "module", TargetID: strconv.FormatInt(id, 10),
 			After: map[string]any{"pid": in.PID, "name": name, "moduleType": mt, "sort": in.Sort}})
 	})
 	return m, err
@@ -189,7 +190,7 @@ func (s *Service) UpdateModule(ctx context.Context, actor audit.Actor, id int64,
 			return err
 		}
 		tx.AfterCommit(s.Invalidate)
-		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "module.update", TargetType: "module", TargetID: itoa(id), Before: before, After: after})
+		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "module.update", TargetType: "module", TargetID: strconv.FormatInt(id, 10), Before: before, After: after})
 	})
 	return m, err
 }
@@ -217,7 +218,7 @@ func (s *Service) DeleteModule(ctx context.Context, actor audit.Actor, id int64)
 			return fkConflict(err, "栏目仍被其他内容使用，请先移走其中的内容")
 		}
 		tx.AfterCommit(s.Invalidate)
-		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "module.delete", TargetType: "module", TargetID: itoa(id),
+		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "module.delete", TargetType: "module", TargetID: strconv.FormatInt(id, 10),
 			Before: map[string]any{"pid": m.PID, "name": m.Name, "moduleType": m.Type, "sort": m.Sort}})
 	})
 }

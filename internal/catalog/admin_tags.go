@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"errors"
+	"strconv"
 
 	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
@@ -29,7 +30,7 @@ func lockTag(ctx context.Context, tx *db.Tx, id int64) (AdminTag, error) {
 	var t AdminTag
 	err := tx.QueryRow(ctx, "SELECT id, name, sort FROM tags WHERE id = ?"+tx.ForUpdate(), id).Scan(&t.ID, &t.Name, &t.Sort)
 	if errors.Is(db.NotFound(err), db.ErrNotFound) {
-		return t, detailed(ErrNoTag, "标签不存在", "no tag "+itoa(id))
+		return t, detailed(ErrNoTag, "标签不存在", "no tag "+strconv.FormatInt(id, 10))
 	}
 	return t, err
 }
@@ -53,7 +54,7 @@ func (s *Service) CreateTag(ctx context.Context, actor audit.Actor, name string,
 			return err
 		}
 		tx.AfterCommit(s.Invalidate)
-		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "tag.create", TargetType: "tag", TargetID: itoa(t.ID),
+		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "tag.create", TargetType: "tag", TargetID: strconv.FormatInt(t.ID, 10),
 			After: map[string]any{"name": name, "sort": sort}})
 	})
 	return t, err
@@ -108,7 +109,7 @@ func (s *Service) UpdateTag(ctx context.Context, actor audit.Actor, id int64, c 
 			}
 		}
 		tx.AfterCommit(s.Invalidate)
-		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "tag.update", TargetType: "tag", TargetID: itoa(id), Before: before, After: after})
+		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "tag.update", TargetType: "tag", TargetID: strconv.FormatInt(id, 10), Before: before, After: after})
 	})
 	return t, err
 }
@@ -140,7 +141,7 @@ func (s *Service) DeleteTag(ctx context.Context, actor audit.Actor, id int64) (i
 			return err
 		}
 		tx.AfterCommit(s.Invalidate)
-		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "tag.delete", TargetType: "tag", TargetID: itoa(id),
+		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "tag.delete", TargetType: "tag", TargetID: strconv.FormatInt(id, 10),
 			Before: map[string]any{"name": t.Name, "sort": t.Sort}, After: map[string]any{"untaggedVideos": n}})
 	})
 	return n, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
@@ -67,7 +68,7 @@ func scanAdminVideo(r db.Scanner) (AdminVideo, error) {
 func lockVideo(ctx context.Context, tx *db.Tx, id int64) (AdminVideo, error) {
 	v, err := scanAdminVideo(tx.QueryRow(ctx, "SELECT "+adminVideoCols+" FROM videos WHERE id = ?"+tx.ForUpdate(), id))
 	if errors.Is(db.NotFound(err), db.ErrNotFound) {
-		return v, detailed(ErrNoVideo, "视频不存在", "no video "+itoa(id))
+		return v, detailed(ErrNoVideo, "视频不存在", "no video "+strconv.FormatInt(id, 10))
 	}
 	return v, err
 }
@@ -83,7 +84,7 @@ func adminTags(ctx context.Context, q db.Querier, vs []AdminVideo) error {
 		at[v.ID], args[i] = i, v.ID
 	}
 	rows, err := q.Query(ctx, "SELECT vt.video_id, t.id, t.name, t.sort FROM video_tags vt JOIN tags t ON t.id = vt.tag_id WHERE vt.video_id IN ("+
-		placeholders(len(args))+") ORDER BY vt.video_id, t.sort, t.id", args...)
+		db.Placeholders(len(args))+") ORDER BY vt.video_id, t.sort, t.id", args...)
 	if err != nil {
 		return err
 	}
@@ -108,18 +109,17 @@ type AdminVideoQuery struct {
 }
 
 // AdminVideos lists videos newest first (by id), drafts included.
-func (s *Service) AdminVideos(ctx context.Context, q AdminVideoQuery) (Page[AdminVideo], error) {
-	page := Page[AdminVideo]{List: []AdminVideo{}, PageNumber: q.PageNumber, PageSize: q.PageSize}
-	var conds []string
-	var args []any
+func (s *Service) AdminVideos(ctx context.Context, q AdminVideoQuery) (httpx.Page[AdminVideo], error) {
+	page := httpx.Page[AdminVideo]{List: []AdminVideo{}, PageNumber: q.PageNumber, PageSize: q.PageSize}
+	var w db.Where
 	if q.ModuleID > 0 {
-		conds, args = append(conds, "module_id = ?"), append(args, q.ModuleID)
+		w.And("module_id = ?", q.ModuleID)
 	}
 	if q.SubModuleID > 0 {
-		conds, args = append(conds, "sub_module_id = ?"), append(args, q.SubModuleID)
+		w.And("sub_module_id = ?", q.SubModuleID)
 	}
 	if q.Published >= 0 {
-		conds, args = append(conds, "published = ?"), append(args, q.Published)
+		w.And("published = ?", q.Published)
 	}
 	if q.Title != "" {
 		// LIKE ignores ASCII case on SQLite; ILIKE ignores case on PostgreSQL.
@@ -128,12 +128,9 @@ func (s *Service) AdminVideos(ctx context.Context, q AdminVideoQuery) (Page[Admi
 			op = "ILIKE"
 		}
 		esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q.Title)
-		conds, args = append(conds, "title "+op+` ? ESCAPE '\'`), append(args, "%"+esc+"%")
+		w.And("title "+op+` ? ESCAPE '\'`, "%"+esc+"%")
 	}
-	where := ""
-	if len(conds) > 0 {
-		where = " WHERE " + strings.Join(conds, " AND ")
-	}
+	where, args := w.Clause(), w.Args()
 	if err := s.db.QueryRow(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM videos"+where+" LIMIT ?) c", append(args, Window)...).Scan(&page.Total); err != nil {
 		return page, err
 	}
@@ -157,7 +154,7 @@ func (s *Service) AdminVideos(ctx context.Context, q AdminVideoQuery) (Page[Admi
 func (s *Service) AdminVideo(ctx context.Context, id int64) (AdminVideo, error) {
 	v, err := scanAdminVideo(s.db.QueryRow(ctx, "SELECT "+adminVideoCols+" FROM videos WHERE id = ?", id))
 	if errors.Is(db.NotFound(err), db.ErrNotFound) {
-		return v, detailed(ErrNoVideo, "视频不存在", "no video "+itoa(id))
+		return v, detailed(ErrNoVideo, "视频不存在", "no video "+strconv.FormatInt(id, 10))
 	}
 	if err != nil {
 		return v, err
@@ -248,17 +245,17 @@ func placement(ctx context.Context, tx *db.Tx, moduleID *int64, subID int64) (mo
 	sm, err := lockModule(ctx, tx, subID)
 	if err != nil {
 		if errors.Is(err, ErrNoModule) {
-			return 0, 0, detailed(ErrNoModule, fmt.Sprintf("子栏目 %d 不存在", subID), "no sub-module "+itoa(subID))
+			return 0, 0, detailed(ErrNoModule, fmt.Sprintf("子栏目 %d 不存在", subID), "no sub-module "+strconv.FormatInt(subID, 10))
 		}
 		return 0, 0, err
 	}
 	if sm.PID == 0 {
-		return 0, 0, invalid("请选择子栏目（视频放在子栏目下）", "subModuleId "+itoa(subID)+" is a top-level module")
+		return 0, 0, invalid("请选择子栏目（视频放在子栏目下）", "subModuleId "+strconv.FormatInt(subID, 10)+" is a top-level module")
 	}
 	if moduleID != nil && *moduleID != sm.PID {
 		if _, err := lockModule(ctx, tx, *moduleID); err != nil {
 			if errors.Is(err, ErrNoModule) {
-				return 0, 0, detailed(ErrNoModule, fmt.Sprintf("栏目 %d 不存在", *moduleID), "no module "+itoa(*moduleID))
+				return 0, 0, detailed(ErrNoModule, fmt.Sprintf("栏目 %d 不存在", *moduleID), "no module "+strconv.FormatInt(*moduleID, 10))
 			}
 			return 0, 0, err
 		}
@@ -279,7 +276,7 @@ func setTags(ctx context.Context, tx *db.Tx, id int64, ids []int64) error {
 	for _, t := range ids {
 		var one int
 		if err := tx.QueryRow(ctx, "SELECT 1 FROM tags WHERE id = ?", t).Scan(&one); errors.Is(db.NotFound(err), db.ErrNotFound) {
-			return detailed(ErrNoTag, fmt.Sprintf("标签 %d 不存在", t), "no tag "+itoa(t))
+			return detailed(ErrNoTag, fmt.Sprintf("标签 %d 不存在", t), "no tag "+strconv.FormatInt(t, 10))
 		} else if err != nil {
 			return err
 		}
@@ -314,9 +311,9 @@ func (s *Service) publishCover(ctx context.Context, coverID *int64) (url string,
 	url, err = s.Covers.PublishCover(ctx, *coverID)
 	switch {
 	case errors.Is(err, ErrCoverNotFound):
-		return "", undo, detailed(ErrCoverNotFound, fmt.Sprintf("封面图片 %d 不存在", *coverID), "no picture "+itoa(*coverID))
+		return "", undo, detailed(ErrCoverNotFound, fmt.Sprintf("封面图片 %d 不存在", *coverID), "no picture "+strconv.FormatInt(*coverID, 10))
 	case errors.Is(err, ErrCoverNotImage):
-		return "", undo, invalid("封面必须是上传成功的图片", "asset "+itoa(*coverID)+" is not a ready picture")
+		return "", undo, invalid("封面必须是上传成功的图片", "asset "+strconv.FormatInt(*coverID, 10)+" is not a ready picture")
 	case err != nil:
 		return "", undo, err
 	}
@@ -377,7 +374,7 @@ func (s *Service) CreateVideo(ctx context.Context, actor audit.Actor, in VideoIn
 			return err
 		}
 		tx.AfterCommit(s.Invalidate)
-		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "video.create", TargetType: "video", TargetID: itoa(id),
+		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "video.create", TargetType: "video", TargetID: strconv.FormatInt(id, 10),
 			After: map[string]any{"title": nv.Title, "moduleId": mod, "subModuleId": sub, "tagIds": tags, "cover": cover, "coverId": val(in.CoverID),
 				"vipLevel": nv.VipLevel, "coins": nv.Coins, "duration": nv.Duration, "width": nv.Width, "height": nv.Height, "published": nv.Published}})
 	})
@@ -481,13 +478,9 @@ func (s *Service) UpdateVideo(ctx context.Context, actor audit.Actor, id int64, 
 		if in.CoverID != nil {
 			after["coverId"] = *in.CoverID
 		}
-		pub := 0
-		if n.Published {
-			pub = 1
-		}
 		_, err = tx.Exec(ctx, `UPDATE videos SET title = ?, module_id = ?, sub_module_id = ?, cover = ?, vip_level = ?, coins = ?,
 			duration = ?, width = ?, height = ?, published = ?, updated_at = ? WHERE id = ?`,
-			n.Title, n.ModuleID, n.SubModuleID, n.Cover, n.VipLevel, n.Coins, n.Duration, n.Width, n.Height, pub, s.now().Unix(), id)
+			n.Title, n.ModuleID, n.SubModuleID, n.Cover, n.VipLevel, n.Coins, n.Duration, n.Width, n.Height, db.BoolInt(n.Published), s.now().Unix(), id)
 		if err != nil {
 			return err
 		}
@@ -498,7 +491,7 @@ func (s *Service) UpdateVideo(ctx context.Context, actor audit.Actor, id int64, 
 			oldCover = v.Cover
 		}
 		tx.AfterCommit(s.Invalidate)
-		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "video.update", TargetType: "video", TargetID: itoa(id), Before: before, After: after})
+		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "video.update", TargetType: "video", TargetID: strconv.FormatInt(id, 10), Before: before, After: after})
 	})
 	if err != nil {
 		undo()
@@ -529,9 +522,9 @@ func (s *Service) SetPublished(ctx context.Context, actor audit.Actor, id int64,
 		if v.Published == on {
 			return nil
 		}
-		pub, action := 0, "video.unpublish"
+		pub, action := db.BoolInt(on), "video.unpublish"
 		if on {
-			pub, action = 1, "video.publish"
+			action = "video.publish"
 		}
 		if _, err := tx.Exec(ctx, "UPDATE videos SET published = ?, updated_at = ? WHERE id = ? AND published <> ?", pub, s.now().Unix(), id, pub); err != nil {
 			return err
@@ -540,7 +533,7 @@ func (s *Service) SetPublished(ctx context.Context, actor audit.Actor, id int64,
 			return err
 		}
 		tx.AfterCommit(s.Invalidate)
-		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: action, TargetType: "video", TargetID: itoa(id),
+		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: action, TargetType: "video", TargetID: strconv.FormatInt(id, 10),
 			Before: map[string]bool{"published": v.Published}, After: map[string]bool{"published": on}})
 	})
 	if err != nil {
@@ -562,7 +555,7 @@ func (s *Service) DeleteVideo(ctx context.Context, actor audit.Actor, id int64) 
 			return err
 		}
 		if v.Published {
-			return detailed(ErrInUse, "请先下架视频再删除", "video "+itoa(id)+" is published; unpublish it first")
+			return detailed(ErrInUse, "请先下架视频再删除", "video "+strconv.FormatInt(id, 10)+" is published; unpublish it first")
 		}
 		removed := map[string]int64{}
 		for _, t := range []string{"video_tags", "video_likes", "video_collects", "video_history", "video_reports"} {
@@ -582,7 +575,7 @@ func (s *Service) DeleteVideo(ctx context.Context, actor audit.Actor, id int64) 
 		}
 		cover = v.Cover
 		tx.AfterCommit(s.Invalidate)
-		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "video.delete", TargetType: "video", TargetID: itoa(id),
+		return audit.Record(ctx, tx, audit.Entry{Actor: actor, Action: "video.delete", TargetType: "video", TargetID: strconv.FormatInt(id, 10),
 			Before: map[string]any{"title": v.Title, "moduleId": v.ModuleID, "subModuleId": v.SubModuleID, "cover": v.Cover,
 				"vipLevel": v.VipLevel, "coins": v.Coins, "mediaId": v.MediaID, "playCount": v.PlayCount, "likeCount": v.LikeCount},
 			After: map[string]any{"removedRows": removed}})

@@ -76,12 +76,6 @@ func (h *Handler) Announcements(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, as)
 }
 
-// PageParams reads pageSize (1..MaxPageSize) and then pageNumber, whose
-// bound depends on the page size (see Window).
-func PageParams(q *httpx.Query, defSize int64) (pageNumber, pageSize int) {
-	return httpx.PageParams(q, defSize)
-}
-
 // ModuleVideos answers GET /api/app/vid/moduleVideo.
 func (h *Handler) ModuleVideos(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
@@ -92,7 +86,7 @@ func (h *Handler) ModuleVideos(w http.ResponseWriter, r *http.Request) error {
 		PlayTime:    int(q.Int("playTimeType", PlayTimeAny, PlayTimeAny, PlayTimeLong)),
 		News:        int(q.Int("newsType", 0, 0, 1)),
 	}
-	vq.PageNumber, vq.PageSize = PageParams(q, 20)
+	vq.PageNumber, vq.PageSize = httpx.PageParams(q, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -110,7 +104,7 @@ func (h *Handler) ModuleVideos(w http.ResponseWriter, r *http.Request) error {
 func (h *Handler) ModuleSections(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	moduleID := q.Required("moduleID", 1, httpx.MaxID)
-	num, size := PageParams(q, 10)
+	num, size := httpx.PageParams(q, 10)
 	pSize := q.Int("pSize", 3, 1, MaxSectionSize)
 	if err := q.Err(); err != nil {
 		return err

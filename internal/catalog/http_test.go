@@ -73,9 +73,9 @@ func run(t *testing.T, m http.Handler, scenarios []scenario) {
 
 func videoIDs(vs []Video) []int64 { return ids(vs) }
 
-func checkPage(wantLen, wantTotal int, wantMore bool, more ...func(t *testing.T, p Page[Video])) func(*testing.T, json.RawMessage) {
+func checkPage(wantLen, wantTotal int, wantMore bool, more ...func(t *testing.T, p httpx.Page[Video])) func(*testing.T, json.RawMessage) {
 	return func(t *testing.T, raw json.RawMessage) {
-		p := decode[Page[Video]](t, raw)
+		p := decode[httpx.Page[Video]](t, raw)
 		if len(p.List) != wantLen || p.Total != wantTotal || p.HasMore != wantMore {
 			t.Fatalf("page: %d videos, total %d, hasMore %v; want %d, %d, %v", len(p.List), p.Total, p.HasMore, wantLen, wantTotal, wantMore)
 		}
@@ -85,8 +85,8 @@ func checkPage(wantLen, wantTotal int, wantMore bool, more ...func(t *testing.T,
 	}
 }
 
-func sortedBy(key func(Video) int64) func(t *testing.T, p Page[Video]) {
-	return func(t *testing.T, p Page[Video]) {
+func sortedBy(key func(Video) int64) func(t *testing.T, p httpx.Page[Video]) {
+	return func(t *testing.T, p httpx.Page[Video]) {
 		if !slices.IsSortedFunc(p.List, func(a, b Video) int {
 			if key(a) != key(b) {
 				return int(key(b) - key(a))
@@ -98,8 +98,8 @@ func sortedBy(key func(Video) int64) func(t *testing.T, p Page[Video]) {
 	}
 }
 
-func durationsIn(lo, hi int) func(t *testing.T, p Page[Video]) {
-	return func(t *testing.T, p Page[Video]) {
+func durationsIn(lo, hi int) func(t *testing.T, p httpx.Page[Video]) {
+	return func(t *testing.T, p httpx.Page[Video]) {
 		for _, v := range p.List {
 			if v.Duration < lo || v.Duration >= hi {
 				t.Errorf("video %d lasts %d s, outside [%d, %d)", v.ID, v.Duration, lo, hi)
@@ -181,7 +181,7 @@ func TestHTTPScenarios(t *testing.T) {
 			}},
 
 			// Video listings.
-			{name: "page 1", path: v + "&pageSize=20", wantStatus: 200, check: checkPage(20, 45, true, func(t *testing.T, p Page[Video]) {
+			{name: "page 1", path: v + "&pageSize=20", wantStatus: 200, check: checkPage(20, 45, true, func(t *testing.T, p httpx.Page[Video]) {
 				if !slices.Equal(videoIDs(p.List), fx.recVideos[:20]) {
 					t.Errorf("page 1 is not the 20 newest: %v", videoIDs(p.List))
 				}
@@ -194,7 +194,7 @@ func TestHTTPScenarios(t *testing.T) {
 					t.Errorf("page echo %d/%d", p.PageNumber, p.PageSize)
 				}
 			})},
-			{name: "last page", path: v + "&pageSize=20&pageNumber=3", wantStatus: 200, check: checkPage(5, 45, false, func(t *testing.T, p Page[Video]) {
+			{name: "last page", path: v + "&pageSize=20&pageNumber=3", wantStatus: 200, check: checkPage(5, 45, false, func(t *testing.T, p httpx.Page[Video]) {
 				if !slices.Equal(videoIDs(p.List), fx.recVideos[40:]) {
 					t.Errorf("page 3: %v", videoIDs(p.List))
 				}
@@ -208,14 +208,14 @@ func TestHTTPScenarios(t *testing.T) {
 			{name: "under 5 min", path: v + "&playTimeType=1&pageSize=50", wantStatus: 200, check: checkPage(16, 16, false, durationsIn(0, 300))},
 			{name: "5 to 20 min", path: v + "&playTimeType=2&pageSize=50", wantStatus: 200, check: checkPage(15, 15, false, durationsIn(300, 1200))},
 			{name: "over 20 min", path: v + "&playTimeType=3&pageSize=50&sortType=1", wantStatus: 200, check: checkPage(14, 14, false, durationsIn(1200, 1<<30), sortedBy(func(v Video) int64 { return v.PlayCount }))},
-			{name: "last 7 days", path: v + "&newsType=1&pageSize=50", wantStatus: 200, check: checkPage(7, 7, false, func(t *testing.T, p Page[Video]) {
+			{name: "last 7 days", path: v + "&newsType=1&pageSize=50", wantStatus: 200, check: checkPage(7, 7, false, func(t *testing.T, p httpx.Page[Video]) {
 				for _, v := range p.List {
 					if v.CreatedAt.Before(testNow.Add(-7 * 24 * time.Hour)) {
 						t.Errorf("video %d from %v", v.ID, v.CreatedAt)
 					}
 				}
 			})},
-			{name: "whole module", path: fmt.Sprint("/api/app/vid/moduleVideo?pageSize=50&moduleID=", fx.home), wantStatus: 200, check: checkPage(50, 50, false, func(t *testing.T, p Page[Video]) {
+			{name: "whole module", path: fmt.Sprint("/api/app/vid/moduleVideo?pageSize=50&moduleID=", fx.home), wantStatus: 200, check: checkPage(50, 50, false, func(t *testing.T, p httpx.Page[Video]) {
 				if slices.Contains(videoIDs(p.List), fx.draft) {
 					t.Error("draft listed")
 				}
@@ -241,7 +241,7 @@ func TestHTTPScenarios(t *testing.T) {
 
 			// Sections.
 			{name: "sections page 1", path: fmt.Sprint("/api/app/vid/moduleSection?moduleID=", fx.home, "&pageSize=2&pSize=2"), wantStatus: 200, check: func(t *testing.T, raw json.RawMessage) {
-				p := decode[Page[Section]](t, raw)
+				p := decode[httpx.Page[Section]](t, raw)
 				if p.Total != 3 || !p.HasMore || len(p.List) != 2 {
 					t.Fatalf("sections: total %d, more %v, %d listed", p.Total, p.HasMore, len(p.List))
 				}
@@ -257,13 +257,13 @@ func TestHTTPScenarios(t *testing.T) {
 				}
 			}},
 			{name: "sections page 2", path: fmt.Sprint("/api/app/vid/moduleSection?moduleID=", fx.home, "&pageSize=2&pageNumber=2"), wantStatus: 200, check: func(t *testing.T, raw json.RawMessage) {
-				p := decode[Page[Section]](t, raw)
+				p := decode[httpx.Page[Section]](t, raw)
 				if p.Total != 3 || p.HasMore || len(p.List) != 1 || p.List[0].ID != fx.empty || p.List[0].Videos == nil || len(p.List[0].Videos) != 0 {
 					t.Errorf("sections page 2: %s", raw)
 				}
 			}},
 			{name: "sections default pSize", path: fmt.Sprint("/api/app/vid/moduleSection?moduleID=", fx.home), wantStatus: 200, check: func(t *testing.T, raw json.RawMessage) {
-				p := decode[Page[Section]](t, raw)
+				p := decode[httpx.Page[Section]](t, raw)
 				if len(p.List) != 3 || len(p.List[0].Videos) != 3 {
 					t.Errorf("default pSize: %s", raw)
 				}
@@ -353,7 +353,7 @@ func TestDomainsAndGateUsePublicURL(t *testing.T) {
 	}
 }
 
-func listPage(t *testing.T, s *Service, q VideoQuery) Page[Video] {
+func listPage(t *testing.T, s *Service, q VideoQuery) httpx.Page[Video] {
 	t.Helper()
 	p, err := s.ModuleVideos(context.Background(), q)
 	if err != nil {

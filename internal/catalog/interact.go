@@ -10,6 +10,7 @@ import (
 	"prima/internal/membership"
 	"prima/internal/messaging"
 	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
 )
 
 // Video detail and users' interactions with videos: likes, favourites,
@@ -327,8 +328,8 @@ type mineKey struct {
 // is read by keyset from that page's last row, so scrolling on while rows
 // are added or removed neither repeats nor skips a video; any other page
 // is read by offset, within Window.
-func (s *Service) Mine(ctx context.Context, list int, uid int64, pageNumber, pageSize int) (Page[MineVideo], error) {
-	page := Page[MineVideo]{List: []MineVideo{}, PageNumber: pageNumber, PageSize: pageSize}
+func (s *Service) Mine(ctx context.Context, list int, uid int64, pageNumber, pageSize int) (httpx.Page[MineVideo], error) {
+	page := httpx.Page[MineVideo]{List: []MineVideo{}, PageNumber: pageNumber, PageSize: pageSize}
 	l := mineLists[list]
 	total, err := countMine(ctx, s.db, l, uid, Window)
 	if err != nil {

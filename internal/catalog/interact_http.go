@@ -130,7 +130,7 @@ var reportReasonOrder = []string{"illegal", "vulgar", "violence", "copyright", "
 func (h *Handler) mine(list int) func(w http.ResponseWriter, r *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := httpx.Q(r)
-		num, size := PageParams(q, 20)
+		num, size := httpx.PageParams(q, 20)
 		if err := q.Err(); err != nil {
 			return err
 		}

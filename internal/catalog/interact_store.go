@@ -204,7 +204,7 @@ func (s *Service) VideoCards(ctx context.Context, ids []int64) (map[int64]Video,
 	for i, id := range ids {
 		args[i] = id
 	}
-	vs, err := db.All(ctx, s.db, scanVideo, "SELECT "+videoCols+" FROM videos v WHERE v.published = 1 AND v.id IN ("+placeholders(len(ids))+")", args...)
+	vs, err := db.All(ctx, s.db, scanVideo, "SELECT "+videoCols+" FROM videos v WHERE v.published = 1 AND v.id IN ("+db.Placeholders(len(ids))+")", args...)
 	if err != nil {
 		return nil, err
 	}

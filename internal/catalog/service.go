@@ -111,9 +111,6 @@ func NewService(d *db.DB, opts Options) *Service {
 	return s
 }
 
-// Page is one page of a list.
-type Page[T any] = httpx.Page[T]
-
 // Modules lists the top-level modules in sort order, each with its
 // sub-modules; moduleType < 0 means every type.
 func (s *Service) Modules(ctx context.Context, moduleType int) ([]Module, error) {
@@ -210,8 +207,8 @@ type pageKey struct {
 // unless this node served the previous page recently: then the page is read
 // by keyset from that page's last row, which costs the same at page 400 as
 // at page 2 and does not repeat a video when new ones arrive mid-scroll.
-func (s *Service) ModuleVideos(ctx context.Context, q VideoQuery) (Page[Video], error) {
-	page := Page[Video]{List: []Video{}, PageNumber: q.PageNumber, PageSize: q.PageSize}
+func (s *Service) ModuleVideos(ctx context.Context, q VideoQuery) (httpx.Page[Video], error) {
+	page := httpx.Page[Video]{List: []Video{}, PageNumber: q.PageNumber, PageSize: q.PageSize}
 	if q.SubModuleID > 0 {
 		sm, err := s.subModule(ctx, q.SubModuleID)
 		if err != nil {
@@ -270,16 +267,9 @@ func (s *Service) ModuleVideos(ctx context.Context, q VideoQuery) (Page[Video], 
 	// shows to exist.
 	page.Total = total
 	if len(vs) > 0 {
-		page.Total = max(total, offset+len(vs)+boolInt(page.HasMore))
+		page.Total = max(total, offset+len(vs)+db.BoolInt(page.HasMore))
 	}
 	return page, nil
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // count is the listing's total, capped at Window and cached for countTTL.
@@ -305,8 +295,8 @@ type Section struct {
 
 // ModuleSections lists a page of a module's sections, each with its newest
 // pSize videos.
-func (s *Service) ModuleSections(ctx context.Context, moduleID int64, pageNumber, pageSize, pSize int) (Page[Section], error) {
-	page := Page[Section]{List: []Section{}, PageNumber: pageNumber, PageSize: pageSize}
+func (s *Service) ModuleSections(ctx context.Context, moduleID int64, pageNumber, pageSize, pSize int) (httpx.Page[Section], error) {
+	page := httpx.Page[Section]{List: []Section{}, PageNumber: pageNumber, PageSize: pageSize}
 	if _, err := s.topModule(ctx, moduleID); err != nil {
 		return page, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -160,9 +161,9 @@ func TestAppClicksAndCustomerService(t *testing.T) {
 		}{
 			{`{}`, 422}, {`{"id":0}`, 422}, {`{"id":-3}`, 422}, {`{"id":"1"}`, 400}, {`{"id":9007199254740993}`, 422},
 			{`{"id":424242}`, 404},
-			{`{"id":` + itoa(grp[0].ID) + `}`, 404}, // not an app
-			{`{"id":` + itoa(apps[0].ID) + `}`, 200},
-			{`{"id":` + itoa(apps[0].ID) + `}`, 200},
+			{`{"id":` + strconv.FormatInt(grp[0].ID, 10) + `}`, 404}, // not an app
+			{`{"id":` + strconv.FormatInt(apps[0].ID, 10) + `}`, 200},
+			{`{"id":` + strconv.FormatInt(apps[0].ID, 10) + `}`, 200},
 		} {
 			if got := do("POST", "/api/app/apps/click", c.body); got != c.want {
 				t.Errorf("click %s = %d, want %d", c.body, got, c.want)

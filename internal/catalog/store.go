@@ -257,7 +257,7 @@ func attachTags(ctx context.Context, q db.Querier, vs []Video) error {
 		idx[v.ID] = append(idx[v.ID], i)
 	}
 	query := "SELECT vt.video_id, t.name FROM video_tags vt JOIN tags t ON t.id = vt.tag_id WHERE vt.video_id IN (" +
-		placeholders(len(args)) + ") ORDER BY vt.video_id, t.sort, t.id"
+		db.Placeholders(len(args)) + ") ORDER BY vt.video_id, t.sort, t.id"
 	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return err
@@ -274,10 +274,6 @@ func attachTags(ctx context.Context, q db.Querier, vs []Video) error {
 		}
 	}
 	return rows.Err()
-}
-
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }
 
 // topModules reads the top-level modules, of one type when moduleType >= 0.
@@ -301,7 +297,7 @@ func subModules(ctx context.Context, q db.Querier, pids []int64) ([]SubModule, e
 	query := "SELECT id, name, module_type, pid, sort FROM modules WHERE pid <> 0"
 	args := make([]any, 0, len(pids))
 	if len(pids) > 0 {
-		query = "SELECT id, name, module_type, pid, sort FROM modules WHERE pid IN (" + placeholders(len(pids)) + ")"
+		query = "SELECT id, name, module_type, pid, sort FROM modules WHERE pid IN (" + db.Placeholders(len(pids)) + ")"
 		for _, p := range pids {
 			args = append(args, p)
 		}
@@ -430,14 +426,10 @@ func InsertModule(ctx context.Context, tx *db.Tx, pid int64, name string, module
 
 // InsertVideo adds a video and returns its id.
 func InsertVideo(ctx context.Context, tx *db.Tx, v NewVideo) (int64, error) {
-	pub := 0
-	if v.Published {
-		pub = 1
-	}
 	var id int64
 	err := tx.QueryRow(ctx, `INSERT INTO videos (title, cover, duration, play_count, like_count, module_id, sub_module_id, vip_level, coins, width, height, published, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		v.Title, v.Cover, v.Duration, v.PlayCount, v.LikeCount, v.ModuleID, v.SubModuleID, v.VipLevel, v.Coins, v.Width, v.Height, pub, v.CreatedAt, v.CreatedAt).Scan(&id)
+		v.Title, v.Cover, v.Duration, v.PlayCount, v.LikeCount, v.ModuleID, v.SubModuleID, v.VipLevel, v.Coins, v.Width, v.Height, db.BoolInt(v.Published), v.CreatedAt, v.CreatedAt).Scan(&id)
 	return id, err
 }
 

@@ -157,8 +157,7 @@ func TestSectionVideosAndTags(t *testing.T) {
 }
 
 // The listing queries walk the index made for them. This is what keeps a
-// page cheap on a million rows (measured in the report of the catalog
-// issue); it fails if an index is dropped or a query stops matching the
+// page cheap on a million rows; it fails if an index is dropped or a query stops matching the
 // partial indexes' predicate.
 func TestListingQueryPlans(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {

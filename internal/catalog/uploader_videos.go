@@ -16,8 +16,8 @@ var ErrNoUser = errors.New("catalog: no such user")
 // newest first: what their page's 视频 tab lists. Only a published video
 // whose media finished processing counts; drafts, unpublished videos and
 // uploads no video plays stay out. ErrNoUser when uid is not a user's.
-func (s *Service) UserVideos(ctx context.Context, uid int64, pageNumber, pageSize int) (Page[Video], error) {
-	page := Page[Video]{List: []Video{}, PageNumber: pageNumber, PageSize: pageSize}
+func (s *Service) UserVideos(ctx context.Context, uid int64, pageNumber, pageSize int) (httpx.Page[Video], error) {
+	page := httpx.Page[Video]{List: []Video{}, PageNumber: pageNumber, PageSize: pageSize}
 	var n int
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM users WHERE id = ? AND role = 'user'`, uid).Scan(&n); err != nil {
 		return page, err
@@ -54,7 +54,7 @@ func (s *Service) UserVideos(ctx context.Context, uid int64, pageNumber, pageSiz
 func (h *Handler) UserVideos(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	uid := q.Required("uid", 1, httpx.MaxID)
-	num, size := PageParams(q, 18)
+	num, size := httpx.PageParams(q, 18)
 	if err := q.Err(); err != nil {
 		return err
 	}

@@ -60,7 +60,7 @@ func TestUserVideosListsOnlyTheirPublishedPlayableVideos(t *testing.T) {
 		m.Handle("GET /api/app/user/videos", httpx.Handler(NewHandler(s).UserVideos))
 		run(t, m, []scenario{
 			{name: "public page", path: fmt.Sprintf("/api/app/user/videos?uid=%d&pageSize=18", up), wantStatus: 200,
-				check: checkPage(2, 2, false, func(t *testing.T, p Page[Video]) {
+				check: checkPage(2, 2, false, func(t *testing.T, p httpx.Page[Video]) {
 					if !slices.Equal(videoIDs(p.List), []int64{v[1], v[0]}) {
 						t.Fatalf("ids %v", videoIDs(p.List))
 					}

@@ -45,8 +45,6 @@ const EventPostChanged = "post.changed"
 // modShanghai is the zone notices write times in (the users' own).
 var modShanghai = time.FixedZone("Asia/Shanghai", 8*3600)
 
-func modItoa(n int64) string { return strconv.FormatInt(n, 10) }
-
 // modReason trims a reason and checks it holds 1..ModReasonMax characters.
 func modReason(s string) (string, error) {
 	s = strings.TrimSpace(s)
@@ -68,7 +66,7 @@ func (r postRow) label() string {
 	if s := r.summary(); s != "" {
 		return cutRunes(strings.TrimSuffix(s, "…"), 20)
 	}
-	return "#" + modItoa(r.id)
+	return "#" + strconv.FormatInt(r.id, 10)
 }
 
 // postChanged tells the author's open apps, once tx commits, that post id
@@ -82,7 +80,7 @@ func (s *Service) postChanged(tx *db.Tx, author, id int64, state string) {
 // modNotice writes a system notice about post ref to uid.
 func (s *Service) modNotice(ctx context.Context, tx *db.Tx, uid int64, kind, title, body string, ref int64, now time.Time) error {
 	return messaging.Notify(ctx, tx, s.Events, messaging.Notice{UserID: uid, Category: messaging.CategorySystem, Kind: kind,
-		Title: title, Body: body, Ref: modItoa(ref)}, now)
+		Title: title, Body: body, Ref: strconv.FormatInt(ref, 10)}, now)
 }
 
 // ---- Posts ----
@@ -116,15 +114,14 @@ func ValidPostState(s string) bool {
 // (first come, first reviewed); every other list newest first.
 func (s *Service) AdminPosts(ctx context.Context, viewer int64, q AdminPostQuery) (httpx.Page[AdminPost], error) {
 	page := httpx.Page[AdminPost]{List: []AdminPost{}, PageNumber: q.PageNumber, PageSize: q.PageSize}
-	where, args := ` WHERE 1 = 1`, []any{}
+	var w db.Where
 	if q.State != "" {
-		where += ` AND p.state = ?`
-		args = append(args, q.State)
+		w.And(`p.state = ?`, q.State)
 	}
 	if q.UID != 0 {
-		where += ` AND p.author_id = ?`
-		args = append(args, q.UID)
+		w.And(`p.author_id = ?`, q.UID)
 	}
+	where, args := w.Clause(), w.Args()
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM posts p`+where, args...).Scan(&page.Total); err != nil {
 		return page, err
 	}
@@ -160,7 +157,7 @@ func (s *Service) adminPosts(ctx context.Context, viewer int64, rows []postRow) 
 		return out, nil
 	}
 	counts, err := db.All(ctx, s.db, scanPair[int64], `SELECT post_id, COUNT(*) FROM post_reports WHERE state = 'open' AND comment_id = 0
-		AND post_id IN (`+marks(len(ids))+`) GROUP BY post_id`, idArgs(ids)...)
+		AND post_id IN (`+db.Placeholders(len(ids))+`) GROUP BY post_id`, idArgs(ids)...)
 	for _, c := range counts {
 		for i := range out {
 			if out[i].ID == c.a {
@@ -175,7 +172,7 @@ func (s *Service) adminPosts(ctx context.Context, viewer int64, rows []postRow) 
 func (s *Service) AdminPost(ctx context.Context, viewer, id int64) (AdminPost, error) {
 	r, err := loadPost(ctx, s.db, id)
 	if errors.Is(err, ErrNoPost) {
-		return AdminPost{}, modErr(ErrNoPost, "no post "+modItoa(id))
+		return AdminPost{}, modErr(ErrNoPost, "no post "+strconv.FormatInt(id, 10))
 	}
 	if err != nil {
 		return AdminPost{}, err
@@ -191,7 +188,7 @@ func (s *Service) AdminPost(ctx context.Context, viewer, id int64) (AdminPost, e
 func modPost(ctx context.Context, tx *db.Tx, id int64) (postRow, error) {
 	r, err := scanPost(tx.QueryRow(ctx, `SELECT `+postColumns+` FROM posts p WHERE p.id = ?`+tx.ForUpdate(), id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, modErr(ErrNoPost, "no post "+modItoa(id))
+		return r, modErr(ErrNoPost, "no post "+strconv.FormatInt(id, 10))
 	}
 	return r, err
 }
@@ -237,7 +234,7 @@ func (s *Service) ReviewPost(ctx context.Context, actor audit.Actor, id int64, a
 		if err != nil {
 			return err
 		}
-		decided := modErr(ErrNotPending, "post "+modItoa(id)+" is "+p.state+", not pending")
+		decided := modErr(ErrNotPending, "post "+strconv.FormatInt(id, 10)+" is "+p.state+", not pending")
 		if p.state != StatePending {
 			return decided
 		}
@@ -259,7 +256,7 @@ func (s *Service) ReviewPost(ctx context.Context, actor audit.Actor, id int64, a
 			return err
 		}
 		s.postChanged(tx, p.author, id, to)
-		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: action, TargetType: "post", TargetID: modItoa(id),
+		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: action, TargetType: "post", TargetID: strconv.FormatInt(id, 10),
 			Before: map[string]any{"state": p.state}, After: map[string]any{"state": to, "reason": reason}}, now)
 	})
 	if err != nil {
@@ -283,7 +280,7 @@ func (s *Service) RemovePost(ctx context.Context, actor audit.Actor, id int64, r
 		if err != nil {
 			return err
 		}
-		gone := modErr(ErrPostGone, "post "+modItoa(id)+" is "+p.state)
+		gone := modErr(ErrPostGone, "post "+strconv.FormatInt(id, 10)+" is "+p.state)
 		if p.state == StateRemoved || p.state == StateDeleted {
 			return gone
 		}
@@ -304,7 +301,7 @@ func (s *Service) RemovePost(ctx context.Context, actor audit.Actor, id int64, r
 			return err
 		}
 		s.postChanged(tx, p.author, id, StateRemoved)
-		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "post.remove", TargetType: "post", TargetID: modItoa(id),
+		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "post.remove", TargetType: "post", TargetID: strconv.FormatInt(id, 10),
 			Before: map[string]any{"state": p.state}, After: map[string]any{"state": StateRemoved, "reason": reason}}, now)
 	})
 	if err != nil {
@@ -334,7 +331,7 @@ func (s *Service) flagPost(ctx context.Context, actor audit.Actor, id int64, on 
 			return err
 		}
 		if p.state != StatePublished {
-			return modErr(ErrNotPublished, "post "+modItoa(id)+" is "+p.state)
+			return modErr(ErrNotPublished, "post "+strconv.FormatInt(id, 10)+" is "+p.state)
 		}
 		was := p.pinned > 0
 		set, val := `pinned_at = ?`, any(int64(0))
@@ -342,10 +339,7 @@ func (s *Service) flagPost(ctx context.Context, actor audit.Actor, id int64, on 
 			val = now.Unix()
 		}
 		if flag == "feature" {
-			was, set, val = p.featured, `featured = ?`, 0
-			if on {
-				val = 1
-			}
+			was, set, val = p.featured, `featured = ?`, db.BoolInt(on)
 		}
 		if was == on {
 			return nil
@@ -357,7 +351,7 @@ func (s *Service) flagPost(ctx context.Context, actor audit.Actor, id int64, on 
 		if !on {
 			action = "post.un" + flag
 		}
-		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: action, TargetType: "post", TargetID: modItoa(id),
+		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: action, TargetType: "post", TargetID: strconv.FormatInt(id, 10),
 			Before: map[string]bool{flag: was}, After: map[string]bool{flag: on}}, now)
 	})
 	if err != nil {
@@ -449,12 +443,12 @@ func (s *Service) RemoveComment(ctx context.Context, actor audit.Actor, id int64
 		err := tx.QueryRow(ctx, `SELECT post_id, parent_id, author_id, body, state FROM comments WHERE id = ?`+tx.ForUpdate(), id).
 			Scan(&post, &parent, &author, &body, &state)
 		if errors.Is(err, sql.ErrNoRows) {
-			return modErr(ErrNoComment, "no comment "+modItoa(id))
+			return modErr(ErrNoComment, "no comment "+strconv.FormatInt(id, 10))
 		}
 		if err != nil {
 			return err
 		}
-		gone := modErr(ErrCommentGone, "comment "+modItoa(id)+" is "+state)
+		gone := modErr(ErrCommentGone, "comment "+strconv.FormatInt(id, 10)+" is "+state)
 		if state != "published" {
 			return gone
 		}
@@ -483,7 +477,7 @@ func (s *Service) RemoveComment(ctx context.Context, actor audit.Actor, id int64
 			"「"+cutRunes(body, 20)+"」因违反社区规范已被删除，原因："+reason, post, now); err != nil {
 			return err
 		}
-		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "comment.remove", TargetType: "comment", TargetID: modItoa(id),
+		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "comment.remove", TargetType: "comment", TargetID: strconv.FormatInt(id, 10),
 			Before: map[string]any{"state": state, "postId": post}, After: map[string]any{"state": "removed", "reason": reason}}, now)
 	})
 }
@@ -575,12 +569,12 @@ func (s *Service) ResolveReport(ctx context.Context, actor audit.Actor, id int64
 		var state string
 		err := tx.QueryRow(ctx, `SELECT post_id, comment_id, state FROM post_reports WHERE id = ?`+tx.ForUpdate(), id).Scan(&post, &comment, &state)
 		if errors.Is(err, sql.ErrNoRows) {
-			return modErr(ErrNoReport, "no report "+modItoa(id))
+			return modErr(ErrNoReport, "no report "+strconv.FormatInt(id, 10))
 		}
 		if err != nil {
 			return err
 		}
-		done := modErr(ErrReportDone, "report "+modItoa(id)+" is resolved")
+		done := modErr(ErrReportDone, "report "+strconv.FormatInt(id, 10)+" is resolved")
 		if state != "open" {
 			return done
 		}
@@ -594,7 +588,7 @@ func (s *Service) ResolveReport(ctx context.Context, actor audit.Actor, id int64
 		if n == 0 {
 			return done
 		}
-		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "report.resolve", TargetType: "report", TargetID: modItoa(id),
+		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "report.resolve", TargetType: "report", TargetID: strconv.FormatInt(id, 10),
 			Before: map[string]any{"state": "open"}, After: map[string]any{"state": "resolved", "postId": post, "commentId": comment, "closed": n}}, now)
 	})
 	return n, err
@@ -630,7 +624,7 @@ func (s *Service) MuteUser(ctx context.Context, actor audit.Actor, uid int64, mi
 	out := Mute{UID: uid, Reason: reason}
 	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		if _, err := userCard(ctx, tx, uid); errors.Is(err, ErrNoUser) {
-			return modErr(ErrNoUser, "no user "+modItoa(uid))
+			return modErr(ErrNoUser, "no user "+strconv.FormatInt(uid, 10))
 		} else if err != nil {
 			return err
 		}
@@ -656,7 +650,7 @@ func (s *Service) MuteUser(ctx context.Context, actor audit.Actor, uid int64, mi
 				Title: "你的禁言已解除", Body: "你可以继续在社区发帖和评论了。"}, now); err != nil {
 				return err
 			}
-			return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "user.unmute", TargetType: "user", TargetID: modItoa(uid),
+			return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "user.unmute", TargetType: "user", TargetID: strconv.FormatInt(uid, 10),
 				Before: map[string]int64{"mutedUntil": before}, After: map[string]int64{"mutedUntil": 0}}, now)
 		}
 		out.MutedUntil = now.Add(time.Duration(minutes) * time.Minute).Unix()
@@ -670,7 +664,7 @@ func (s *Service) MuteUser(ctx context.Context, actor audit.Actor, uid int64, mi
 			Title: "你已被禁言至 " + until, Body: "禁言期间不能在社区发帖和评论，原因：" + reason}, now); err != nil {
 			return err
 		}
-		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "user.mute", TargetType: "user", TargetID: modItoa(uid),
+		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "user.mute", TargetType: "user", TargetID: strconv.FormatInt(uid, 10),
 			Before: map[string]int64{"mutedUntil": before}, After: map[string]any{"mutedUntil": out.MutedUntil, "minutes": minutes, "reason": reason}}, now)
 	})
 	return out, err
@@ -714,11 +708,7 @@ func (s *Service) SaveSettings(ctx context.Context, actor audit.Actor, review *b
 			return nil
 		}
 		out.UpdatedAt = now.Unix()
-		rv := 0
-		if out.Review {
-			rv = 1
-		}
-		if _, err := tx.Exec(ctx, `UPDATE community_settings SET review = ?, rules = ?, updated_at = ? WHERE id = 1`, rv, out.Rules, out.UpdatedAt); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE community_settings SET review = ?, rules = ?, updated_at = ? WHERE id = 1`, db.BoolInt(out.Review), out.Rules, out.UpdatedAt); err != nil {
 			return err
 		}
 		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "community.settings", TargetType: "community_settings", TargetID: "1",

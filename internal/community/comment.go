@@ -149,7 +149,7 @@ func (s *Service) Comments(ctx context.Context, q CommentQuery) (httpx.Page[Comm
 		}
 		replies, err = db.All(ctx, s.db, scanComment, `SELECT `+commentColumns+` FROM (
 			SELECT cc.*, ROW_NUMBER() OVER (PARTITION BY cc.parent_id ORDER BY cc.id) AS rn
-			FROM comments cc WHERE cc.parent_id IN (`+marks(len(ids))+`) AND cc.state = 'published') c
+			FROM comments cc WHERE cc.parent_id IN (`+db.Placeholders(len(ids))+`) AND cc.state = 'published') c
 			WHERE c.rn <= `+strconv.Itoa(CommentPreviewReplies)+` ORDER BY c.parent_id, c.id`, idArgs(ids)...)
 		if err != nil {
 			return out, err

@@ -96,15 +96,8 @@ func (s *Service) Posts(ctx context.Context, q FeedQuery) (httpx.Page[Post], err
 	}
 	page.List = list
 	page.HasMore = more && offset+len(rows) < httpx.PageWindow
-	page.Total = max(total, offset+len(rows)+feedBoolInt(page.HasMore))
+	page.Total = max(total, offset+len(rows)+db.BoolInt(page.HasMore))
 	return page, nil
-}
-
-func feedBoolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // feedSQL is a list's WHERE clause and ORDER BY with their arguments, and

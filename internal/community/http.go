@@ -4,7 +4,6 @@ import (
 	"math"
 	"net/http"
 
-	"prima/internal/catalog"
 	"prima/internal/platform/httpx"
 )
 
@@ -63,7 +62,7 @@ func (h *Handler) List(w http.ResponseWriter, r *http.Request) error {
 	}
 	q := httpx.Q(r)
 	lq := ListQuery{Viewer: httpx.UserID(r.Context()), UID: uid, Kind: q.String("type"), Cursor: q.String("cursor")}
-	lq.PageNumber, lq.PageSize = catalog.PageParams(q, 20)
+	lq.PageNumber, lq.PageSize = httpx.PageParams(q, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}

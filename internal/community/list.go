@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"prima/internal/catalog"
 	"prima/internal/membership"
+	"prima/internal/platform/httpx"
 )
 
 // List kinds of GET /api/app/follow/list.
@@ -34,7 +34,7 @@ type Person struct {
 // passing it back as ?cursor= gives the next page by keyset (a client that
 // scrolls should), "" when there is none.
 type ListPage struct {
-	catalog.Page[Person]
+	httpx.Page[Person]
 	Cursor string `json:"cursor"`
 }
 
@@ -53,7 +53,7 @@ type ListQuery struct {
 
 // List is a page of uid's following or fans, newest follow first. With a
 // cursor the page starts after it (keyset: deep pages cost what the first
-// does); without one, pageNumber selects it within catalog.MaxPage.
+// does); without one, pageNumber selects it within httpx.MaxPage.
 func (s *Service) List(ctx context.Context, q ListQuery) (ListPage, error) {
 	if q.Kind != ListFollow && q.Kind != ListFans {
 		return ListPage{}, fmt.Errorf("community: list kind %q", q.Kind)
@@ -109,7 +109,7 @@ func (s *Service) List(ctx context.Context, q ListQuery) (ListPage, error) {
 			list[i].IsFollow = mine[list[i].UID]
 		}
 	}
-	out := ListPage{Page: catalog.Page[Person]{List: list, Total: int(total), PageNumber: q.PageNumber, PageSize: q.PageSize, HasMore: more}}
+	out := ListPage{Page: httpx.Page[Person]{List: list, Total: int(total), PageNumber: q.PageNumber, PageSize: q.PageSize, HasMore: more}}
 	if more {
 		last := rows[len(rows)-1]
 		out.Cursor = cursor{at: last.at, uid: last.uid}.String()

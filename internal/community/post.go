@@ -314,7 +314,7 @@ func (s *Service) authors(ctx context.Context, uids []int64) (map[int64]Author, 
 		err := sc.Scan(&a.UID, &a.Name, &a.Portrait, &vip, &svip)
 		a.VipLevel = membership.ActiveVipLevel(membership.User{ID: a.UID, VipExpireAt: vip, SvipExpireAt: svip}, now)
 		return a, err
-	}, `SELECT id, name, portrait, vip_expire_at, svip_expire_at FROM users WHERE id IN (`+marks(len(uids))+`)`, idArgs(uids)...)
+	}, `SELECT id, name, portrait, vip_expire_at, svip_expire_at FROM users WHERE id IN (`+db.Placeholders(len(uids))+`)`, idArgs(uids)...)
 	for _, a := range list {
 		out[a.UID] = a
 	}
@@ -333,7 +333,7 @@ func topicNames(ctx context.Context, q db.Querier, ids []int64) (map[int64]strin
 	if len(ids) == 0 {
 		return out, nil
 	}
-	list, err := db.All(ctx, q, scanPair[string], `SELECT id, name FROM topics WHERE status = 1 AND id IN (`+marks(len(ids))+`)`, idArgs(ids)...)
+	list, err := db.All(ctx, q, scanPair[string], `SELECT id, name FROM topics WHERE status = 1 AND id IN (`+db.Placeholders(len(ids))+`)`, idArgs(ids)...)
 	for _, t := range list {
 		out[t.a] = t.b
 	}
@@ -346,7 +346,7 @@ func pictureIDs(ctx context.Context, q db.Querier, posts []int64) (map[int64][]i
 	if len(posts) == 0 {
 		return out, nil
 	}
-	list, err := db.All(ctx, q, scanPair[int64], `SELECT post_id, asset_id FROM post_pictures WHERE post_id IN (`+marks(len(posts))+`) ORDER BY post_id, pos`, idArgs(posts)...)
+	list, err := db.All(ctx, q, scanPair[int64], `SELECT post_id, asset_id FROM post_pictures WHERE post_id IN (`+db.Placeholders(len(posts))+`) ORDER BY post_id, pos`, idArgs(posts)...)
 	for _, p := range list {
 		out[p.a] = append(out[p.a], p.b)
 	}
@@ -359,7 +359,7 @@ func likedPosts(ctx context.Context, q db.Querier, viewer int64, posts []int64) 
 	if viewer == 0 || len(posts) == 0 {
 		return out, nil
 	}
-	list, err := db.All(ctx, q, scanPair[int64], `SELECT post_id, post_id FROM post_likes WHERE user_id = ? AND post_id IN (`+marks(len(posts))+`)`, append([]any{viewer}, idArgs(posts)...)...)
+	list, err := db.All(ctx, q, scanPair[int64], `SELECT post_id, post_id FROM post_likes WHERE user_id = ? AND post_id IN (`+db.Placeholders(len(posts))+`)`, append([]any{viewer}, idArgs(posts)...)...)
 	for _, p := range list {
 		out[p.a] = true
 	}
@@ -436,8 +436,6 @@ func unique(ids []int64) []int64 {
 	}
 	return out
 }
-
-func marks(n int) string { return "?" + strings.Repeat(", ?", n-1) }
 
 func idArgs(ids []int64) []any {
 	out := make([]any, len(ids))

@@ -3,9 +3,10 @@ package community
 // An article's body is HTML written in the app's little editor. It is
 // sanitised here, once, when it is published, and stored sanitised: the
 // detail call hands it out as it is (after signing its pictures). The
-// allow-list (CONTEXT.md): paragraphs and line breaks, bold, italic,
-// underline, strike, quotes, two heading levels, lists, links to http(s)
-// only (rel nofollow noopener, target _blank) and pictures.
+// allow-list, as docs/api.md gives it for an article: paragraphs and line
+// breaks, bold, italic, underline, strike, quotes, two heading levels,
+// lists, links to http(s) only (rel nofollow noopener, target _blank) and
+// pictures.
 //
 // Pictures: an article never carries a URL of a picture. The editor writes
 // <img data-asset="123"> for one of the caller's own picture uploads; the

@@ -23,7 +23,7 @@ func (s *Service) PostsByIDs(ctx context.Context, viewer int64, ids []int64) (ma
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := db.All(ctx, s.db, scanPost, `SELECT `+postColumns+` FROM posts p WHERE p.state = 'published' AND p.id IN (`+marks(len(ids))+`)`, idArgs(ids)...)
+	rows, err := db.All(ctx, s.db, scanPost, `SELECT `+postColumns+` FROM posts p WHERE p.state = 'published' AND p.id IN (`+db.Placeholders(len(ids))+`)`, idArgs(ids)...)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func (s *Service) TopicsByIDs(ctx context.Context, viewer int64, ids []int64) (m
 	if len(ids) == 0 {
 		return out, nil
 	}
-	list, err := db.All(ctx, s.db, scanTopic, `SELECT `+topicColumns+` FROM topics t WHERE t.status = 1 AND t.id IN (`+marks(len(ids))+`)`, idArgs(ids)...)
+	list, err := db.All(ctx, s.db, scanTopic, `SELECT `+topicColumns+` FROM topics t WHERE t.status = 1 AND t.id IN (`+db.Placeholders(len(ids))+`)`, idArgs(ids)...)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func (s *Service) PeopleByIDs(ctx context.Context, viewer int64, ids []int64) (m
 			p.UID = 0 // a guest: dropped below
 		}
 		return p, err
-	}, `SELECT id, name, portrait, bio, vip_expire_at, svip_expire_at, account FROM users WHERE id IN (`+marks(len(ids))+`)`, idArgs(ids)...)
+	}, `SELECT id, name, portrait, bio, vip_expire_at, svip_expire_at, account FROM users WHERE id IN (`+db.Placeholders(len(ids))+`)`, idArgs(ids)...)
 	if err != nil {
 		return nil, err
 	}

@@ -82,7 +82,7 @@ func following(ctx context.Context, q db.Querier, follower int64, ids []int64) (
 	if follower == 0 || len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := q.Query(ctx, `SELECT followee_id FROM follows WHERE follower_id = ? AND followee_id IN (`+marks(len(ids))+`)`, append([]any{follower}, idArgs(ids)...)...)
+	rows, err := q.Query(ctx, `SELECT followee_id FROM follows WHERE follower_id = ? AND followee_id IN (`+db.Placeholders(len(ids))+`)`, append([]any{follower}, idArgs(ids)...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -61,7 +61,7 @@ func topicCounts(ctx context.Context, q db.Querier, viewer int64, ts []Topic) er
 	for i, t := range ts {
 		ids[i] = t.ID
 	}
-	in := marks(len(ids))
+	in := db.Placeholders(len(ids))
 	posts, err := db.All(ctx, q, scanPair[int64], `SELECT topic_id, COUNT(*) FROM posts WHERE state = 'published' AND topic_id IN (`+in+`) GROUP BY topic_id`, idArgs(ids)...)
 	if err != nil {
 		return err

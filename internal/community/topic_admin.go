@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -116,7 +117,7 @@ func (s *Service) AdminTopics(ctx context.Context, pageNumber, pageSize int) (ht
 func (s *Service) adminTopic(ctx context.Context, q db.Querier, id int64) (AdminTopic, error) {
 	t, err := scanAdminTopic(q.QueryRow(ctx, `SELECT `+adminTopicCols+` FROM topics t WHERE t.id = ?`, id))
 	if errors.Is(db.NotFound(err), db.ErrNotFound) {
-		return t, modErr(ErrNoTopic, "no topic "+modItoa(id))
+		return t, modErr(ErrNoTopic, "no topic "+strconv.FormatInt(id, 10))
 	}
 	return t, err
 }
@@ -133,9 +134,9 @@ func (s *Service) topicCover(ctx context.Context, id *int64) (url string, undo f
 	url, err = s.Media.PublishCover(ctx, *id)
 	switch {
 	case errors.Is(err, catalog.ErrCoverNotFound):
-		return "", undo, &modError{err: catalog.ErrCoverNotFound, tip: fmt.Sprintf("封面图片 %d 不存在", *id), msg: "no picture " + modItoa(*id)}
+		return "", undo, &modError{err: catalog.ErrCoverNotFound, tip: fmt.Sprintf("封面图片 %d 不存在", *id), msg: "no picture " + strconv.FormatInt(*id, 10)}
 	case errors.Is(err, catalog.ErrCoverNotImage):
-		return "", undo, modInvalid("封面必须是上传成功的图片", "asset "+modItoa(*id)+" is not a ready picture")
+		return "", undo, modInvalid("封面必须是上传成功的图片", "asset "+strconv.FormatInt(*id, 10)+" is not a ready picture")
 	case err != nil:
 		return "", undo, err
 	}
@@ -211,7 +212,7 @@ func (s *Service) CreateTopic(ctx context.Context, actor audit.Actor, in TopicIn
 		if err := search.Touch(ctx, tx, search.KindTopic, id); err != nil {
 			return err
 		}
-		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "topic.create", TargetType: "topic", TargetID: modItoa(id),
+		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "topic.create", TargetType: "topic", TargetID: strconv.FormatInt(id, 10),
 			After: map[string]any{"name": *in.Name, "description": desc, "cover": cover, "sort": val(in.Sort, 0), "status": val(in.Status, 1)}}, now)
 	})
 	if err != nil {
@@ -239,7 +240,7 @@ func (s *Service) UpdateTopic(ctx context.Context, actor audit.Actor, id int64, 
 		err := tx.QueryRow(ctx, `SELECT id, name, description, cover, sort, status FROM topics WHERE id = ?`+tx.ForUpdate(), id).
 			Scan(&t.ID, &t.Name, &t.Description, &t.Cover, &t.Sort, &t.Status)
 		if errors.Is(db.NotFound(err), db.ErrNotFound) {
-			return modErr(ErrNoTopic, "no topic "+modItoa(id))
+			return modErr(ErrNoTopic, "no topic "+strconv.FormatInt(id, 10))
 		}
 		if err != nil {
 			return err
@@ -277,7 +278,7 @@ func (s *Service) UpdateTopic(ctx context.Context, actor audit.Actor, id int64, 
 		if next.Cover != t.Cover {
 			old = t.Cover
 		}
-		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "topic.update", TargetType: "topic", TargetID: modItoa(id),
+		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "topic.update", TargetType: "topic", TargetID: strconv.FormatInt(id, 10),
 			Before: before, After: after}, now)
 	})
 	if err != nil {

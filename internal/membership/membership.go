@@ -68,7 +68,7 @@ type Access struct {
 
 // IsGold reports whether v has a coin price. A price makes a video gold
 // whatever its vip_level: a gold video is sold per video, and VIP does not
-// open it (the wallet issue sells it; VIP members may get coupons there).
+// open it (the wallet package sells it; VIP members may get coupons there).
 func (v Video) IsGold() bool { return v.Coins > 0 }
 
 // ActiveVipLevel is u's VIP level now: the highest tier whose expiry is
@@ -166,7 +166,7 @@ func (a Access) Tip() string {
 	return ""
 }
 
-// Purchases answers whether a user bought a video. The wallet issue
+// Purchases answers whether a user bought a video. The wallet package
 // implements it over its purchase table.
 type Purchases interface {
 	HasBought(ctx context.Context, uid, videoID int64) (bool, error)

@@ -22,13 +22,6 @@ func AnyProductByID(ctx context.Context, q db.Querier, id int64) (Product, error
 	return p, err
 }
 
-func bit(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // SaveProduct inserts p (ID 0) or replaces every field of card p.ID
 // (ErrNoProduct when there is none) and returns it as stored. Cards are
 // never deleted: a card sold once stays for the orders that name it; an
@@ -38,14 +31,14 @@ func SaveProduct(ctx context.Context, tx *db.Tx, p Product, now time.Time) (Prod
 	if p.ID == 0 {
 		err := tx.QueryRow(ctx, `INSERT INTO vip_products (level, name, days, price, original_price, coins, label, new_user, coupons, sort, active, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			p.Level, p.Name, p.Days, p.Price, p.OriginalPrice, p.Coins, p.Label, bit(p.NewUser), p.Coupons, p.Sort, bit(p.Active), t, t).Scan(&p.ID)
+			p.Level, p.Name, p.Days, p.Price, p.OriginalPrice, p.Coins, p.Label, db.BoolInt(p.NewUser), p.Coupons, p.Sort, db.BoolInt(p.Active), t, t).Scan(&p.ID)
 		if err != nil {
 			return Product{}, err
 		}
 	} else {
 		res, err := tx.Exec(ctx, `UPDATE vip_products SET level = ?, name = ?, days = ?, price = ?, original_price = ?, coins = ?, label = ?,
 			new_user = ?, coupons = ?, sort = ?, active = ?, updated_at = ? WHERE id = ?`,
-			p.Level, p.Name, p.Days, p.Price, p.OriginalPrice, p.Coins, p.Label, bit(p.NewUser), p.Coupons, p.Sort, bit(p.Active), t, p.ID)
+			p.Level, p.Name, p.Days, p.Price, p.OriginalPrice, p.Coins, p.Label, db.BoolInt(p.NewUser), p.Coupons, p.Sort, db.BoolInt(p.Active), t, p.ID)
 		if err != nil {
 			return Product{}, err
 		}

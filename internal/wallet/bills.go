@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"prima/internal/catalog"
 	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
@@ -90,7 +89,7 @@ type BillEntry struct {
 }
 
 // BillPage is one page of a bill (the lists' page shape).
-type BillPage = catalog.Page[BillEntry]
+type BillPage = httpx.Page[BillEntry]
 
 // BillQuery is a bill request, already checked by the handler.
 type BillQuery struct {
@@ -113,18 +112,17 @@ func monthRange(m string) (int64, int64, bool) {
 // Bills lists one page of uid's entries on the account q names, newest first.
 func (s *Service) Bills(ctx context.Context, uid int64, q BillQuery) (BillPage, error) {
 	out := BillPage{List: []BillEntry{}, PageNumber: q.PageNumber, PageSize: q.PageSize}
-	where := ` FROM ledger_entries e JOIN ledger_txns t ON t.id = e.txn_id JOIN ledger_accounts a ON a.id = e.account_id
-		WHERE a.user_id = ? AND a.kind = ?`
-	args := []any{uid, q.Account}
+	var w db.Where
+	w.And(`a.user_id = ? AND a.kind = ?`, uid, q.Account)
 	if q.Type != "" {
-		where += ` AND t.kind = ?`
-		args = append(args, q.Type)
+		w.And(`t.kind = ?`, q.Type)
 	}
 	if q.Month != "" {
 		from, to, _ := monthRange(q.Month)
-		where += ` AND e.created_at >= ? AND e.created_at < ?`
-		args = append(args, from, to)
+		w.And(`e.created_at >= ? AND e.created_at < ?`, from, to)
 	}
+	where := ` FROM ledger_entries e JOIN ledger_txns t ON t.id = e.txn_id JOIN ledger_accounts a ON a.id = e.account_id` + w.Clause()
+	args := w.Args()
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*)`+where, args...).Scan(&out.Total); err != nil {
 		return out, err
 	}
@@ -205,7 +203,7 @@ type BonusGrant struct {
 }
 
 // BonusPage is a page of bonus grants (the lists' page shape).
-type BonusPage = catalog.Page[BonusGrant]
+type BonusPage = httpx.Page[BonusGrant]
 
 // Bonuses are the bonus coins credited to uid, newest first.
 func (s *Service) Bonuses(ctx context.Context, uid int64, pageNumber, pageSize int) (BonusPage, error) {

@@ -6,13 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"strings"
 	"time"
 
-	"prima/internal/catalog"
 	"prima/internal/membership"
 	"prima/internal/platform/days"
 	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
 	"prima/internal/platform/jobs"
 )
 
@@ -216,27 +215,21 @@ type OrderFilter struct {
 }
 
 // OrderPage is a page of orders (the lists' page shape).
-type OrderPage = catalog.Page[Order]
+type OrderPage = httpx.Page[Order]
 
 // Orders lists orders newest first.
 func (s *Service) Orders(ctx context.Context, f OrderFilter) (OrderPage, error) {
-	var (
-		conds []string
-		args  []any
-	)
+	var w db.Where
 	if f.UserID > 0 {
-		conds, args = append(conds, "user_id = ?"), append(args, f.UserID)
+		w.And("user_id = ?", f.UserID)
 	}
 	if f.Status != "" {
-		conds, args = append(conds, "status = ?"), append(args, f.Status)
+		w.And("status = ?", f.Status)
 	}
 	if f.OrderNo != "" {
-		conds, args = append(conds, "order_no = ?"), append(args, f.OrderNo)
+		w.And("order_no = ?", f.OrderNo)
 	}
-	where := ""
-	if len(conds) > 0 {
-		where = " WHERE " + strings.Join(conds, " AND ")
-	}
+	where, args := w.Clause(), w.Args()
 	page := OrderPage{List: []Order{}, PageNumber: f.PageNumber, PageSize: f.PageSize}
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM orders`+where, args...).Scan(&page.Total); err != nil {
 		return page, err

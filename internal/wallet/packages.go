@@ -58,10 +58,7 @@ func (s *Service) Packages(ctx context.Context, typ int, all bool) ([]CoinPackag
 // it as stored.
 func (s *Service) SavePackage(ctx context.Context, tx *db.Tx, p CoinPackage) (CoinPackage, CoinPackage, error) {
 	now := s.now().Unix()
-	active := 0
-	if p.Active {
-		active = 1
-	}
+	active := db.BoolInt(p.Active)
 	var before CoinPackage
 	if p.ID == 0 {
 		err := tx.QueryRow(ctx, `INSERT INTO coin_packages (type, name, coins, bonus, price, original_price, label, sort, active, created_at, updated_at)

@@ -9,6 +9,7 @@ import (
 
 	"prima/internal/catalog"
 	"prima/internal/platform/db"
+	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
 )
 
@@ -317,8 +318,8 @@ func (s *Service) has(ctx context.Context, it item, uid, id int64) (bool, error)
 // VideoPurchases is GET /api/app/mine/buyVid: uid's purchases of videos
 // published now, newest first. A purchase of a video taken down is kept
 // and listed again when the video is back.
-func (s *Service) VideoPurchases(ctx context.Context, uid int64, pageNumber, pageSize int) (catalog.Page[Purchase], error) {
-	page := catalog.Page[Purchase]{List: []Purchase{}, PageNumber: pageNumber, PageSize: pageSize}
+func (s *Service) VideoPurchases(ctx context.Context, uid int64, pageNumber, pageSize int) (httpx.Page[Purchase], error) {
+	page := httpx.Page[Purchase]{List: []Purchase{}, PageNumber: pageNumber, PageSize: pageSize}
 	const from = ` FROM video_purchases p JOIN videos v ON v.id = p.video_id WHERE p.user_id = ? AND v.published = 1`
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*)`+from, uid).Scan(&page.Total); err != nil {
 		return page, err

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 
-	"prima/internal/catalog"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/httpx"
 )
@@ -118,7 +117,7 @@ func serveBuy[P any](w http.ResponseWriter, r *http.Request, s *Service,
 // BoughtVideos answers GET /api/app/mine/buyVid?pageNumber&pageSize.
 func (h *Handler) BoughtVideos(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
-	num, size := catalog.PageParams(q, 20)
+	num, size := httpx.PageParams(q, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}

@@ -110,7 +110,7 @@ func (s *Service) settleDecide(prov string, cb Callback, now time.Time, out *Out
 // order's, so however often fulfil is reached for one order it credits
 // once.
 func (s *Service) fulfil(ctx context.Context, tx *db.Tx, o Order, from []string, tradeNo string, operator int64, now time.Time) (Order, error) {
-	ph := strings.TrimSuffix(strings.Repeat("?, ", len(from)), ", ")
+	ph := db.Placeholders(len(from))
 	args := []any{tradeNo, now.Unix(), o.OrderNo}
 	for _, f := range from {
 		args = append(args, f)

@@ -10,7 +10,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"prima/internal/catalog"
 	"prima/internal/messaging"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/days"
@@ -57,7 +56,7 @@ type AdminWithdrawal struct {
 }
 
 // WithdrawalPage is one page of withdrawals (the lists' page shape).
-type WithdrawalPage[T any] = catalog.Page[T]
+type WithdrawalPage[T any] = httpx.Page[T]
 
 type withdrawalRow struct {
 	ID, UserID, Amount, Fee, AccountID int64
@@ -291,19 +290,19 @@ func (s *Service) AdminWithdrawals(ctx context.Context, uid int64, status string
 }
 
 func (s *Service) listWithdrawals(ctx context.Context, uid int64, status string, pageNumber, pageSize int) ([]withdrawalRow, int, error) {
-	where, args := []string{"1 = 1"}, []any{}
+	var w db.Where
 	if uid > 0 {
-		where, args = append(where, "user_id = ?"), append(args, uid)
+		w.And("user_id = ?", uid)
 	}
 	if status != "" {
-		where, args = append(where, "status = ?"), append(args, status)
+		w.And("status = ?", status)
 	}
-	cond := strings.Join(where, " AND ")
+	where, args := w.Clause(), w.Args()
 	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM withdrawals WHERE `+cond, args...).Scan(&total); err != nil {
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM withdrawals`+where, args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := db.All(ctx, s.db, scanWithdrawal, `SELECT `+withdrawalColumns+` FROM withdrawals WHERE `+cond+
+	rows, err := db.All(ctx, s.db, scanWithdrawal, `SELECT `+withdrawalColumns+` FROM withdrawals`+where+
 		` ORDER BY id DESC LIMIT ? OFFSET ?`, append(args, pageSize, (pageNumber-1)*pageSize)...)
 	return rows, total, err
 }

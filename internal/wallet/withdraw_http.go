@@ -3,13 +3,12 @@ package wallet
 import (
 	"net/http"
 
-	"prima/internal/catalog"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/httpx"
 )
 
-// pageParams reads the page as every list does (catalog.PageParams), 20 by default.
-func pageParams(q *httpx.Query) (int, int) { return catalog.PageParams(q, 20) }
+// pageParams reads the page as every list does (httpx.PageParams), 20 by default.
+func pageParams(q *httpx.Query) (int, int) { return httpx.PageParams(q, 20) }
 
 // PayoutAccounts is GET /api/app/mine/txnact/bank/get?actType=1|2.
 func (h *Handler) PayoutAccounts(w http.ResponseWriter, r *http.Request) error {
