@@ -30,18 +30,9 @@ var (
 	ErrNoCustomerService = errors.New("catalog: no customer service link")
 )
 
-// detailError is a sentinel with the words of this instance (which
-// module, which field, which bound): its Detail is the tip and msg the
-// table leaves open.
-type detailError struct {
-	err      error
-	tip, msg string
-}
-
-func (e *detailError) Error() string                 { return e.err.Error() + ": " + e.msg }
-func (e *detailError) Unwrap() error                 { return e.err }
-func (e *detailError) Detail() (tip, msg string)     { return e.tip, e.msg }
-func detailed(sentinel error, tip, msg string) error { return &detailError{sentinel, tip, msg} }
+// detailed is sentinel in the words of this instance (which module, which
+// field, which bound).
+var detailed = httpx.Refuse
 
 // invalid is input that breaks a rule: tip for the operator, msg for
 // developers.

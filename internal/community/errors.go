@@ -41,24 +41,13 @@ var (
 	ErrTopicTaken = errors.New("community: topic name taken")
 )
 
-// modError is a sentinel with what the operator's developer tools show
-// about this case (which post, in which state): its text is that detail.
-// tip, when set, is the words for the operator where they change with the
-// case (which rule, which picture); a table's own tip comes first.
-type modError struct {
-	err      error
-	tip, msg string
-}
-
-func (e *modError) Error() string             { return e.msg }
-func (e *modError) Unwrap() error             { return e.err }
-func (e *modError) Detail() (tip, msg string) { return e.tip, e.msg }
-
-func modErr(sentinel error, msg string) error { return &modError{err: sentinel, msg: msg} }
+// modErr is sentinel with what the operator's developer tools show about
+// this case (which post, in which state) as its text.
+func modErr(sentinel error, msg string) error { return httpx.Refuse(sentinel, "", msg) }
 
 // modInvalid is an operator's input that breaks a rule: tip for the
 // operator, msg for developers.
-func modInvalid(tip, msg string) error { return &modError{err: ErrModInput, tip: tip, msg: msg} }
+func modInvalid(tip, msg string) error { return httpx.Refuse(ErrModInput, tip, msg) }
 
 func (e *MutedError) Is(target error) bool { return target == ErrMuted }
 

@@ -59,7 +59,7 @@ func TestModErrsAnswerOperatorInput(t *testing.T) {
 		tip, msg string
 	}{
 		{modInvalid("请填写原因", "reason is required"), 422, "请填写原因", "reason is required"},
-		{&modError{err: catalog.ErrCoverNotFound, tip: "封面图片 5 不存在", msg: "no picture 5"}, 404, "封面图片 5 不存在", "no picture 5"},
+		{httpx.Refuse(catalog.ErrCoverNotFound, "封面图片 5 不存在", "no picture 5"), 404, "封面图片 5 不存在", "no picture 5"},
 		{modErr(ErrNoTopic, "no topic 4"), 404, "话题不存在", "no topic 4"},
 		{ErrTopicTaken, 409, "话题名称已存在", "a topic with this name exists"},
 		{modErr(ErrReportDone, "report 2 is resolved"), 409, "该举报已处理", "report 2 is resolved"},

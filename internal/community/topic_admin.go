@@ -134,7 +134,7 @@ func (s *Service) topicCover(ctx context.Context, id *int64) (url string, undo f
 	url, err = s.Media.PublishCover(ctx, *id)
 	switch {
 	case errors.Is(err, catalog.ErrCoverNotFound):
-		return "", undo, &modError{err: catalog.ErrCoverNotFound, tip: fmt.Sprintf("封面图片 %d 不存在", *id), msg: "no picture " + strconv.FormatInt(*id, 10)}
+		return "", undo, httpx.Refuse(catalog.ErrCoverNotFound, fmt.Sprintf("封面图片 %d 不存在", *id), "no picture "+strconv.FormatInt(*id, 10))
 	case errors.Is(err, catalog.ErrCoverNotImage):
 		return "", undo, modInvalid("封面必须是上传成功的图片", "asset "+strconv.FormatInt(*id, 10)+" is not a ready picture")
 	case err != nil:

@@ -26,26 +26,12 @@ func (e *InsufficientError) Detail() (tip, msg string) {
 // RetryIn lets httpx.WriteError say when to come back (Retry-After).
 func (e *RetryError) RetryIn() time.Duration { return e.After }
 
-// refusal is a sentinel in words that change with the call: the kind of
-// item a buy names, what a day's withdrawals leave, the field an input
-// check refuses.
-type refusal struct {
-	err      error
-	tip, msg string
-}
-
-func (e *refusal) Error() string { return e.msg }
-func (e *refusal) Unwrap() error { return e.err }
-
-// Detail is the refusal's own words.
-func (e *refusal) Detail() (tip, msg string) { return e.tip, e.msg }
-
 // ErrInvalidInput: input a wallet service checks and refuses (422); the
 // refusal names the field.
 var ErrInvalidInput = errors.New("invalid input")
 
 // invalid is ErrInvalidInput in the words of the field it refuses.
-func invalid(tip, msg string) error { return &refusal{ErrInvalidInput, tip, msg} }
+func invalid(tip, msg string) error { return httpx.Refuse(ErrInvalidInput, tip, msg) }
 
 // limitErrs answers the per-user limits of money calls (Service.limit):
 // the limit's own text is the msg, its RetryIn the Retry-After.

@@ -112,7 +112,7 @@ type bought struct {
 // no coupon ErrNoCoupon (purchaseErrs answers them).
 func (s *Service) buy(ctx context.Context, it item, uid, id int64, useCoupon bool, key string) (bought, error) {
 	if useCoupon && it.couponOnly != "" {
-		return bought{}, &refusal{ErrCouponVideosOnly, it.couponOnly, "coupons buy videos only"}
+		return bought{}, httpx.Refuse(ErrCouponVideosOnly, it.couponOnly, "coupons buy videos only")
 	}
 	if err := s.limitBuys(ctx, uid); err != nil {
 		return bought{}, err
@@ -163,19 +163,19 @@ func (s *Service) sell(ctx context.Context, tx *db.Tx, it item, uid, id int64, u
 	}
 	err := tx.QueryRow(ctx, `SELECT coins, title, `+ownerCol+` FROM `+it.goods+` WHERE id = ? AND `+it.live, id).Scan(&price, &title, &owner)
 	if errors.Is(err, sql.ErrNoRows) {
-		return bought{}, &refusal{ErrNoItem, it.notFound, it.goods + " not found"}
+		return bought{}, httpx.Refuse(ErrNoItem, it.notFound, it.goods+" not found")
 	}
 	if err != nil {
 		return bought{}, err
 	}
 	if it.owner != "" && owner == uid {
-		return bought{}, &refusal{ErrOwnItem, it.ownTip, "the owner cannot buy their own item"}
+		return bought{}, httpx.Refuse(ErrOwnItem, it.ownTip, "the owner cannot buy their own item")
 	}
 	if title == "" {
 		title = "#" + strconv.FormatInt(id, 10)
 	}
 	if price <= 0 {
-		return bought{}, &refusal{ErrNotGold, it.notGold, "not a gold item"}
+		return bought{}, httpx.Refuse(ErrNotGold, it.notGold, "not a gold item")
 	}
 	b := bought{ItemID: id, Price: price, PaidWith: PaidCoins, CreatedAt: now.Unix()}
 	ref := strconv.FormatInt(id, 10)
@@ -199,14 +199,14 @@ func (s *Service) sell(ctx context.Context, tx *db.Tx, it item, uid, id int64, u
 		}
 		if p.Replayed {
 			// This user's payment for this item exists: so does the purchase.
-			return bought{}, &refusal{ErrAlreadyBought, it.bought, "already bought"}
+			return bought{}, httpx.Refuse(ErrAlreadyBought, it.bought, "already bought")
 		}
 		txnID = p.TxnID
 	}
 	err = tx.QueryRow(ctx, `INSERT INTO `+it.purchases+` (user_id, `+it.col+`, price, paid_with, coupon_id, txn_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user_id, `+it.col+`) DO NOTHING RETURNING id`, uid, id, b.Price, b.PaidWith, couponID, txnID, b.CreatedAt).Scan(&b.ID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return bought{}, &refusal{ErrAlreadyBought, it.bought, "already bought"}
+		return bought{}, httpx.Refuse(ErrAlreadyBought, it.bought, "already bought")
 	}
 	return b, err
 }

@@ -229,10 +229,10 @@ func (s *Service) withdraw(ctx context.Context, tx *db.Tx, uid, amount, accountI
 		return Withdrawal{}, err
 	}
 	if count >= int64(st.WithdrawDailyCount) {
-		return Withdrawal{}, &refusal{ErrDailyLimit, fmt.Sprintf("每天最多提现%d次", st.WithdrawDailyCount), "daily withdrawal count reached"}
+		return Withdrawal{}, httpx.Refuse(ErrDailyLimit, fmt.Sprintf("每天最多提现%d次", st.WithdrawDailyCount), "daily withdrawal count reached")
 	}
 	if sum+amount > st.WithdrawDailyMax {
-		return Withdrawal{}, &refusal{ErrDailyLimit, fmt.Sprintf("今日还可提现 ¥%s", yuan(max(0, st.WithdrawDailyMax-sum))), "daily withdrawal amount exceeded"}
+		return Withdrawal{}, httpx.Refuse(ErrDailyLimit, fmt.Sprintf("今日还可提现 ¥%s", yuan(max(0, st.WithdrawDailyMax-sum))), "daily withdrawal amount exceeded")
 	}
 	pct, err := s.FeePercent(ctx, tx, uid)
 	if err != nil {

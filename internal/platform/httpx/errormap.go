@@ -57,3 +57,17 @@ func (m ErrorMap) Map(err error) error {
 	}
 	return err
 }
+
+// Refuse is sentinel in the words of this instance (which module, which
+// field, which bound): it matches sentinel, its text is msg, and a case
+// that leaves Tip or Msg empty takes tip and msg from it.
+func Refuse(sentinel error, tip, msg string) error { return &refusal{sentinel, tip, msg} }
+
+type refusal struct {
+	err      error
+	tip, msg string
+}
+
+func (e *refusal) Error() string             { return e.msg }
+func (e *refusal) Unwrap() error             { return e.err }
+func (e *refusal) Detail() (tip, msg string) { return e.tip, e.msg }

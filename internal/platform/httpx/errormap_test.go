@@ -87,3 +87,21 @@ func TestErrorMapKeepsRetryIn(t *testing.T) {
 		t.Fatalf("unmatched: %d", w.Code)
 	}
 }
+
+// A refusal matches its sentinel and answers in its own words where the
+// table leaves them open; the table's words come first.
+func TestRefuse(t *testing.T) {
+	m := ErrorMap{{Err: errGone, Status: http.StatusNotFound}, {Err: errBusy, Status: http.StatusConflict, Tip: "忙"}}
+	err := Refuse(errGone, "模块 3 不存在", "no module 3")
+	if !errors.Is(err, errGone) || err.Error() != "no module 3" {
+		t.Fatalf("refusal: %v", err)
+	}
+	got, _ := errors.AsType[*Error](m.Map(err))
+	if got == nil || got.Status != 404 || got.Tip != "模块 3 不存在" || got.Msg != "no module 3" {
+		t.Fatalf("mapped: %+v", got)
+	}
+	got, _ = errors.AsType[*Error](m.Map(Refuse(errBusy, "别的", "busy now")))
+	if got == nil || got.Tip != "忙" || got.Msg != "busy now" {
+		t.Fatalf("table's tip first: %+v", got)
+	}
+}
