@@ -266,6 +266,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	earn.Limiter = limiter
 	earn.Events = events
 	earn.PublicURL = cfg.PublicURL
+	wal.Earnings = earn // payments, refunds and sales, inside their transaction
 
 	a := &App{
 		Config:    cfg,
@@ -306,6 +307,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	acct.RegisterJobs(a.Jobs)
 	uploads.RegisterJobs(a.Jobs)
 	wal.RegisterJobs(a.Jobs)
+	earn.RegisterJobs(a.Jobs)
 	search.RegisterJobs(a.Jobs, d)
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil

@@ -244,6 +244,8 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	earn := earnings.NewHandler(a.Earnings)
 	h("GET /api/app/mine/promoter", acct.RequireUser(earn.Promoter))
 	h("POST /api/app/mine/promoter/apply", acct.RequireUser(earn.Apply))
+	h("GET /api/app/mine/commissions", acct.RequireUser(earn.Commissions))
+	h("GET /api/app/mine/creator/earnings", acct.RequireUser(earn.CreatorEarnings))
 
 	// Operators: every /api/admin path, known or not, is behind
 	// RequireOperator (no token 401, a user's token 403); each action

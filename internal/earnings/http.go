@@ -113,3 +113,32 @@ func (h *Handler) AdminDecide(w http.ResponseWriter, r *http.Request) error {
 	}
 	return httpx.OK(w, map[string]any{"application": a, "changed": changed})
 }
+
+// Commissions is GET /api/app/mine/commissions?state&pageNumber&pageSize.
+func (h *Handler) Commissions(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	state := q.String("state")
+	num, size := httpx.PageParams(q, 20)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	p, err := h.s.Commissions(r.Context(), httpx.UserID(r.Context()), state, num, size)
+	if err != nil {
+		return errs.Map(err)
+	}
+	return httpx.OK(w, p)
+}
+
+// CreatorEarnings is GET /api/app/mine/creator/earnings?pageNumber&pageSize.
+func (h *Handler) CreatorEarnings(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	num, size := httpx.PageParams(q, 20)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	p, err := h.s.CreatorEarnings(r.Context(), httpx.UserID(r.Context()), num, size)
+	if err != nil {
+		return errs.Map(err)
+	}
+	return httpx.OK(w, p)
+}

@@ -68,6 +68,9 @@ type Service struct {
 	Limiter ratelimit.Limiter
 	// Pay are the payment providers and the limits of top-up orders (providers.go).
 	Pay Payments
+	// Earnings hears of payments, refunds and sales inside their
+	// transaction (earnings.go); nil pays nobody.
+	Earnings Earnings
 	now func() time.Time
 }
 
