@@ -71,7 +71,7 @@ type Service struct {
 	// Earnings hears of payments, refunds and sales inside their
 	// transaction (earnings.go); nil pays nobody.
 	Earnings Earnings
-	now func() time.Time
+	now      func() time.Time
 }
 
 // NewService is the wallet over d with the default settings.
