@@ -204,6 +204,10 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	// the wallet's; bought videos list in the catalog's shape; the user
 	// info's coupons are the wallet's backpack.
 	wal.Videos = cat
+	// The goods sold one by one are read through their owners, on the
+	// sale's transaction.
+	wal.VideoGoods, wal.PublishedVideos = catalog.VideoGoods, catalog.PublishedVideos
+	wal.GalleryGoods, wal.PostGoods = gallery.GalleryGoods, community.PostGoods
 	wal.Limiter = limiter
 	access := membership.NewService(d, wal)
 	cat.Access = access
