@@ -271,6 +271,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	earn.Events = events
 	earn.PublicURL = cfg.PublicURL
 	wal.Earnings = earn // payments, refunds and sales, inside their transaction
+	invites.Contributions = earn.Contributions
 
 	a := &App{
 		Config:    cfg,

@@ -58,8 +58,16 @@ type Invites struct {
 	// PublicURL prefixes share links; empty leaves them relative and the
 	// client puts its own origin in front.
 	PublicURL string
-	now       func() time.Time
+	// Contributions fill the invitee list's paid and commission columns
+	// (earnings implements it, wired in internal/app); nil leaves them 0.
+	Contributions Contributions
+	now           func() time.Time
 }
+
+// Contributions are what each of inviter's invitees paid (cents, refunds
+// left out) and what inviter earned from them in commission (cents, not
+// reversed).
+type Contributions func(ctx context.Context, inviter int64, invitees []int64) (paid, commission map[int64]int64, err error)
 
 // NewInvites returns the invitation service over d, rewarding through w,
 // throttling binds with limiter, telling inviters through events and
@@ -183,6 +191,10 @@ type Invitee struct {
 	Registered  bool      `json:"registered"`
 	RewardState string    `json:"rewardState"`
 	RewardCoins int64     `json:"rewardCoins"`
+	// PaidCents is what the invitee paid in orders; CommissionCents what
+	// the inviter earned from those orders.
+	PaidCents       int64 `json:"paidCents"`
+	CommissionCents int64 `json:"commissionCents"`
 }
 
 // Code is uid's invite code, made on first ask.
@@ -483,9 +495,32 @@ func (s *Invites) Invitees(ctx context.Context, uid int64, pageNumber, pageSize 
 			list[i].Name, list[i].Portrait = MaskName(p.Name), p.Portrait
 		}
 	}
+	if err := s.contribute(ctx, uid, list); err != nil {
+		return page, err
+	}
 	page.List, page.Total = list, total
 	page.HasMore = pageNumber*pageSize < total
 	return page, nil
+}
+
+// contribute fills what each of inviter's invitees in list paid and earned
+// inviter.
+func (s *Invites) contribute(ctx context.Context, inviter int64, list []Invitee) error {
+	if s.Contributions == nil || len(list) == 0 {
+		return nil
+	}
+	uids := make([]int64, len(list))
+	for i, v := range list {
+		uids[i] = v.UID
+	}
+	paid, commission, err := s.Contributions(ctx, inviter, uids)
+	if err != nil {
+		return err
+	}
+	for i := range list {
+		list[i].PaidCents, list[i].CommissionCents = paid[list[i].UID], commission[list[i].UID]
+	}
+	return nil
 }
 
 // MaskName keeps an invitee's first and last characters: the inviter
@@ -564,6 +599,9 @@ func (s *Invites) Admin(ctx context.Context, uid int64, pageNumber, pageSize int
 		if p, ok := people[list[i].UID]; ok {
 			list[i].Name, list[i].Portrait = p.Name, p.Portrait
 		}
+	}
+	if err := s.contribute(ctx, uid, list); err != nil {
+		return out, err
 	}
 	out.Invitees = httpx.NewPage(list, total, pageNumber, pageSize)
 	return out, nil
