@@ -270,8 +270,13 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	earn.Limiter = limiter
 	earn.Events = events
 	earn.PublicURL = cfg.PublicURL
-	wal.Earnings = earn // payments, refunds and sales, inside their transaction
+	// Payments, refunds and sales, inside their transaction.
+	wal.Earnings = moneyHooks{earn, invites}
+	// The invitee list's paid and commission columns; the sign-up reward
+	// paid when the operator's sign shows (a bound phone, a paid order).
 	invites.Contributions = earn.Contributions
+	invites.Trigger = earn.InviteReward
+	invites.Signs = rewards.Signs{Phone: account.PhoneBound, Paid: wallet.PaidOrdersSince}
 
 	a := &App{
 		Config:    cfg,
