@@ -190,8 +190,8 @@ func (p *Provider) VerifyCallback(r *http.Request) (wallet.Callback, error) {
 		return wallet.Callback{}, fmt.Errorf("%w: event %s without data", wallet.ErrCallback, ev.ID)
 	}
 	note := string(ev.Type) + " " + ev.ID
-	ignore := func(why string) (wallet.Callback, error) {
-		return wallet.Callback{Status: wallet.CallbackIgnore, Note: note + ": " + why}, nil
+	ignore := func(no, why string) (wallet.Callback, error) {
+		return wallet.Callback{OrderNo: no, Status: wallet.CallbackIgnore, Note: note + ": " + why}, nil
 	}
 	switch ev.Type {
 	case stripe.EventTypeCheckoutSessionCompleted, stripe.EventTypeCheckoutSessionAsyncPaymentSucceeded,
@@ -205,7 +205,7 @@ func (p *Provider) VerifyCallback(r *http.Request) (wallet.Callback, error) {
 			no = s.Metadata["orderNo"]
 		}
 		if no == "" {
-			return ignore("not an order of this server")
+			return ignore("", "not an order of this server")
 		}
 		if m := s.Metadata["orderNo"]; m != "" && m != no {
 			return wallet.Callback{OrderNo: no}, fmt.Errorf("%w: client_reference_id %q, metadata orderNo %q", wallet.ErrCallback, no, m)
@@ -220,7 +220,7 @@ func (p *Provider) VerifyCallback(r *http.Request) (wallet.Callback, error) {
 		case s.PaymentStatus != stripe.CheckoutSessionPaymentStatusPaid:
 			// A delayed method (a bank debit): async_payment_succeeded
 			// follows when the money arrives.
-			return ignore("payment_status " + string(s.PaymentStatus))
+			return ignore(no, "payment_status "+string(s.PaymentStatus))
 		default:
 			cb.Status = wallet.OrderPaid
 		}
@@ -231,7 +231,7 @@ func (p *Provider) VerifyCallback(r *http.Request) (wallet.Callback, error) {
 			return wallet.Callback{}, fmt.Errorf("%w: %s: %v", wallet.ErrCallback, note, err)
 		}
 		if !c.Refunded {
-			return ignore(fmt.Sprintf("partial refund %d of %d: settle by hand", c.AmountRefunded, c.Amount))
+			return ignore(c.Metadata["orderNo"], fmt.Sprintf("partial refund %d of %d: settle by hand", c.AmountRefunded, c.Amount))
 		}
 		cb := wallet.Callback{OrderNo: c.Metadata["orderNo"], Amount: p.cents(c.Amount), Currency: strings.ToUpper(string(c.Currency)),
 			Status: wallet.OrderRefunded, Note: note + " " + c.ID}
@@ -239,11 +239,11 @@ func (p *Provider) VerifyCallback(r *http.Request) (wallet.Callback, error) {
 			cb.TradeNo = c.PaymentIntent.ID
 		}
 		if cb.OrderNo == "" && cb.TradeNo == "" {
-			return ignore("not an order of this server")
+			return ignore("", "not an order of this server")
 		}
 		return cb, nil
 	}
-	return ignore("not acted on")
+	return ignore("", "not acted on")
 }
 
 // Query reads o's Checkout Session: paid, it is a paid Callback.
