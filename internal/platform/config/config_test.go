@@ -223,7 +223,7 @@ func TestPaymentProviderSettings(t *testing.T) {
 	for _, args := range [][]string{
 		{"-epay-gateway", "https://pay.example.com/", "-epay-pid", "1001", "-public-url", "https://a.example"}, // no key
 		{"-epay-gateway", "https://pay.example.com/", "-epay-pid", "1001", "-epay-key", "k"},                   // no public URL
-		{"-epay-gateway", "http://pay.example.com/"},                                                          // plain http off loopback
+		{"-epay-gateway", "http://pay.example.com/"},                                                           // plain http off loopback
 		{"-epay-gateway", "pay.example.com"},
 		{"-epay-channels", "alipay,paypal"},
 		{"-epay-channels", "alipay,alipay"},

@@ -23,8 +23,8 @@ import (
 // Session is a Checkout Session as the fake holds it.
 type Session struct {
 	ID, URL, Currency, OrderNo, MetaOrderNo, PIMetaOrderNo, SuccessURL, Name string
-	Amount, ExpiresAt                                                     int64
-	Status, PaymentStatus, PaymentIntent                                  string
+	Amount, ExpiresAt                                                        int64
+	Status, PaymentStatus, PaymentIntent                                     string
 }
 
 // Fake is the Stripe API and its webhook sender.
