@@ -58,6 +58,9 @@ func TestEpayNotices(t *testing.T) {
 				if got := strings.Join(names, " "); got != "epay_alipay=支付宝 epay_wxpay=微信支付 epay_qqpay=QQ钱包" {
 					t.Fatalf("pay types: %s", got)
 				}
+				if vip := apitest.Data[wallet.VIPProducts](t, l.call("GET", "/api/app/vip/product", user, "", 200)); len(vip.PayTypes) != 3 || vip.PayTypes[2].Name != "QQ钱包" {
+					t.Fatalf("VIP pay types: %+v", vip.PayTypes)
+				}
 				l.call("POST", "/api/app/mine/topay", user, fmt.Sprintf(`{"productType":"coins","productID":%d,"payType":"sandbox","idempotencyKey":"ep-sbx-1"}`, id), 422)
 
 				o := l.topay(user, fmt.Sprintf(`{"productType":"coins","productID":%d,"payType":"epay_wxpay","idempotencyKey":"ep-order-0001"}`, id))

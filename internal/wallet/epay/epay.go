@@ -268,18 +268,24 @@ func (c *channel) Create(ctx context.Context, o wallet.Order) (wallet.Payment, e
 	if ans.Code != 1 {
 		return wallet.Payment{}, fmt.Errorf("%w: mapi.php code %d: %s", wallet.ErrProviderRefused, ans.Code, clip(ans.Msg))
 	}
-	// An H5 page, else an app's URL scheme, else a QR code's content when
-	// it is a web page: what a phone's browser can open.
+	// An H5 page, else a payment app's URL scheme, else a QR code's content
+	// when it is a web page: what a phone's browser can open. The payer's
+	// browser is sent there, so nothing else (javascript:, data:) passes.
 	for _, u := range []string{ans.PayURL, ans.URLScheme, ans.QRCode} {
-		if u == "" {
+		p, err := url.Parse(u)
+		if u == "" || err != nil || p.Scheme == "" {
 			continue
 		}
-		if p, err := url.Parse(u); err == nil && p.Scheme != "" && (u != ans.QRCode || p.Scheme == "https" || p.Scheme == "http") {
+		sc := strings.ToLower(p.Scheme)
+		if (sc == "https" || sc == "http") && p.Host != "" || u == ans.URLScheme && appSchemes[sc] {
 			return wallet.Payment{URL: u, Ref: ans.TradeNo}, nil
 		}
 	}
 	return wallet.Payment{}, fmt.Errorf("%w: mapi.php answered no URL a phone can open", wallet.ErrProviderRefused)
 }
+
+// appSchemes are the payment apps' URL schemes a gateway may answer.
+var appSchemes = map[string]bool{"alipays": true, "alipay": true, "weixin": true, "mqqapi": true, "mqqwallet": true}
 
 // call sends v to the gateway (POST form or GET query) and decodes its
 // JSON answer into out. Network trouble and 5xx are ErrProviderDown; any

@@ -108,6 +108,9 @@ func TestAPIOrderAnswers(t *testing.T) {
 		{`{"code":1,"trade_no":"T1","qrcode":"https://qr.example/x"}`, "https://qr.example/x", nil},
 		{`{"code":1,"trade_no":"T1","qrcode":"weixin://wxpay/bizpayurl?pr=x"}`, "", wallet.ErrProviderRefused},
 		{`{"code":-1,"msg":"通道维护中"}`, "", wallet.ErrProviderRefused},
+		{`{"code":1,"payurl":"javascript:alert(1)"}`, "", wallet.ErrProviderRefused},
+		{`{"code":1,"urlscheme":"JavaScript:alert(1)"}`, "", wallet.ErrProviderRefused},
+		{`{"code":1,"payurl":"data:text/html,x"}`, "", wallet.ErrProviderRefused},
 		{`<html>error</html>`, "", wallet.ErrProviderRefused},
 		{"500", "", wallet.ErrProviderDown},
 	} {
