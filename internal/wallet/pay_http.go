@@ -186,12 +186,17 @@ func (h *Handler) callback(r *http.Request, name string) (int, string) {
 		out, err = h.s.providerRefund(ctx, name, cb)
 	default:
 		if cb.OrderNo == "" {
-			err = ErrNoOrder
-			break
+			h.s.recordCallback(ctx, name, "", "refused", "no order number: "+callbackDetail(cb))
+			return http.StatusBadRequest, "fail: no order number"
 		}
 		out, _, err = h.s.settle(ctx, name, cb)
 	}
 	switch {
+	case errors.Is(err, ErrNoOrder) && cb.OrderNo == "":
+		// A refund named by a trade number no order of ours has (another
+		// integration on the same account): nothing of ours to resend for.
+		h.s.recordCallback(ctx, name, "", "unknown_order", callbackDetail(cb))
+		return http.StatusOK, pr.Ack()
 	case errors.Is(err, ErrNoOrder):
 		h.s.recordCallback(ctx, name, cb.OrderNo, "unknown_order", callbackDetail(cb))
 		return http.StatusNotFound, "fail: unknown order"

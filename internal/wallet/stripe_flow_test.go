@@ -126,6 +126,23 @@ func TestStripeCheckout(t *testing.T) {
 		if code, _, _ := fake.Deliver(stripetest.Event("customer.created", map[string]any{"id": "cus_1", "object": "customer"})); code != 200 {
 			t.Fatalf("other event: %d", code)
 		}
+		// Another integration's session and charge on the same account:
+		// acknowledged (Stripe would resend for days), recorded, nothing moves.
+		foreign := *s
+		foreign.OrderNo, foreign.MetaOrderNo = "order-42", ""
+		if code, _, _ := fake.Deliver(stripetest.SessionEvent("checkout.session.completed", &foreign)); code != 200 || l.lastCallback().Outcome != "ignored" {
+			t.Fatalf("another integration's session: %d", code)
+		}
+		foreign.PaymentIntent = "pi_not_ours"
+		if code, _, _ := fake.Deliver(stripetest.RefundEvent(&foreign, foreign.Amount, false)); code != 200 || l.lastCallback().Outcome != "unknown_order" {
+			t.Fatalf("another integration's refund: %d", code)
+		}
+		// Our metadata with another client_reference_id: refused.
+		mixed := *s
+		mixed.OrderNo = "P2026010100000000000002"
+		if code, _, _ := fake.Deliver(stripetest.SessionEvent("checkout.session.completed", &mixed)); code != 400 {
+			t.Fatalf("mismatched order numbers: %d", code)
+		}
 		if l.coins(user) != 330 || l.movements(o.OrderNo) != 2 {
 			t.Fatal("replays moved money")
 		}
@@ -155,7 +172,7 @@ func TestStripeCheckout(t *testing.T) {
 		if p := l.order(o.OrderNo); p.Status != "refunded" || l.coins(user) != 0 || l.movements(o.OrderNo) != 3 {
 			t.Fatalf("refunded: %+v, coins %d, movements %d", p, l.coins(user), l.movements(o.OrderNo))
 		}
-		want := "refused,refused,ignored,paid,replay,replay,ignored,refunded" + strings.Repeat(",replay", 19)
+		want := "refused,refused,ignored,paid,replay,replay,refused,ignored,refunded" + strings.Repeat(",replay", 19)
 		if got := l.outcomes(o.OrderNo); got != want {
 			t.Fatalf("outcomes:\n got %s\nwant %s", got, want)
 		}

@@ -200,15 +200,14 @@ func (p *Provider) VerifyCallback(r *http.Request) (wallet.Callback, error) {
 		if err := json.Unmarshal(ev.Data.Raw, &s); err != nil {
 			return wallet.Callback{}, fmt.Errorf("%w: %s: %v", wallet.ErrCallback, note, err)
 		}
-		no := s.ClientReferenceID
-		if no == "" {
-			no = s.Metadata["orderNo"]
-		}
+		// Every session this server makes carries metadata.orderNo; one
+		// without it is another integration's on the same account.
+		no := s.Metadata["orderNo"]
 		if no == "" {
 			return ignore("", "not an order of this server")
 		}
-		if m := s.Metadata["orderNo"]; m != "" && m != no {
-			return wallet.Callback{OrderNo: no}, fmt.Errorf("%w: client_reference_id %q, metadata orderNo %q", wallet.ErrCallback, no, m)
+		if s.ClientReferenceID != no {
+			return wallet.Callback{OrderNo: no}, fmt.Errorf("%w: client_reference_id %q, metadata orderNo %q", wallet.ErrCallback, s.ClientReferenceID, no)
 		}
 		cb := wallet.Callback{OrderNo: no, TradeNo: s.ID, Amount: p.cents(s.AmountTotal), Currency: strings.ToUpper(string(s.Currency)), Note: note}
 		if s.PaymentIntent != nil && s.PaymentIntent.ID != "" {
