@@ -111,8 +111,11 @@ func (s *Service) awaitPayURL(ctx context.Context, no string) (Order, error) {
 	for {
 		var status, url string
 		err := s.db.QueryRow(ctx, `SELECT status, pay_url FROM orders WHERE order_no = ?`, no).Scan(&status, &url)
+		if errors.Is(db.NotFound(err), db.ErrNotFound) {
+			return Order{}, ErrNoOrder
+		}
 		if err != nil {
-			return Order{}, db.NotFound(err)
+			return Order{}, err
 		}
 		switch {
 		case url != "":
