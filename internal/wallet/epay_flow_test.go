@@ -320,3 +320,37 @@ func TestEpayNoticeForAnotherProvidersOrder(t *testing.T) {
 		t.Fatalf("outcomes %s", got)
 	}
 }
+
+// The order query runs in the real expiry job: an order whose notice was
+// lost is found paid when its expiry comes, one left unpaid expires.
+func TestEpayQueryRunsInTheExpiryJob(t *testing.T) {
+	bothEngines(t, func(t *testing.T, eng db.Engine) {
+		l, fake := epayServer(t, eng, "mapi", epay.StylePlain)
+		ctx := context.Background()
+		l.s.App.Wallet.Settings.OrderTTL = time.Second
+		user := apitest.GuestLogin(t, l.h, apitest.DevID(1))
+		id := l.pkg("300金币", 300, 30, 3000)
+		paid := l.topay(user, fmt.Sprintf(`{"productType":"coins","productID":%d,"payType":"epay_alipay","idempotencyKey":"ep-job-1"}`, id))
+		unpaid := l.topay(user, fmt.Sprintf(`{"productType":"coins","productID":%d,"payType":"epay_alipay","idempotencyKey":"ep-job-2"}`, id))
+		fake.MarkPaid(paid.OrderNo)
+		if err := l.s.App.Jobs.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			stop, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			_ = l.s.App.Jobs.Stop(stop)
+		})
+		deadline := time.Now().Add(30 * time.Second)
+		for l.order(paid.OrderNo).Status == "pending" || l.order(unpaid.OrderNo).Status == "pending" {
+			if time.Now().After(deadline) {
+				t.Fatalf("after 30 s: %s, %s", l.order(paid.OrderNo).Status, l.order(unpaid.OrderNo).Status)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if a, b := l.order(paid.OrderNo).Status, l.order(unpaid.OrderNo).Status; a != "paid" || b != "expired" || l.coins(user) != 330 {
+			t.Fatalf("paid one %s, unpaid one %s, coins %d", a, b, l.coins(user))
+		}
+		l.check()
+	})
+}
