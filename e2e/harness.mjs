@@ -65,7 +65,9 @@ function seed(bin, env, data) {
 // `admin create` for an operator).
 export async function startServer(env = {}, { bin = defaultBin, setup } = {}) {
   const data = mkdtempSync(join(tmpdir(), 'prima-e2e-'))
-  const port = await freePort()
+  // A test that must know the address first (PRIMA_PUBLIC_URL for a payment
+  // gateway's notices) passes PRIMA_LISTEN itself.
+  const port = env.PRIMA_LISTEN ? Number(env.PRIMA_LISTEN.split(':').pop()) : await freePort()
   const e = { ...process.env, PRIMA_DATA_DIR: data, PRIMA_LISTEN: `127.0.0.1:${port}`, PRIMA_LOG_LEVEL: 'warn', PRIMA_PAY_SANDBOX: '1', ...env }
   seed(bin, e, data)
   if (setup) await setup((args, input) => execFileSync(bin, args, { env: e, input, stdio: ['pipe', 'ignore', 'inherit'] }))

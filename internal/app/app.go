@@ -44,6 +44,8 @@ import (
 	"prima/internal/searchapi"
 	"prima/internal/support"
 	"prima/internal/wallet"
+	"prima/internal/wallet/epay"
+	"prima/internal/wallet/stripepay"
 	"prima/web"
 )
 
@@ -212,9 +214,25 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	access := membership.NewService(d, wal)
 	cat.Access = access
 	acct.Coupons = wal
-	// Payment providers: the sandbox only when turned on (PRIMA_PAY_SANDBOX=1:
-	// its page pays without money); a real provider is added here
-	// (docs/architecture.md, *Payments and providers*).
+	// Payment providers (docs/architecture.md, *Payments and providers*):
+	// EasyPay's channels and Stripe when configured, then the sandbox only
+	// when turned on (PRIMA_PAY_SANDBOX=1: its page pays without money).
+	if cfg.EpayGateway != "" {
+		m, err := epay.New(epay.Config{URL: cfg.EpayGateway, PID: cfg.EpayPID, Key: cfg.EpayKey, Channels: cfg.EpayChannels,
+			Mode: epay.Mode(cfg.EpayMode), Style: epay.Style(cfg.EpaySign), PublicURL: cfg.PublicURL})
+		if err != nil {
+			return nil, err
+		}
+		wal.Pay.Providers = append(wal.Pay.Providers, m.Providers()...)
+	}
+	if cfg.StripeSecretKey != "" {
+		sp, err := stripepay.New(stripepay.Config{SecretKey: cfg.StripeSecretKey, WebhookSecret: cfg.StripeWebhookSecret,
+			Currency: cfg.StripeCurrency, PublicURL: cfg.PublicURL, APIURL: cfg.StripeAPIURL})
+		if err != nil {
+			return nil, err
+		}
+		wal.Pay.Providers = append(wal.Pay.Providers, sp)
+	}
 	if cfg.PaySandbox {
 		wal.Pay.Providers = append(wal.Pay.Providers, wallet.NewSandbox(cfg.Secret, cfg.PublicURL))
 		if !cfg.TestMode {

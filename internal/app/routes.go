@@ -185,6 +185,10 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	// Provider callbacks post the provider's own format, trusted only
 	// through its signature; the sandbox's hosted page is plain HTML.
 	api.Handle("POST /api/pay/callback/{provider}", httpx.Accepts(httpx.Handler(wal.PayCallback), "*/*"))
+	// Real providers' notifications (EasyPay: GET or POST; Stripe: its
+	// webhook), the provider's name in the path (docs/api.md).
+	api.Handle("GET /api/pay/notify/{provider}", httpx.Accepts(httpx.Handler(wal.PayCallback), "*/*"))
+	api.Handle("POST /api/pay/notify/{provider}", httpx.Accepts(httpx.Handler(wal.PayCallback), "*/*"))
 	mux.HandleFunc("GET /pay/sandbox/{orderNo}", wal.SandboxPage)
 	mux.HandleFunc("POST /pay/sandbox/{orderNo}", wal.SandboxAction)
 

@@ -64,6 +64,10 @@ var payErrs = slices.Concat(httpx.ErrorMap{
 	{Err: ErrNewUserOnly, Status: http.StatusForbidden, Tip: "新人专享已过期", Msg: "new-user card: the account is older than 24 hours"},
 }, newUserErrs, httpx.ErrorMap{
 	{Err: ErrTooManyOrders, Status: http.StatusTooManyRequests, Tip: "未支付订单过多，请稍后再试", Msg: "too many unpaid orders"},
+	{Err: ErrProviderDown, Status: http.StatusServiceUnavailable, Tip: "支付渠道暂时无法连接，未扣款，请稍后重试或换一种支付方式", Msg: "the payment provider could not be reached; the order was closed unpaid"},
+	{Err: ErrProviderRefused, Status: http.StatusBadGateway, Tip: "支付渠道下单失败，未扣款，请稍后重试或换一种支付方式", Msg: "the payment provider refused the order; the order was closed unpaid"},
+	{Err: errPayStart, Status: http.StatusBadGateway, Tip: "支付渠道下单失败，未扣款，请稍后重试或换一种支付方式", Msg: "the payment provider failed this order; it was closed unpaid"},
+	{Err: errOrderBusy, Status: http.StatusConflict, Tip: "订单正在创建，请稍后再试", Msg: "the order is still being registered with its provider"},
 	{Err: ErrRefundSpent, Status: http.StatusConflict, Tip: "用户已花费该订单的金币，无法退款", Msg: "the order's coins were spent"},
 	{Err: ErrRefundCouponUsed, Status: http.StatusConflict, Tip: "该订单赠送的观影券已被使用，无法退款", Msg: "a coupon of the order's VIP card already bought something"},
 	{Err: ErrOrderState, Status: http.StatusConflict, Tip: "订单状态不允许此操作"},

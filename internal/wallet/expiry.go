@@ -3,6 +3,7 @@ package wallet
 import (
 	"context"
 	"errors"
+	"log/slog"
 
 	"prima/internal/platform/db"
 	"prima/internal/platform/jobs"
@@ -21,8 +22,18 @@ var errNotYet = errors.New("order not yet expired")
 
 // ExpireOrder closes order no when it is still pending and past its expiry;
 // otherwise it changes nothing (paid, cancelled, already expired). It
-// reports whether it expired the order.
+// reports whether it expired the order. First its provider is asked
+// whether it was paid after all (askProvider, outside any transaction): a
+// payment whose notice was lost is credited instead.
 func (s *Service) ExpireOrder(ctx context.Context, no string) (bool, error) {
+	if err := s.askProvider(ctx, no); err != nil {
+		return false, err
+	}
+	return s.expire(ctx, no)
+}
+
+// expire is ExpireOrder's transaction, without asking the provider.
+func (s *Service) expire(ctx context.Context, no string) (bool, error) {
 	now := s.now()
 	var done bool
 	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
@@ -54,6 +65,13 @@ func (s *Service) ExpireOrder(ctx context.Context, no string) (bool, error) {
 func (s *Service) RegisterJobs(q *jobs.Queue) {
 	jobs.Register(q, ExpireOrderKind, func(ctx context.Context, j jobs.Job, p expirePayload) error {
 		_, err := s.ExpireOrder(ctx, p.OrderNo)
+		if errors.Is(err, errQuery) && j.Attempt >= queryAttempts {
+			// The provider has not answered for minutes: close the order
+			// without its word. A payment that lands later is recorded as
+			// late, for an operator to mark paid.
+			slog.WarnContext(ctx, "payment provider not answering; order expired without asking it", "order", p.OrderNo, "err", err)
+			_, err = s.expire(ctx, p.OrderNo)
+		}
 		return err
 	}, jobs.KindOpts{MaxAttempts: 10})
 }

@@ -9,13 +9,13 @@ import (
 )
 
 const orderColumns = `order_no, user_id, product_type, product_id, title, amount, currency, coins, bonus, vip_level, vip_days, vip_coupons,
-	pay_type, status, trade_no, pay_url, created_at, expires_at, paid_at`
+	pay_type, status, trade_no, pay_url, created_at, expires_at, paid_at, pay_ref`
 
 func scanOrder(s db.Scanner) (Order, error) {
 	var o Order
 	var created, expires, paid int64
 	err := s.Scan(&o.OrderNo, &o.UserID, &o.ProductType, &o.ProductID, &o.Title, &o.Amount, &o.currency, &o.Coins, &o.Bonus,
-		&o.VipLevel, &o.VipDays, &o.vipCoupons, &o.PayType, &o.Status, &o.TradeNo, &o.PayURL, &created, &expires, &paid)
+		&o.VipLevel, &o.VipDays, &o.vipCoupons, &o.PayType, &o.Status, &o.TradeNo, &o.PayURL, &created, &expires, &paid, &o.PayRef)
 	o.CreatedAt, o.ExpiresAt = time.Unix(created, 0).UTC(), time.Unix(expires, 0).UTC()
 	if paid > 0 {
 		t := time.Unix(paid, 0).UTC()

@@ -50,9 +50,20 @@ type Order struct {
 	PaidAt      *time.Time `json:"paidAt"`
 	ExpiresAt   time.Time  `json:"expiresAt"`
 
+	// PayRef is the provider's reference of the payment (a Stripe Checkout
+	// Session id), kept with the pay URL; providers read it, clients never.
+	PayRef string `json:"-"`
+	// PayerIP is the address the order was made from, for providers that
+	// ask for it (EasyPay's API); set on the order handed to Create only.
+	PayerIP string `json:"-"`
+
 	currency   string
 	vipCoupons int
 }
+
+// Currency is the order's currency (ISO 4217, upper case): CNY unless its
+// provider charges in another.
+func (o Order) Currency() string { return o.currency }
 
 // Errors of orders and callbacks.
 var (
@@ -72,6 +83,9 @@ type TopayInput struct {
 	ProductType string `json:"productType"`
 	ProductID   int64  `json:"productID"`
 	PayType     string `json:"payType"`
+	// PayerIP is the client's address (not part of the request's identity
+	// for idempotency).
+	PayerIP string `json:"-"`
 }
 
 // MaxPendingOrders bounds a user's unpaid orders at once (429 past it),
@@ -86,7 +100,12 @@ var ErrTooManyOrders = errors.New("too many unpaid orders")
 var ErrNewUserOnly = errors.New("new-user card: account too old")
 
 // Topay makes an order for uid (idempotent under key: the same key and
-// input return the first order) and registers it with its provider.
+// input return the first order) and registers it with its provider, in
+// three steps so that no transaction waits on the network: the order row,
+// its key and its expiry job commit first; then the provider is asked for
+// the pay URL; then the URL is stored. A provider that fails closes the
+// order (ErrProviderDown or ErrProviderRefused, nothing charged) and drops
+// the key, so a retry with it makes a new order.
 func (s *Service) Topay(ctx context.Context, uid int64, in TopayInput, key string) (Order, bool, error) {
 	pr := s.Pay.provider(in.PayType)
 	if pr == nil && in.PayType == SandboxName {
@@ -107,7 +126,16 @@ func (s *Service) Topay(ctx context.Context, uid int64, in TopayInput, key strin
 		})
 		return err
 	})
-	return o, replay, err
+	if err != nil {
+		return Order{}, false, err
+	}
+	if replay {
+		o, err = s.awaitPayURL(ctx, o.OrderNo)
+		return o, true, err
+	}
+	o.PayerIP = in.PayerIP
+	o, err = s.startPayment(ctx, pr, o, uid, key)
+	return o, false, err
 }
 
 var (
@@ -128,6 +156,9 @@ func (s *Service) createOrder(ctx context.Context, tx *db.Tx, uid int64, in Topa
 	newUser := false
 	o := Order{UserID: uid, ProductType: in.ProductType, ProductID: in.ProductID, PayType: pr.Name(), Status: OrderPending,
 		CreatedAt: now.UTC().Truncate(time.Second), ExpiresAt: now.Add(s.Settings.OrderTTL).UTC().Truncate(time.Second), currency: "CNY"}
+	if c, ok := pr.(Currencied); ok {
+		o.currency = c.Currency()
+	}
 	switch in.ProductType {
 	case ProductCoins:
 		p, err := scanPackage(tx.QueryRow(ctx, `SELECT `+packageColumns+` FROM coin_packages WHERE id = ? AND active = 1`, in.ProductID))
@@ -172,16 +203,13 @@ func (s *Service) createOrder(ctx context.Context, tx *db.Tx, uid int64, in Topa
 			return Order{}, err
 		}
 	}
-	url, err := pr.Create(ctx, o)
-	if err != nil {
-		return Order{}, fmt.Errorf("provider %s: %w", pr.Name(), err)
-	}
-	o.PayURL = url
+	// The pay URL comes after the commit (startPayment): a provider's
+	// answer is never waited for inside a transaction.
 	if _, err := tx.Exec(ctx, `INSERT INTO orders (order_no, user_id, product_type, product_id, title, amount, currency, coins, bonus,
-		vip_level, vip_days, vip_coupons, pay_type, status, pay_url, created_at, expires_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+		vip_level, vip_days, vip_coupons, pay_type, status, created_at, expires_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
 		o.OrderNo, uid, o.ProductType, o.ProductID, o.Title, o.Amount, o.currency, o.Coins, o.Bonus,
-		o.VipLevel, o.VipDays, o.vipCoupons, o.PayType, o.PayURL, o.CreatedAt.Unix(), o.ExpiresAt.Unix()); err != nil {
+		o.VipLevel, o.VipDays, o.vipCoupons, o.PayType, o.CreatedAt.Unix(), o.ExpiresAt.Unix()); err != nil {
 		return Order{}, err
 	}
 	// The order expires through the job queue; the job commits with it.

@@ -72,7 +72,8 @@ func (h *Handler) Topay(w http.ResponseWriter, r *http.Request) error {
 			return payErrs.Map(err)
 		}
 	}
-	o, _, err := h.s.Topay(r.Context(), uid, TopayInput{ProductType: body.ProductType, ProductID: *body.ProductID, PayType: body.PayType}, key)
+	o, _, err := h.s.Topay(r.Context(), uid, TopayInput{ProductType: body.ProductType, ProductID: *body.ProductID, PayType: body.PayType,
+		PayerIP: httpx.ClientIP(r)}, key)
 	if err != nil {
 		return payErrs.Map(err)
 	}
@@ -135,9 +136,11 @@ func (h *Handler) BonusList(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, page)
 }
 
-// PayCallback is POST /api/pay/callback/{provider}: a provider's
-// server-to-server notification. It answers the provider in its own
-// format (plain text), not with an envelope.
+// PayCallback is a provider's server-to-server notification: POST
+// /api/pay/callback/{provider} (the sandbox's) and GET or POST
+// /api/pay/notify/{provider} (EasyPay notifies by GET or POST, Stripe posts
+// its webhook events). It answers the provider in its own format (plain
+// text), not with an envelope.
 func (h *Handler) PayCallback(w http.ResponseWriter, r *http.Request) error {
 	status, body := h.callback(r, r.PathValue("provider"))
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -147,25 +150,55 @@ func (h *Handler) PayCallback(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// callback verifies and applies one callback of provider name: the code
-// path every provider's notification takes, the sandbox's own included.
-// It returns the HTTP status and body for the provider.
+// callback verifies and applies one notification of gateway name: the
+// code path every provider's notification takes, the sandbox's own
+// included. It returns the HTTP status and body for the provider. Every
+// notification, believed or not, leaves a payment_callbacks row with its
+// verdict.
 func (h *Handler) callback(r *http.Request, name string) (int, string) {
 	ctx := r.Context()
-	pr := h.s.Pay.provider(name)
+	pr := h.s.Pay.notifier(name)
 	if pr == nil {
 		return http.StatusNotFound, "fail: unknown provider"
 	}
 	cb, err := pr.VerifyCallback(r)
 	if err != nil {
-		h.s.recordCallback(ctx, name, "", "refused", err.Error())
+		// The order number it claims is kept (unverified) so an operator
+		// finds the attempt beside the order.
+		claimed := ""
+		if validOrderNo(cb.OrderNo) {
+			claimed = cb.OrderNo
+		}
+		h.s.recordCallback(ctx, name, claimed, "refused", err.Error())
 		slog.WarnContext(ctx, "payment callback refused", "provider", name, "err", err)
 		return http.StatusBadRequest, "fail: " + err.Error()
 	}
-	out, _, err := h.s.settle(ctx, name, cb)
+	if cb.OrderNo != "" && !validOrderNo(cb.OrderNo) {
+		h.s.recordCallback(ctx, name, "", "unknown_order", "order number "+clipText(cb.OrderNo, 64))
+		return http.StatusNotFound, "fail: unknown order"
+	}
+	var out Outcome
+	switch cb.Status {
+	case CallbackIgnore:
+		h.s.recordCallback(ctx, name, cb.OrderNo, string(OutcomeIgnored), callbackDetail(cb))
+		return http.StatusOK, pr.Ack()
+	case OrderRefunded:
+		out, err = h.s.providerRefund(ctx, name, cb)
+	default:
+		if cb.OrderNo == "" {
+			h.s.recordCallback(ctx, name, "", "refused", "no order number: "+callbackDetail(cb))
+			return http.StatusBadRequest, "fail: no order number"
+		}
+		out, _, err = h.s.settle(ctx, name, cb)
+	}
 	switch {
+	case errors.Is(err, ErrNoOrder) && cb.OrderNo == "":
+		// A refund named by a trade number no order of ours has (another
+		// integration on the same account): nothing of ours to resend for.
+		h.s.recordCallback(ctx, name, "", "unknown_order", callbackDetail(cb))
+		return http.StatusOK, pr.Ack()
 	case errors.Is(err, ErrNoOrder):
-		h.s.recordCallback(ctx, name, cb.OrderNo, "unknown_order", "")
+		h.s.recordCallback(ctx, name, cb.OrderNo, "unknown_order", callbackDetail(cb))
 		return http.StatusNotFound, "fail: unknown order"
 	case errors.Is(err, ErrCallback):
 		h.s.recordCallback(ctx, name, cb.OrderNo, "refused", err.Error())

@@ -664,11 +664,11 @@ func TestCallbackRacesOperatorPaid(t *testing.T) {
 // sandboxURL is the pay URL the sandbox gives order no.
 func sandboxURL(t *testing.T, sb *wallet.Sandbox, no string) string {
 	t.Helper()
-	u, err := sb.Create(context.Background(), wallet.Order{OrderNo: no})
+	p, err := sb.Create(context.Background(), wallet.Order{OrderNo: no})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return u
+	return p.URL
 }
 
 // The sandbox off (PRIMA_PAY_SANDBOX unset or 0, the default): no pay type

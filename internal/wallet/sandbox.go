@@ -44,8 +44,8 @@ func (*Sandbox) Ack() string   { return "success" }
 // Create returns the hosted page of o, with the order's key (orderKey) in
 // it: the URL goes to the order's owner only, and the page acts for no one
 // without the key.
-func (s *Sandbox) Create(_ context.Context, o Order) (string, error) {
-	return s.base + "/pay/sandbox/" + url.PathEscape(o.OrderNo) + "?k=" + s.orderKey(o.OrderNo), nil
+func (s *Sandbox) Create(_ context.Context, o Order) (Payment, error) {
+	return Payment{URL: s.base + "/pay/sandbox/" + url.PathEscape(o.OrderNo) + "?k=" + s.orderKey(o.OrderNo)}, nil
 }
 
 // sandboxFields are the signed fields of a callback, in signing order.

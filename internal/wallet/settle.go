@@ -38,7 +38,7 @@ func (s *Service) settle(ctx context.Context, prov string, cb Callback) (Outcome
 		}
 		// What came of it commits with it: one write, one commit.
 		_, err := tx.Exec(ctx, `INSERT INTO payment_callbacks (provider, order_no, outcome, detail, created_at) VALUES (?, ?, ?, ?, ?)`,
-			prov, cb.OrderNo, string(out), fmt.Sprintf("status %s, tradeNo %s, amount %d", cb.Status, clipText(cb.TradeNo, 64), cb.Amount), now.Unix())
+			prov, cb.OrderNo, string(out), callbackDetail(cb), now.Unix())
 		return err
 	})
 	return out, o, err
@@ -61,7 +61,7 @@ func (s *Service) settleDecide(prov string, cb Callback, now time.Time, out *Out
 		if err != nil {
 			return err
 		}
-		if o.PayType != prov {
+		if !ofGateway(prov, o.PayType) {
 			return fmt.Errorf("%w: order %s is paid through %s, not %s", ErrCallback, o.OrderNo, o.PayType, prov)
 		}
 		if cb.Currency != o.currency {
@@ -76,7 +76,7 @@ func (s *Service) settleDecide(prov string, cb Callback, now time.Time, out *Out
 			case o.Status == OrderPaid || o.Status == OrderRefunded:
 				*out = OutcomeReplay
 				return nil
-			case o.Status != OrderPending || !now.Before(o.ExpiresAt):
+			case o.Status != OrderPending || !now.Before(o.ExpiresAt) && !cb.queried:
 				// Paid after the order closed (cancelled, or expired even if
 				// the job has not run yet): nothing is credited; an operator
 				// sees it in the callbacks and may mark the order paid.

@@ -72,6 +72,9 @@ type Tiers struct {
 type VIPProducts struct {
 	List  []membership.Product `json:"list"`
 	Tiers Tiers                `json:"tiers"`
+	// PayTypes are the providers a card can be paid through with money
+	// (as the coin packages list them).
+	PayTypes []PayType `json:"payTypes"`
 }
 
 func unixOrNil(sec int64) *time.Time {
@@ -102,7 +105,7 @@ func (s *Service) VIPProducts(ctx context.Context, uid int64) (VIPProducts, erro
 		}
 		fresh = held == ""
 	}
-	out := VIPProducts{List: []membership.Product{}}
+	out := VIPProducts{List: []membership.Product{}, PayTypes: s.PayTypes()}
 	for _, p := range all {
 		if p.NewUser && !fresh {
 			continue

@@ -13,6 +13,8 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -61,6 +63,21 @@ type Config struct {
 	// operator (or a test) turns it on.
 	PaySandbox bool
 	paySandbox string
+
+	// EasyPay (彩虹易支付): one merchant at one gateway, on when the gateway,
+	// pid and key are set (all three, with PublicURL for its notify_url).
+	// EpayChannels are the channel codes offered (alipay, wxpay, qqpay),
+	// EpayMode "submit" (page jump) or "mapi" (API), EpaySign "plain"
+	// (key appended) or "amp-key" ("&key=" + key appended).
+	EpayGateway, EpayPID, EpayKey string
+	EpayChannels                  []string
+	EpayMode, EpaySign            string
+	epayChannels                  string
+
+	// Stripe Checkout: on when the secret key and the webhook secret are
+	// set (with PublicURL). StripeAPIURL replaces api.stripe.com
+	// (stripe-mock, tests).
+	StripeSecretKey, StripeWebhookSecret, StripeCurrency, StripeAPIURL string
 }
 
 type option struct {
@@ -91,12 +108,23 @@ var options = []option{
 	{"metrics-listen", "PRIMA_METRICS_LISTEN", "", "address for Prometheus /metrics, kept off the public listener, e.g. 127.0.0.1:9090 (empty: off)", func(c *Config) *string { return &c.MetricsListen }, listenAddr},
 	{"test-mode", "PRIMA_TEST_MODE", "0", "test mode: SMS codes readable at GET /api/test/sms/last, for end-to-end tests only (1: on; never in production)", func(c *Config) *string { return &c.testMode }, oneOf("0", "1", "true", "false")},
 	{"pay-sandbox", "PRIMA_PAY_SANDBOX", "0", "sandbox payment provider: its hosted page pays orders without money, for trials and tests (1: on; never in production)", func(c *Config) *string { return &c.paySandbox }, oneOf("0", "1", "true", "false")},
+	{"epay-gateway", "PRIMA_EPAY_GATEWAY", "", "EasyPay (彩虹易支付) gateway address, e.g. https://pay.example.com/ (https; empty: EasyPay off)", func(c *Config) *string { return &c.EpayGateway }, providerURL},
+	{"epay-pid", "PRIMA_EPAY_PID", "", "EasyPay merchant id (商户ID)", func(c *Config) *string { return &c.EpayPID }, printable},
+	{"epay-key", "PRIMA_EPAY_KEY", "", "EasyPay merchant key (商户密钥)", func(c *Config) *string { return &c.EpayKey }, printable},
+	{"epay-channels", "PRIMA_EPAY_CHANNELS", "alipay,wxpay", "EasyPay channels offered, in order: alipay, wxpay, qqpay (comma-separated)", func(c *Config) *string { return &c.epayChannels }, epayChannels},
+	{"epay-mode", "PRIMA_EPAY_MODE", "submit", "how EasyPay orders are made: submit (page jump to submit.php) or mapi (API order at mapi.php)", func(c *Config) *string { return &c.EpayMode }, oneOf("submit", "mapi")},
+	{"epay-sign", "PRIMA_EPAY_SIGN", "plain", "how the EasyPay key joins the signed string: plain (appended) or amp-key (appended as &key=KEY), as the gateway documents", func(c *Config) *string { return &c.EpaySign }, oneOf("plain", "amp-key")},
+	{"stripe-secret-key", "PRIMA_STRIPE_SECRET_KEY", "", "Stripe secret key, sk_live_... (empty: Stripe off)", func(c *Config) *string { return &c.StripeSecretKey }, printable},
+	{"stripe-webhook-secret", "PRIMA_STRIPE_WEBHOOK_SECRET", "", "signing secret (whsec_...) of the Stripe webhook endpoint for /api/pay/notify/stripe", func(c *Config) *string { return &c.StripeWebhookSecret }, printable},
+	{"stripe-currency", "PRIMA_STRIPE_CURRENCY", "cny", "currency Stripe charges; prices are charged as the same figure in it", func(c *Config) *string { return &c.StripeCurrency }, currencyCode},
+	{"stripe-api-url", "PRIMA_STRIPE_API_URL", "", "Stripe API address instead of https://api.stripe.com (stripe-mock or a test double)", func(c *Config) *string { return &c.StripeAPIURL }, providerURL},
 	{"workers", "PRIMA_WORKERS", "2", "background jobs run at once by this process (0: serve runs none, leaving them to prima worker processes)", func(c *Config) *string { return &c.workers }, workerCount},
 }
 
 // secretOptions name the options whose values are credentials: help output
 // never shows them as defaults, even when the environment sets them.
-var secretOptions = map[string]bool{"PRIMA_SECRET": true, "PRIMA_SECRET_PREVIOUS": true, "PRIMA_S3_SECRET_KEY": true}
+var secretOptions = map[string]bool{"PRIMA_SECRET": true, "PRIMA_SECRET_PREVIOUS": true, "PRIMA_S3_SECRET_KEY": true,
+	"PRIMA_EPAY_KEY": true, "PRIMA_STRIPE_SECRET_KEY": true, "PRIMA_STRIPE_WEBHOOK_SECRET": true}
 
 // boolOptions are switches: `-test-mode` alone turns one on, as with
 // flag.Bool, while the table keeps their values as "0"/"1" strings.
@@ -171,6 +199,16 @@ func LoadCommand(name string, args []string, extra func(*flag.FlagSet)) (*Config
 	c.PaySandbox = c.paySandbox == "1" || c.paySandbox == "true"
 	if (c.S3Endpoint == "") != (c.S3Bucket == "") {
 		return nil, errors.New("s3-endpoint and s3-bucket: set both to store media in S3, or neither")
+	}
+	c.EpayChannels = strings.Split(c.epayChannels, ",")
+	if n := countSet(c.EpayGateway, c.EpayPID, c.EpayKey); n != 0 && n != 3 {
+		return nil, errors.New("epay-gateway, epay-pid and epay-key: set all three to take EasyPay payments, or none")
+	}
+	if (c.StripeSecretKey == "") != (c.StripeWebhookSecret == "") {
+		return nil, errors.New("stripe-secret-key and stripe-webhook-secret: set both to take Stripe payments, or neither")
+	}
+	if (c.EpayGateway != "" || c.StripeSecretKey != "") && c.PublicURL == "" {
+		return nil, errors.New("public-url: payment providers need this server's public address (their notices and the payer's way back are built on it)")
 	}
 	if c.DatabaseURL == "" {
 		c.DatabaseURL = filepath.Join(c.DataDir, "prima.db")
@@ -273,4 +311,69 @@ func httpURL(s string) error {
 		return nil
 	}
 	return fmt.Errorf("%q is not an http(s) URL", s)
+}
+
+func countSet(vals ...string) int {
+	n := 0
+	for _, v := range vals {
+		if v != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// providerURL is a payment provider's address: https, or http to a
+// loopback address (a local test double). EasyPay's order query carries the
+// merchant key in its URL, so nothing else goes over plain http.
+func providerURL(s string) error {
+	if s == "" {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("%q is not an http(s) URL", s)
+	}
+	switch u.Scheme {
+	case "https":
+		return nil
+	case "http":
+		if ip, err := netip.ParseAddr(u.Hostname()); (err == nil && ip.IsLoopback()) || u.Hostname() == "localhost" {
+			return nil
+		}
+		return fmt.Errorf("%q: use https (plain http only to a loopback address)", s)
+	}
+	return fmt.Errorf("%q is not an http(s) URL", s)
+}
+
+// printable refuses control characters and spaces in ids and keys (a
+// pasted line break would sign every request wrongly).
+func printable(s string) error {
+	for _, r := range s {
+		if r <= ' ' || r == 0x7f {
+			return fmt.Errorf("contains a space or control character")
+		}
+	}
+	return nil
+}
+
+func epayChannels(s string) error {
+	seen := map[string]bool{}
+	for _, c := range strings.Split(s, ",") {
+		if c != "alipay" && c != "wxpay" && c != "qqpay" {
+			return fmt.Errorf("%q: channels are alipay, wxpay and qqpay, comma-separated", s)
+		}
+		if seen[c] {
+			return fmt.Errorf("%q: %s twice", s, c)
+		}
+		seen[c] = true
+	}
+	return nil
+}
+
+func currencyCode(s string) error {
+	if len(s) != 3 || strings.Trim(strings.ToLower(s), "abcdefghijklmnopqrstuvwxyz") != "" {
+		return fmt.Errorf("%q is not a three-letter currency code", s)
+	}
+	return nil
 }

@@ -197,3 +197,84 @@ func TestPaySandboxSwitch(t *testing.T) {
 		t.Error("PRIMA_PAY_SANDBOX=on accepted")
 	}
 }
+
+// Payment providers: each is on only when its credentials are all set,
+// with the public URL their notices come back to; keys stay out of -h.
+func TestPaymentProviderSettings(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PRIMA_DATA_DIR", dir)
+	c, err := Load("serve", nil)
+	if err != nil || c.EpayGateway != "" || c.StripeSecretKey != "" || strings.Join(c.EpayChannels, ",") != "alipay,wxpay" ||
+		c.EpayMode != "submit" || c.EpaySign != "plain" || c.StripeCurrency != "cny" {
+		t.Fatalf("defaults: %+v %v", c, err)
+	}
+	epay := []string{"-public-url", "https://app.example.com", "-epay-gateway", "https://pay.example.com/", "-epay-pid", "1001", "-epay-key", "k3y"}
+	c, err = Load("serve", append(epay, "-epay-channels", "qqpay,alipay", "-epay-mode", "mapi", "-epay-sign", "amp-key"))
+	if err != nil || strings.Join(c.EpayChannels, ",") != "qqpay,alipay" || c.EpayMode != "mapi" || c.EpaySign != "amp-key" || c.EpayKey != "k3y" {
+		t.Fatalf("epay: %+v %v", c, err)
+	}
+	stripe := []string{"-public-url", "https://app.example.com", "-stripe-secret-key", "sk_test_1", "-stripe-webhook-secret", "whsec_1", "-stripe-currency", "usd"}
+	if c, err = Load("serve", stripe); err != nil || c.StripeCurrency != "usd" {
+		t.Fatalf("stripe: %+v %v", c, err)
+	}
+	if _, err := Load("serve", []string{"-epay-gateway", "http://127.0.0.1:9/", "-epay-pid", "1", "-epay-key", "k", "-public-url", "http://127.0.0.1:8080"}); err != nil {
+		t.Fatalf("a loopback test gateway: %v", err)
+	}
+	for _, args := range [][]string{
+		{"-epay-gateway", "https://pay.example.com/", "-epay-pid", "1001", "-public-url", "https://a.example"}, // no key
+		{"-epay-gateway", "https://pay.example.com/", "-epay-pid", "1001", "-epay-key", "k"},                   // no public URL
+		{"-epay-gateway", "http://pay.example.com/"},                                                           // plain http off loopback
+		{"-epay-gateway", "pay.example.com"},
+		{"-epay-channels", "alipay,paypal"},
+		{"-epay-channels", "alipay,alipay"},
+		{"-epay-channels", ""},
+		{"-epay-mode", "jump"},
+		{"-epay-sign", "sha256"},
+		{"-epay-key", "has space"},
+		{"-stripe-secret-key", "sk_test_1", "-public-url", "https://a.example"}, // no webhook secret
+		{"-stripe-currency", "dollars"},
+		{"-stripe-api-url", "http://stripe.example.com"},
+	} {
+		if _, err := Load("serve", args); err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(args[0], "-")) && !strings.Contains(err.Error(), "public-url") {
+			t.Errorf("%v: want an error naming the option, got %v", args, err)
+		}
+	}
+	// The keys are secrets: -h shows no default even when set.
+	t.Setenv("PRIMA_EPAY_KEY", "epay-secret-value")
+	t.Setenv("PRIMA_STRIPE_SECRET_KEY", "sk_live_secret_value")
+	t.Setenv("PRIMA_STRIPE_WEBHOOK_SECRET", "whsec_secret_value")
+	t.Setenv("PRIMA_EPAY_PID", "visible-pid-1001")
+	help := helpOutput(t)
+	if !strings.Contains(help, "visible-pid-1001") {
+		t.Fatal("-h hides a non-secret default; the test would not notice a leak")
+	}
+	for _, s := range []string{"epay-secret-value", "sk_live_secret_value", "whsec_secret_value"} {
+		if strings.Contains(help, s) {
+			t.Errorf("-h shows %s", s)
+		}
+	}
+	for _, s := range []string{"PRIMA_EPAY_GATEWAY", "PRIMA_EPAY_PID", "PRIMA_EPAY_KEY", "PRIMA_EPAY_CHANNELS", "PRIMA_STRIPE_SECRET_KEY", "PRIMA_STRIPE_WEBHOOK_SECRET", "PRIMA_STRIPE_CURRENCY"} {
+		if !strings.Contains(help, s) {
+			t.Errorf("-h does not list %s", s)
+		}
+	}
+}
+
+// helpOutput is what `prima serve -h` prints.
+func helpOutput(t *testing.T) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := os.Stderr
+	os.Stderr = w
+	_, herr := Load("serve", []string{"-h"})
+	os.Stderr = stderr
+	w.Close()
+	help, _ := io.ReadAll(r)
+	if herr == nil {
+		t.Fatal("-h did not stop the load")
+	}
+	return string(help)
+}

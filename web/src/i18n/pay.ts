@@ -82,6 +82,11 @@ export const payZhCN = {
   'topup.again': '重新充值',
   'topup.orderNo': '订单号：{no}',
   'topup.notFound': '找不到该订单',
+  'payType.epay_alipay': '支付宝',
+  'payType.epay_wxpay': '微信支付',
+  'payType.epay_qqpay': 'QQ钱包',
+  'payType.stripe': '银行卡 (Stripe)',
+  'payType.sandbox': '沙箱支付',
 
   'backpack.unused': '未使用',
   'backpack.used': '已使用',

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MemoryStorage } from '@/lib/testing'
-import { clock, discountPercent, outcomeOf, pollDelay, recallReturn, rememberReturn, secondsLeftAt, shanghaiDate, tierActive } from './result'
+import { afterTopay, clock, discountPercent, outcomeOf, payTypeName, pollDelay, recallReturn, rememberReturn, secondsLeftAt, shanghaiDate, tierActive } from './result'
 
 afterEach(() => vi.unstubAllGlobals())
 
@@ -73,5 +73,36 @@ describe('return path per order', () => {
     vi.stubGlobal('sessionStorage', broken)
     expect(() => rememberReturn('P1', '/x')).not.toThrow()
     expect(recallReturn('P1')).toBeNull()
+  })
+})
+
+describe('after topay', () => {
+  it('opens the provider only for a pending order with a page or a payment app to open', () => {
+    expect(afterTopay({ orderNo: 'P1', status: 'pending', payUrl: 'https://pay.example.com/submit.php?a=1' })).toEqual({ open: 'https://pay.example.com/submit.php?a=1' })
+    expect(afterTopay({ orderNo: 'P1', status: 'pending', payUrl: '/pay/sandbox/P1?k=ab' })).toEqual({ open: '/pay/sandbox/P1?k=ab' })
+    expect(afterTopay({ orderNo: 'P1', status: 'pending', payUrl: 'weixin://dl/business/?t=x' })).toEqual({ open: 'weixin://dl/business/?t=x' })
+  })
+
+  it('sends a replay of a paid, closed or page-less order to its result page', () => {
+    for (const o of [
+      { orderNo: 'P2', status: 'paid' as const, payUrl: '' },
+      { orderNo: 'P2', status: 'cancelled' as const, payUrl: '' },
+      { orderNo: 'P2', status: 'pending' as const, payUrl: '' },
+      { orderNo: 'P2', status: 'pending' as const, payUrl: 'javascript:alert(1)' },
+      { orderNo: 'P2', status: 'pending' as const, payUrl: 'data:text/html,x' },
+      { orderNo: 'P2', status: 'pending' as const, payUrl: '//evil.example/x' },
+    ]) {
+      expect(afterTopay(o)).toEqual({ go: '/mine/usercoinchongzhi?orderNo=P2' })
+    }
+  })
+})
+
+describe('pay type names', () => {
+  it('names the known providers from the catalogue and others as the server does', () => {
+    expect(payTypeName({ code: 'epay_alipay', name: 'x' })).toBe('支付宝')
+    expect(payTypeName({ code: 'epay_wxpay', name: 'x' })).toBe('微信支付')
+    expect(payTypeName({ code: 'epay_qqpay', name: 'x' })).toBe('QQ钱包')
+    expect(payTypeName({ code: 'stripe', name: 'x' })).toBe('银行卡 (Stripe)')
+    expect(payTypeName({ code: 'newpay', name: '新支付' })).toBe('新支付')
   })
 })

@@ -1,7 +1,8 @@
 // Pure rules of the paying pages: what an order's state means to the
 // result page, how often it is polled, the countdown's clock, dates.
 
-import type { OrderStatus } from '@/features/wallet/types'
+import { hasMessage, t } from '@/i18n'
+import type { Order, OrderStatus, PayType } from '@/features/wallet/types'
 
 export type Outcome = 'waiting' | 'success' | 'failed'
 
@@ -71,4 +72,30 @@ export function recallReturn(orderNo: string): string | null {
   } catch {
     return null
   }
+}
+
+// payTypeName is a pay type as the payer reads it: the catalogue's words
+// for the providers the app knows (so English shows English), else the
+// server's zh-CN name.
+export function payTypeName(p: PayType): string {
+  const key = `payType.${p.code}`
+  return hasMessage(key) ? t(key) : p.name
+}
+
+// resultPath is the result page of an order (it polls the order's state;
+// only the provider's notice, checked by the server, pays it).
+export function resultPath(orderNo: string): string {
+  return `/mine/usercoinchongzhi?orderNo=${encodeURIComponent(orderNo)}`
+}
+
+// What topay may send the payer to: a page of this server (the sandbox's),
+// a provider's web page, a payment app.
+const PAY_URL = /^(\/(?![/\\])|https?:\/\/|(alipays?|weixin|mqqapi|mqqwallet):)/i
+
+// afterTopay says where the payer goes once topay answered: the provider's
+// page for a pending order, else (a replayed request for an order paid,
+// closed or without a page) the result page, which shows its state.
+export function afterTopay(order: Pick<Order, 'orderNo' | 'status' | 'payUrl'>): { open: string } | { go: string } {
+  if (order.status === 'pending' && PAY_URL.test(order.payUrl ?? '')) return { open: order.payUrl }
+  return { go: resultPath(order.orderNo) }
 }

@@ -52,6 +52,8 @@ export interface VipProduct {
 export interface VipProducts {
   list: VipProduct[]
   tiers: { vip: string | null; svip: string | null }
+  // The providers a card is paid through with money.
+  payTypes: PayType[]
 }
 
 export interface TiroCountdown {

@@ -82,6 +82,11 @@ export const payEn: Record<PayKey, string> = {
   'topup.again': 'Top up again',
   'topup.orderNo': 'Order {no}',
   'topup.notFound': 'Order not found',
+  'payType.epay_alipay': 'Alipay',
+  'payType.epay_wxpay': 'WeChat Pay',
+  'payType.epay_qqpay': 'QQ Wallet',
+  'payType.stripe': 'Card (Stripe)',
+  'payType.sandbox': 'Sandbox payment',
 
   'backpack.unused': 'Unused',
   'backpack.used': 'Used',

@@ -1,8 +1,10 @@
 // Paying with money: the pay types to choose from, then POST topay and off
-// to the provider's page (payUrl). The return path is remembered per order
+// to the provider's page (payUrl; the result page when the order has none
+// to open). The return path is remembered per order
 // so the result page can bring the user back. One tap is one intent: a
 // retry after a lost answer resends its idempotency key.
 import { useRef, useState } from 'react'
+import { useNavigate } from 'react-router'
 import { useMutation } from '@tanstack/react-query'
 import { t } from '@/i18n'
 import { ApiError } from '@/lib/api'
@@ -11,7 +13,7 @@ import { newIdempotencyKey, yuan } from '@/lib/wallet'
 import { Sheet } from '@/components/Sheet'
 import { useUserStore } from '@/stores/user'
 import { reportPayError, topay, type TopayBody } from '@/features/wallet/api/topup'
-import { rememberReturn } from '@/features/wallet/result'
+import { afterTopay, payTypeName, rememberReturn } from '@/features/wallet/result'
 import type { PayType } from '@/features/wallet/types'
 import styles from '@/features/wallet/pages/Pay.module.css'
 
@@ -20,13 +22,16 @@ import styles from '@/features/wallet/pages/Pay.module.css'
 export function usePay(from: string) {
   const intent = useRef(new Intent(() => newIdempotencyKey('pay')))
   const uid = useUserStore((s) => s.user?.uid ?? null)
+  const navigate = useNavigate()
   const [error, setError] = useState<string | null>(null)
   const m = useMutation({
     mutationFn: (body: TopayBody) => topay(body, intent.current.keyFor(body)),
     onSuccess: (order) => {
       intent.current.settle()
       rememberReturn(order.orderNo, from)
-      window.location.assign(order.payUrl)
+      const next = afterTopay(order)
+      if ('open' in next) window.location.assign(next.open)
+      else navigate(next.go)
     },
     onError: (err, body) => {
       if (!isRetryable(err)) intent.current.settle()
@@ -79,7 +84,7 @@ export function PayTypeSheet({
         {payTypes.map((p) => (
           <label key={p.code} className={styles.payType}>
             <input type="radio" name="sheet-paytype" checked={code === p.code} onChange={() => setCode(p.code)} data-testid="paytype" data-code={p.code} />
-            {p.name}
+            {payTypeName(p)}
           </label>
         ))}
       </fieldset>

@@ -16,7 +16,7 @@ import { useUserStore } from '@/stores/user'
 import { payPageKeys } from '@/features/wallet/keys'
 import { POLL_LIMIT, reportPayError, useOrder, usePackages } from '@/features/wallet/api/topup'
 import { usePay } from '@/features/wallet/components/PayTypeSheet'
-import { outcomeOf, recallReturn } from '@/features/wallet/result'
+import { outcomeOf, payTypeName, recallReturn } from '@/features/wallet/result'
 import type { CoinPackage, Order } from '@/features/wallet/types'
 import styles from './Pay.module.css'
 
@@ -85,7 +85,7 @@ function Packages({ from }: { from: string }) {
             {pkg.payTypes.map((p) => (
               <label key={p.code} className={styles.payType}>
                 <input type="radio" name="paytype" checked={p.code === code} onChange={() => setPayType(p.code)} data-testid="paytype" data-code={p.code} />
-                {p.name}
+                {payTypeName(p)}
               </label>
             ))}
           </fieldset>

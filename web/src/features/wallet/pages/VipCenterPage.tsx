@@ -15,7 +15,6 @@ import { NavBar } from '@/components/NavBar'
 import { Sheet } from '@/components/Sheet'
 import { StateView } from '@/components/StateView'
 import { useUserStore } from '@/stores/user'
-import { usePackages } from '@/features/wallet/api/topup'
 import { buyVip, useTiro, useVipProducts } from '@/features/wallet/api/vip'
 import { payPageKeys } from '@/features/wallet/keys'
 import { PayTypeSheet, usePay } from '@/features/wallet/components/PayTypeSheet'
@@ -36,12 +35,10 @@ export default function VipCenterPage() {
   const level: 1 | 2 = params.get('level') === '2' ? 2 : 1
   const products = useVipProducts(token)
   const tiro = useTiro(token)
-  const packages = usePackages(token)
   const [buying, setBuying] = useState<{ product: VipProduct; how: 'coins' | 'money' } | null>(null)
 
-  // Pay types come with the coin packages; a VIP card is paid the same ways.
-  const payTypes: PayType[] = []
-  for (const p of packages.data ?? []) for (const pt of p.payTypes) if (!payTypes.some((x) => x.code === pt.code)) payTypes.push(pt)
+  // The providers a card can be paid through with money come with the cards.
+  const payTypes: PayType[] = products.data?.payTypes ?? []
 
   let body
   if (token == null) body = <StateView kind="empty" title={t('mineVideos.signIn')} />
