@@ -22,6 +22,7 @@ import (
 	"prima/internal/account"
 	"prima/internal/catalog"
 	"prima/internal/community"
+	"prima/internal/earnings"
 	"prima/internal/gallery"
 	"prima/internal/media"
 	"prima/internal/membership"
@@ -89,6 +90,9 @@ type App struct {
 	Codes *rewards.Codes
 	// Invites are invitation codes, bindings and inviter rewards.
 	Invites *rewards.Invites
+	// Earnings are promoter commission, creator earnings, promoter
+	// applications and the promotion data.
+	Earnings *earnings.Service
 	// Search is the search calls: the engine's hits as the domains' cards.
 	Search *searchapi.Service
 	// SMSRecorder keeps the last SMS per number, only in test mode (nil
@@ -255,6 +259,15 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	invites := rewards.NewInvites(d, wal, invitePeople{acct}, limiter, events, cfg.PublicURL)
 	acct.Invites = invites
 
+	// Earnings: commission up the inviter chain and creator earnings, paid
+	// through the wallet's ledger; invitations, people and creators are
+	// read through their owners.
+	earn := earnings.NewService(d, wal.Ledger, invites, earningsPeople{acct}, support.IsCreator)
+	earn.Limiter = limiter
+	earn.Events = events
+	earn.PublicURL = cfg.PublicURL
+	wal.Earnings = earn // payments, refunds and sales, inside their transaction
+
 	a := &App{
 		Config:    cfg,
 		DB:        d,
@@ -281,8 +294,9 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 		// Redemption codes grant through the wallet; their hashes are keyed
 		// by the install secret, their failed tries counted by the shared
 		// limiter.
-		Codes:   rewards.NewCodes(d, wal, limiter, cfg.Secret),
-		Invites: invites,
+		Codes:    rewards.NewCodes(d, wal, limiter, cfg.Secret),
+		Invites:  invites,
+		Earnings: earn,
 		// Search: hits hydrated by the domains' card loaders; the shared
 		// limiter keeps a refresh loop from pushing a hot word.
 		Search:      searchapi.New(d, limiter, cat, galleries, com),
@@ -293,6 +307,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	acct.RegisterJobs(a.Jobs)
 	uploads.RegisterJobs(a.Jobs)
 	wal.RegisterJobs(a.Jobs)
+	earn.RegisterJobs(a.Jobs)
 	search.RegisterJobs(a.Jobs, d)
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil

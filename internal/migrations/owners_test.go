@@ -42,6 +42,9 @@ var owners = map[string]string{
 	"messages": "messaging", "conversations": "messaging", "message_blocks": "messaging",
 	"message_reports": "messaging", "notices": "messaging",
 
+	"commission_config": "earnings", "promoter_applications": "earnings", "commissions": "earnings",
+	"creator_earnings": "earnings", "earning_debts": "earnings", "invitee_orders": "earnings", "share_visits": "earnings",
+
 	"audit_log": "platform/audit",
 	"jobs":      "platform/jobs",
 

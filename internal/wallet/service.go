@@ -68,7 +68,10 @@ type Service struct {
 	Limiter ratelimit.Limiter
 	// Pay are the payment providers and the limits of top-up orders (providers.go).
 	Pay Payments
-	now func() time.Time
+	// Earnings hears of payments, refunds and sales inside their
+	// transaction (earnings.go); nil pays nobody.
+	Earnings Earnings
+	now      func() time.Time
 }
 
 // NewService is the wallet over d with the default settings.
