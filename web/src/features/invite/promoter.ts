@@ -53,8 +53,8 @@ export interface DayStats {
 
 export interface PromoterStats extends Omit<DayStats, 'date'> {
   period: Period
-  from: string
-  to: string
+  from: string // YYYY-MM-DD, the window's first day (Asia/Shanghai)
+  to: string // YYYY-MM-DD, its last: today
   series: DayStats[] // one per day of the window up to today, oldest first
 }
 

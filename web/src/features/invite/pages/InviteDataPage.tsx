@@ -169,8 +169,11 @@ function Days({ series }: { series: DayStats[] }) {
   )
 }
 
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+
 function Figures({ s }: { s: PromoterStats }) {
-  const days = windowDays(s.series)
+  // from and to are the window's first and last day (to is today).
+  const days: [string, string] | null = DATE.test(s.from) && DATE.test(s.to) ? [s.from, s.to] : windowDays(s.series)
   return (
     <>
       <p className={styles.window} data-testid="data-window">
