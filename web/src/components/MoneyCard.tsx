@@ -26,6 +26,7 @@ export function MoneyCard({ title, badge, figures, foot, testid }: { title: Reac
           <div key={f.testid} className={styles.figure}>
             <dt>{f.label}</dt>
             <dd className={f.big ? styles.big : undefined} data-testid={f.testid} data-cents={f.cents}>
+              <span className={styles.currency}>¥</span>
               {yuan(f.cents)}
             </dd>
           </div>

@@ -113,7 +113,7 @@ export default function CommissionsPage() {
             ]}
           />
         )}
-        <div className={styles.chips} role="group" aria-label={t('earn.filter')} data-testid="commission-states" style={{ margin: '12px -12px 0', padding: '0 12px' }}>
+        <div className={`${styles.chips} ${styles.chipsBare}`} role="group" aria-label={t('earn.filter')} data-testid="commission-states" style={{ margin: '8px -12px 4px', padding: '6px 12px' }}>
           {(['', ...EARNING_STATES] as const).map((s) => (
             <button key={s || 'all'} type="button" className={`${styles.chip} ${state === s ? styles.chipOn : ''}`} aria-pressed={state === s} onClick={() => pick(s)} data-testid={`commission-state-${s || 'all'}`}>
               {s ? t(FILTER[s]) : t('rec.all')}
