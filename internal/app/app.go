@@ -204,6 +204,10 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	// the wallet's; bought videos list in the catalog's shape; the user
 	// info's coupons are the wallet's backpack.
 	wal.Videos = cat
+	// The goods sold one by one are read through their owners, on the
+	// sale's transaction.
+	wal.VideoGoods, wal.PublishedVideos = catalog.VideoGoods, catalog.PublishedVideos
+	wal.GalleryGoods, wal.PostGoods = gallery.GalleryGoods, community.PostGoods
 	wal.Limiter = limiter
 	access := membership.NewService(d, wal)
 	cat.Access = access
@@ -266,7 +270,13 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	earn.Limiter = limiter
 	earn.Events = events
 	earn.PublicURL = cfg.PublicURL
-	wal.Earnings = earn // payments, refunds and sales, inside their transaction
+	// Payments, refunds and sales, inside their transaction.
+	wal.Earnings = moneyHooks{earn, invites}
+	// The invitee list's paid and commission columns; the sign-up reward
+	// paid when the operator's sign shows (a bound phone, a paid order).
+	invites.Contributions = earn.Contributions
+	invites.Trigger = earn.InviteReward
+	invites.Signs = rewards.Signs{Phone: account.PhoneBound, Paid: wallet.PaidOrdersSince}
 
 	a := &App{
 		Config:    cfg,

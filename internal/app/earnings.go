@@ -7,7 +7,24 @@ import (
 	"prima/internal/account"
 	"prima/internal/earnings"
 	"prima/internal/platform/db"
+	"prima/internal/rewards"
+	"prima/internal/wallet"
 )
+
+// moneyHooks is what the wallet tells of payments, refunds and sales
+// (wallet.Earnings): earnings makes commission and creator earnings, and a
+// paid order may be the sign an invitation's sign-up reward waits for.
+type moneyHooks struct {
+	*earnings.Service
+	invites *rewards.Invites
+}
+
+func (h moneyHooks) OrderPaid(ctx context.Context, tx *db.Tx, o wallet.PaidOrder) error {
+	if err := h.Service.OrderPaid(ctx, tx, o); err != nil {
+		return err
+	}
+	return h.invites.Paid(ctx, tx, o.UserID)
+}
 
 // earningsPeople shows users to the earnings domain through the account
 // rules: whether they registered, whether two share a device, and their

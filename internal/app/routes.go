@@ -246,6 +246,10 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("POST /api/app/mine/promoter/apply", acct.RequireUser(earn.Apply))
 	h("GET /api/app/mine/commissions", acct.RequireUser(earn.Commissions))
 	h("GET /api/app/mine/creator/earnings", acct.RequireUser(earn.CreatorEarnings))
+	h("GET /api/app/mine/promoter/stats", acct.RequireUser(earn.Stats))
+	h("GET /api/app/mine/income/summary", acct.RequireUser(earn.IncomeSummary))
+	// A share link's visit, reported by the landing page after its guest login.
+	h("POST /api/app/userinvite/visit", acct.RequireUser(earn.Visit))
 
 	// Operators: every /api/admin path, known or not, is behind
 	// RequireOperator (no token 401, a user's token 403); each action

@@ -3,6 +3,7 @@ package earnings
 import (
 	"net/http"
 
+	"prima/internal/account"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/httpx"
 )
@@ -141,4 +142,52 @@ func (h *Handler) CreatorEarnings(w http.ResponseWriter, r *http.Request) error 
 		return errs.Map(err)
 	}
 	return httpx.OK(w, p)
+}
+
+// Visit is POST /api/app/userinvite/visit {code} (any session, guests
+// too): {counted}.
+func (h *Handler) Visit(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Code string `json:"code"`
+	}
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	dev := ""
+	if sess := account.CurrentSession(r.Context()); sess != nil {
+		dev = sess.DevID
+	}
+	counted, err := h.s.Visit(r.Context(), httpx.UserID(r.Context()), dev, in.Code)
+	if err != nil {
+		return errs.Map(err)
+	}
+	return httpx.OK(w, map[string]bool{"counted": counted})
+}
+
+// Stats is GET /api/app/mine/promoter/stats?period=day|week|month.
+func (h *Handler) Stats(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	period := q.String("period")
+	if err := q.Err(); err != nil {
+		return err
+	}
+	st, err := h.s.Stats(r.Context(), httpx.UserID(r.Context()), period)
+	if err != nil {
+		return errs.Map(err)
+	}
+	return httpx.OK(w, st)
+}
+
+// IncomeSummary is GET /api/app/mine/income/summary?month=YYYY-MM.
+func (h *Handler) IncomeSummary(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	month := q.String("month")
+	if err := q.Err(); err != nil {
+		return err
+	}
+	sum, err := h.s.IncomeSummary(r.Context(), httpx.UserID(r.Context()), month)
+	if err != nil {
+		return errs.Map(err)
+	}
+	return httpx.OK(w, sum)
 }

@@ -56,3 +56,13 @@ func (s *Service) earnRefunded(ctx context.Context, tx *db.Tx, o Order, now time
 	}
 	return s.Earnings.OrderRefunded(ctx, tx, PaidOrder{OrderNo: o.OrderNo, UserID: o.UserID, Amount: o.Amount, At: now})
 }
+
+// earnSold tells Earnings of a coin sale of an item a user owns (sell's
+// hook): not of the platform's own goods, nor of an owner buying their own.
+func (s *Service) earnSold(ctx context.Context, tx *db.Tx, sale Sale) error {
+	if s.Earnings == nil || sale.Owner <= 0 || sale.Owner == sale.Buyer {
+		return nil
+	}
+	sale.ExchangeRate = s.Settings.ExchangeRate
+	return s.Earnings.Sold(ctx, tx, sale)
+}
