@@ -12,6 +12,7 @@ import { t } from '@/i18n'
 import { ApiError } from '@/lib/api'
 import { toast } from '@/lib/toast'
 import { parseYuan, yuan, type WalletSummary } from '@/lib/wallet'
+import { ChevronRightIcon } from '@/components/icons'
 import { NavBar } from '@/components/NavBar'
 import { Spinner } from '@/components/Spinner'
 import { StateView } from '@/components/StateView'
@@ -87,6 +88,7 @@ export default function IncomeDetailPage() {
                       <p className={styles.recordTitle}>{typeLabel(r.type)}</p>
                     </div>
                     <p className={`${styles.amount} ${r.total > 0 ? styles.plus : ''}`}>{signed(r.total, yuan(r.total))}</p>
+                    <ChevronRightIcon className={styles.chevron} />
                   </Link>
                 </li>
               ))}
