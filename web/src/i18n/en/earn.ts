@@ -54,7 +54,7 @@ export const earnEn: Record<EarnKey, string> = {
   'earn.form': 'Apply to be a promoter',
   'earn.formAgain': 'Apply again',
   'earn.f.channel': 'Channel',
-  'earn.f.channelPh': 'e.g. Douyin, a WeChat group, your website',
+  'earn.f.channelPh': 'e.g. Douyin or a WeChat group',
   'earn.f.contact': 'Contact',
   'earn.f.contactPh': 'Phone, WeChat or Telegram',
   'earn.f.intro': 'Your plan',
