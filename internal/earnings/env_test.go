@@ -72,7 +72,7 @@ func (invitePeople) FirstDevice(ctx context.Context, q db.Querier, uid int64) (s
 	return account.FirstDevice(ctx, q, uid)
 }
 
-func newEnv(t *testing.T, d *db.DB) *env {
+func newEnv(t testing.TB, d *db.DB) *env {
 	t.Helper()
 	clock := now
 	w := wallet.NewService(d)
