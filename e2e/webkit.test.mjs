@@ -104,12 +104,15 @@ const builtMarkers = {
   // Ways in (features/account): the sweep's guest is asked to register on
   // the phone page and sees its devices on account safety; forget is public.
   accountsafe: { css: `${css('accountsafe-page')} ${css('device-current')}` },
-  // Invitations (features/invite): the sweep's guest has a code, may still
-  // bind an inviter, has no invitees.
+  // Invitations and commission (features/invite): the sweep's guest has a
+  // code, may still bind an inviter, has no invitees, and is asked to
+  // register for the promoter pages; creator earnings likewise.
   shareyaoqing: { css: `${css('shareyaoqing')} ${css('invite-code')}` },
   yaoqingcode: { css: `${css('yaoqingcode')} ${css('invite-input')}` },
   agentdata: { css: `${css('agentdata')} ${css('invite-counts')}` },
-  usershareshenqing: { css: `${css('usershareshenqing')} ${css('state-empty')}` },
+  usershareshenqing: { css: `${css('usershareshenqing')} ${css('earn-guest')}` },
+  commissions: { css: `${css('commissions-page')} ${css('earn-guest')}` },
+  creatorearnings: { css: `${css('creatorearnings')} ${css('earn-guest')}` },
   bindphone: { css: `${css('bindphone-page')} ${css('ways-guest-gate')}` },
   mineforget: { css: css('forget-form') },
   // The account certificate: the guest's own certificate picture.

@@ -37,6 +37,9 @@ import { postZhCN } from '@/i18n/post'
 import { postEn } from '@/i18n/en/post'
 import { searchZhCN } from '@/i18n/search'
 import { searchEn } from '@/i18n/en/search'
+// Installs its zh-CN strings (provide) as the earnings pages' imports do.
+import { earnZhCN } from '@/i18n/earn'
+import { earnEn } from '@/i18n/en/earn'
 
 // The side catalogues: each feature group keeps its strings in a file of
 // its own, in both languages, with no key of the pages' catalogue.
@@ -55,6 +58,7 @@ const SIDE: [string, Record<string, string>, Record<string, string>][] = [
   ['publish', pubZhCN, pubEn],
   ['post', postZhCN, postEn],
   ['search', searchZhCN, searchEn],
+  ['earn', earnZhCN, earnEn],
 ]
 
 // Indexed by any string here: the test looks for keys the types cannot see.
@@ -115,5 +119,29 @@ describe('message catalogues', () => {
     expect(used.size).toBeGreaterThan(50)
     const missing = [...used].filter((k) => !hasMessage(k))
     expect(missing).toEqual([])
+  })
+
+  // The earnings strings are installed by i18n/earn.ts when a page imports
+  // it, not by the first chunk: a module that used an earn.* key without
+  // that import would show the key itself in zh-CN.
+  it('every module with an earn.* key imports the earnings catalogue', () => {
+    const without: string[] = []
+    let users = 0
+    for (const dir of OWNED) {
+      for (const f of files(join(SRC, dir))) {
+        const text = readFileSync(f, 'utf8')
+        if (!/'earn\.[\w.]+'/.test(text)) continue
+        users++
+        if (!text.includes("import '@/i18n/earn'")) without.push(f)
+      }
+    }
+    expect(users).toBeGreaterThan(5)
+    expect(without).toEqual([])
+  })
+
+  it('keeps the earnings strings out of the first chunk', () => {
+    const index = readFileSync(join(SRC, 'i18n/index.ts'), 'utf8')
+    expect(index).toMatch(/import type \{ EarnKey \} from '\.\/earn'/)
+    expect(index).not.toMatch(/^import \{[^}]*\} from '\.\/earn'/m)
   })
 })

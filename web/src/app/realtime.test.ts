@@ -51,3 +51,27 @@ describe('notices', () => {
     expect(staleAfter(qc, keys, () => refetchForNotice(qc, { category: 'system', kind: 'withdraw' }))).toEqual([false, false, false, false, false, false])
   })
 })
+
+describe('earnings', () => {
+  const keys = [
+    ['invite', 'earn', 'promoter', 't'],
+    ['invite', 'earn', 'commissions', '', 't'],
+    ['invite', 'earn', 'stats', 'week', 't'],
+    ['profile', 'earnings', 't'],
+    ['profile', 'earnings', 'summary', 't'],
+    ['withdraw', 'income', 'summary', '', 't'],
+    ['invite', 'info', 't'], // the invite counts: not money
+  ] as const
+
+  it('money moving marks commission, promotion data, creator earnings and the income summary stale', () => {
+    const qc = new QueryClient()
+    expect(staleAfter(qc, keys, () => refetchMoney(qc))).toEqual([true, true, true, true, true, true, false])
+  })
+
+  it('a promoter decision refetches the promoter pages; a creator decision the creator earnings', () => {
+    let qc = new QueryClient()
+    expect(staleAfter(qc, keys, () => refetchForNotice(qc, { category: 'system', kind: 'promoter' }))).toEqual([true, true, true, false, false, false, false])
+    qc = new QueryClient()
+    expect(staleAfter(qc, keys, () => refetchForNotice(qc, { category: 'system', kind: 'settled' }))).toEqual([false, false, false, true, true, false, false])
+  })
+})

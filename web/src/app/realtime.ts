@@ -11,6 +11,7 @@ import { peopleKeys } from '@/lib/people'
 import { inboxKeys, setLive } from '@/lib/inbox'
 import { accountKeys } from '@/features/account/keys'
 import { galleryKeys } from '@/features/gallery/keys'
+import { inviteKeys } from '@/features/invite/keys'
 import { messageKeys } from '@/features/messages/keys'
 import { profileKeys } from '@/features/profile/keys'
 import { videoKeys } from '@/features/video/keys'
@@ -27,23 +28,31 @@ const REFETCH_DELAY_MS = 500
 
 // refetchMoney marks stale everything that depends on balances, VIP tiers
 // and purchases: the wallet, the user info, the VIP and order pages, the
-// withdrawals and records, and the details whose access may have changed. Only what is on screen
+// withdrawals and records, the details whose access may have changed, and
+// the earnings (a friend's payment makes commission, a sale a creator
+// earning, settlement turns them into income). Only what is on screen
 // refetches now; the rest on its next visit.
 export function refetchMoney(queryClient: QueryClient): void {
-  for (const queryKey of [walletKeys.all, accountKeys.all, purchaseKeys.all, payPageKeys.all, videoKeys.detailAll(), galleryKeys.all, withdrawKeys.all]) {
+  for (const queryKey of [walletKeys.all, accountKeys.all, purchaseKeys.all, payPageKeys.all, videoKeys.detailAll(), galleryKeys.all, withdrawKeys.all, inviteKeys.earnAll(), profileKeys.earningsAll()]) {
     void queryClient.invalidateQueries({ queryKey })
   }
 }
 
 // refetchForNotice: a notice ({category, kind}) is news for the pages it
-// tells of. An operator's reply to feedback or decision on a creator
-// application refetches those pages; a new follower the counts and the
-// follow lists. Other notices leave them alone (the inbox refetches anyway).
+// tells of. An operator's reply to feedback or decision on a creator or
+// promoter application refetches those pages (an approved creator has
+// earnings to show; an approved promoter other rates); a new follower the
+// counts and the follow lists. Other notices leave them alone (the inbox
+// refetches anyway).
 export function refetchForNotice(queryClient: QueryClient, data: unknown): void {
   const kind = (data as { kind?: unknown } | null)?.kind
   const stale = (queryKey: readonly unknown[]) => void queryClient.invalidateQueries({ queryKey })
   if (kind === 'feedback_reply') stale(supportKeys.feedbackAll())
-  if (kind === 'settled') stale(supportKeys.settledAll())
+  if (kind === 'settled') {
+    stale(supportKeys.settledAll())
+    stale(profileKeys.earningsAll())
+  }
+  if (kind === 'promoter') stale(inviteKeys.earnAll())
   if (kind === 'follow') {
     stale(peopleKeys.all)
     stale(profileKeys.all)

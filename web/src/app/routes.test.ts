@@ -76,6 +76,10 @@ const spec: Record<string, string> = {
   addbankcard: '/mine/add-bank-card',
   addusdt: '/mine/add-usdt',
   agentdata: '/mine/pushdata',
+  // Not spec screens: my commission (from the promotion data and the
+  // income pages) and my creator earnings (from /myhome).
+  commissions: '/mine/commissions',
+  creatorearnings: '/mine/creatorearnings',
   shareyaoqing: '/mine/shareyaoqing',
   suggest: '/mine/suggest',
   minelogin: '/mine/login',

@@ -88,7 +88,9 @@ const accountcode: PageLoader = () => import('@/features/account/pages/AccountCo
 const shareyaoqing: PageLoader = () => import('@/features/invite/pages/ShareInvitePage')
 const yaoqingcode: PageLoader = () => import('@/features/invite/pages/InviteCodePage')
 const agentdata: PageLoader = () => import('@/features/invite/pages/InviteDataPage')
-const usershareshenqing: PageLoader = () => import('@/features/invite/pages/InviteRecordsPage')
+const usershareshenqing: PageLoader = () => import('@/features/invite/pages/PromoterPage')
+const commissions: PageLoader = () => import('@/features/invite/pages/CommissionsPage')
+const creatorearnings: PageLoader = () => import('@/features/profile/pages/CreatorEarningsPage')
 const postdetail: PageLoader = () => import('@/features/community/detail/pages/PostDetailPage')
 // Community feeds (features/community): the tab, topic pages, my topics.
 const community: PageLoader = () => import('@/features/community/pages/CommunityPage')
@@ -171,6 +173,8 @@ export const appRoutes: AppRoute[] = [
   { name: 'addbankcard', path: '/mine/add-bank-card', page: addbankcard },
   { name: 'addusdt', path: '/mine/add-usdt', page: addusdt },
   { name: 'agentdata', path: '/mine/pushdata', page: agentdata }, // ?type=
+  { name: 'commissions', path: '/mine/commissions', page: commissions }, // not in the spec: my commission, ?state=
+  { name: 'creatorearnings', path: '/mine/creatorearnings', page: creatorearnings }, // not in the spec: my creator earnings
   { name: 'shareyaoqing', path: '/mine/shareyaoqing', page: shareyaoqing }, // ?type=
   { name: 'suggest', path: '/mine/suggest', page: suggest },
   { name: 'minelogin', path: '/mine/login', page: login },

@@ -13,17 +13,19 @@ const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140 S
 // Every call stays unanswered until the test says so.
 const pending = new Map<string, (v: unknown) => void>()
 const calls: string[] = []
-const hold = (path: string) => {
+const bodies: unknown[] = []
+const hold = (path: string, body?: unknown) => {
   calls.push(path)
+  bodies.push(body)
   return new Promise((resolve) => pending.set(path, resolve))
 }
 vi.mock('@/lib/api', async (orig) => ({
   ...(await orig<typeof import('@/lib/api')>()),
-  api: { get: (path: string) => hold(path), post: (path: string) => hold(path) },
+  api: { get: (path: string) => hold(path), post: (path: string, body?: unknown) => hold(path, body) },
 }))
 vi.mock('./routes', () => ({ preloadRoute: vi.fn(), routeNameAt: (p: string) => (p === '/' ? 'splash' : 'other') }))
 
-const { startUp, mayStartSession } = await import('./startup')
+const { startUp, mayStartSession, countLandingVisit, VISIT_PATH } = await import('./startup')
 const { useUserStore } = await import('@/stores/user')
 const { useConfigStore } = await import('@/stores/config')
 
@@ -84,5 +86,54 @@ describe('startUp', () => {
     startUp(new QueryClient(), '/other')
     expect(calls).not.toContain('/api/app/mine/login')
     expect(calls).not.toContain('/api/app/modules/list') // not a page that shows home next
+  })
+})
+
+describe('countLandingVisit', () => {
+  beforeEach(() => {
+    calls.length = 0
+    bodies.length = 0
+    pending.clear()
+    useUserStore.getState().logout()
+  })
+  const visits = () => bodies.filter((_, i) => calls[i] === VISIT_PATH)
+
+  it('sends nothing without a share code, or with one that is no code', () => {
+    useUserStore.getState().login('tok', user)
+    countLandingVisit('')
+    countLandingVisit('?x=1')
+    countLandingVisit('?ic=%3Cscript%3E')
+    expect(visits()).toEqual([])
+  })
+
+  it('counts the visit at once when the device has a session', () => {
+    useUserStore.getState().login('tok', user)
+    countLandingVisit('?ic=abc234&from=share')
+    expect(visits()).toEqual([{ code: 'ABC234' }])
+  })
+
+  it('waits for the guest sign-in, then counts once', () => {
+    countLandingVisit('?ic=XYZ789')
+    expect(visits()).toEqual([])
+    useUserStore.getState().login('tok', user)
+    expect(visits()).toEqual([{ code: 'XYZ789' }])
+    // Later session changes (sign out, a new guest) count nothing more.
+    useUserStore.getState().logout()
+    useUserStore.getState().login('tok2', user)
+    expect(visits()).toEqual([{ code: 'XYZ789' }])
+  })
+
+  it('is part of start-up, after the guest sign-in', async () => {
+    vi.stubGlobal('navigator', { userAgent: IPHONE, maxTouchPoints: 5, onLine: true })
+    vi.stubGlobal('location', { search: '?ic=abc234', pathname: '/' })
+    startUp(new QueryClient(), '/')
+    await Promise.resolve()
+    expect(calls).toContain('/api/app/mine/login')
+    expect(calls).not.toContain(VISIT_PATH)
+    answer('/api/app/mine/login', { token: 'tok', isNew: true, user })
+    await vi.waitFor(() => expect(visits()).toEqual([{ code: 'ABC234' }]))
+    vi.unstubAllGlobals()
+    vi.stubGlobal('localStorage', new MemoryStorage())
+    vi.stubGlobal('document', new CookieJar())
   })
 })

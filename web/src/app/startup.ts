@@ -13,6 +13,8 @@ import { ensureGuestSession } from '@/features/account/session'
 import { prefetchHome } from '@/features/catalog/prefetch'
 import { sourceQueryOptions } from '@/features/config/api/get-source'
 import { tagsQueryOptions } from '@/features/config/api/get-tags'
+import { api } from '@/lib/api'
+import { inviteCodeFromSearch } from '@/lib/invite'
 import { currentPlatform, gateDecision } from '@/lib/platform'
 import { useConfigStore } from '@/stores/config'
 import { useUserStore } from '@/stores/user'
@@ -54,4 +56,26 @@ export function startUp(client: QueryClient, pathname: string): void {
   void startLines(client)
 
   if (!useUserStore.getState().token && mayStartSession()) ensureGuestSession().catch(() => undefined) // splash shows it
+  countLandingVisit(typeof location === 'undefined' ? '' : location.search)
+}
+
+export const VISIT_PATH = '/api/app/userinvite/visit'
+
+// countLandingVisit: a page opened with a share link's ?ic=CODE counts one
+// visit of that link (POST userinvite/visit, the promoter's promotion
+// data) once this device has a session: at once when it has one, else
+// right after the guest sign-in that start-up (or splash) makes, which
+// sends the same code to bind the inviter. Once per page load; the server
+// counts a device once a day per code whatever arrives, and answers a bad
+// or own code with counted false. Silent: a landing never fails on a link.
+export function countLandingVisit(search: string): void {
+  const code = inviteCodeFromSearch(search)
+  if (!code) return
+  const send = () => void api.post(VISIT_PATH, { code }).catch(() => undefined)
+  if (useUserStore.getState().token) return send()
+  const stop = useUserStore.subscribe((s) => {
+    if (!s.token) return
+    stop()
+    send()
+  })
 }

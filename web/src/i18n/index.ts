@@ -23,13 +23,16 @@ import { commZhCN, type CommKey } from './community'
 import { pubZhCN, type PubKey } from './publish'
 import { postZhCN, type PostKey } from './post'
 import { searchZhCN, type SearchKey } from './search'
+// Type only: the earnings pages' zh-CN strings are not in the first chunk
+// (see provide below).
+import type { EarnKey } from './earn'
 
 export type Lang = 'zh-CN' | 'en'
 
 // MessageKey is every key t() accepts: t('mine.login') compiles, a key
 // missing from zh-CN does not. A key built at run time (route.<name>.title)
 // goes through hasMessage first, or through the helpers below.
-export type MessageKey = PageKey | LibKey | PayKey | WdKey | ProfileKey | SupKey | MsgKey | WaysKey | CertKey | WfKey | CodesKey | InviteKey | PubKey | CommKey | PostKey | SearchKey
+export type MessageKey = PageKey | LibKey | PayKey | WdKey | ProfileKey | SupKey | MsgKey | WaysKey | CertKey | WfKey | CodesKey | InviteKey | PubKey | CommKey | PostKey | SearchKey | EarnKey
 
 const catalogues: Record<Lang, Partial<Record<string, string>>> = {
   'zh-CN': { ...libZhCN, ...payZhCN, ...wdZhCN, ...profileZhCN, ...supZhCN, ...msgZhCN, ...waysZhCN, ...certZhCN, ...wfZhCN, ...codesZhCN, ...inviteZhCN, ...pubZhCN, ...commZhCN, ...postZhCN, ...searchZhCN, ...zhCN },
@@ -38,6 +41,16 @@ const catalogues: Record<Lang, Partial<Record<string, string>>> = {
 }
 
 let current: Lang = 'zh-CN'
+
+// provide installs a side catalogue's zh-CN strings that only lazy pages
+// read (i18n/earn.ts): the module that holds them calls it when it is
+// first imported, and each page that uses its keys imports that module, so
+// the strings travel in the pages' chunks and not in the app's first one.
+// Their English is part of the English chunk like every other.
+export function provide(messages: Record<string, string>): void {
+  Object.assign(catalogues['zh-CN'], messages)
+}
+
 let loadingEn: Promise<void> | null = null
 
 // loadLang makes a language's catalogue ready: at once for zh-CN; for en

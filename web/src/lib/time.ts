@@ -93,3 +93,13 @@ export function formatCount(n: number | null | undefined, lang: Lang = getLang()
   if (v < 1e8) return msg('time.countWan', { n: oneDecimal(v, 1e4) }, lang)
   return msg('time.countYi', { n: oneDecimal(v, 1e8) }, lang)
 }
+
+// shortTime: "MM-DD HH:mm" in the viewer's time, for record lines; the
+// year too when it is not this year's.
+export function shortTime(iso: string, now: Date = new Date()): string {
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return ''
+  const p = (n: number) => String(n).padStart(2, '0')
+  const md = `${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`
+  return d.getFullYear() === now.getFullYear() ? md : `${d.getFullYear()}-${md}`
+}

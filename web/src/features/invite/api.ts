@@ -4,6 +4,9 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api'
 import { nextPage, type Page } from '@/lib/page'
+import { inviteKeys } from '@/features/invite/keys'
+
+export { inviteKeys }
 
 export interface InvitePerson {
   uid: number
@@ -36,16 +39,11 @@ export interface Invitee {
   registered: boolean
   rewardState: RewardState
   rewardCoins: number
+  paidCents: number // the invitee's paid orders
+  commissionCents: number // commission I earned from them, not reversed
 }
 
 export const INVITEE_PAGE_SIZE = 20
-
-// The token is in every key: another session's invitations never show.
-export const inviteKeys = {
-  all: ['invite'] as const,
-  info: (token: string | null) => ['invite', 'info', token] as const,
-  invitees: (token: string | null) => ['invite', 'invitees', token] as const,
-}
 
 export function getInviteInfo(): Promise<InviteInfo> {
   return api.post<InviteInfo>('/api/app/userinvite/info', {})

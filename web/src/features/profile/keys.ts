@@ -8,4 +8,9 @@ export const profileKeys = {
   listAll: () => [...profileKeys.all, 'list'] as const,
   uploads: (token: string | null) => [...profileKeys.all, 'uploads', token] as const,
   videos: (uid: number) => [...profileKeys.all, 'videos', uid] as const,
+  // My creator earnings (the summary on /myhome is page 1's): stale
+  // whenever money moves (app/realtime.ts).
+  earningsAll: () => [...profileKeys.all, 'earnings'] as const,
+  earnings: (token: string | null) => [...profileKeys.all, 'earnings', token] as const,
+  earningsSummary: (token: string | null) => [...profileKeys.all, 'earnings', 'summary', token] as const,
 }

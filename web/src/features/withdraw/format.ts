@@ -29,15 +29,8 @@ export function validMonth(s: string): boolean {
   return m != null && Number(m[2]) >= 1 && Number(m[2]) <= 12 && Number(m[1]) >= 2000
 }
 
-// shortTime: "MM-DD HH:mm" in the viewer's time, for record lines; the
-// year too when it is not this year's.
-export function shortTime(iso: string, now: Date = new Date()): string {
-  const d = new Date(iso)
-  if (Number.isNaN(d.getTime())) return ''
-  const p = (n: number) => String(n).padStart(2, '0')
-  const md = `${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`
-  return d.getFullYear() === now.getFullYear() ? md : `${d.getFullYear()}-${md}`
-}
+// shortTime lives in lib/time (the earnings pages show times the same way).
+export { shortTime } from '@/lib/time'
 
 // signed: "+12" / "-3" (coins) or "+1.50" / "-0.20" (cents as yuan).
 export function signed(n: number, text: string): string {

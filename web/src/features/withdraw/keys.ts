@@ -12,6 +12,7 @@ export const withdrawKeys = {
   income: (type: string, month: string, token: string | null) => [...withdrawKeys.all, 'income', type, month, token] as const,
   incomeMonth: (month: string, token: string | null) => [...withdrawKeys.all, 'income', 'month', month, token] as const,
   incomeAll: () => [...withdrawKeys.all, 'income'] as const,
+  incomeSummary: (month: string, token: string | null) => [...withdrawKeys.all, 'income', 'summary', month, token] as const,
   billAll: () => [...withdrawKeys.all, 'bill'] as const,
   rchg: (token: string | null) => [...withdrawKeys.all, 'rchg', token] as const,
 }

@@ -42,6 +42,14 @@ export interface BillEntry {
 // One line of the income account (iIncomes): amount in cents, signed.
 export type IncomeEntry = BillEntry
 
+// GET mine/income/summary (cents).
+export interface IncomeSummary {
+  withdrawableCents: number // the income balance
+  pendingCents: number // commission and creator earnings not settled yet
+  debtCents: number // refund debt still to pay off
+  month: { commissionCents: number; creatorCents: number; withdrawCents: number; exchangeCents: number }
+}
+
 export type OrderStatus = 'pending' | 'paid' | 'cancelled' | 'expired' | 'refunded'
 
 export interface Order {

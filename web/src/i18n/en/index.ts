@@ -17,6 +17,7 @@ import { commEn } from './community'
 import { pubEn } from './publish'
 import { postEn } from './post'
 import { searchEn } from './search'
+import { earnEn } from './earn'
 
 export const en: Record<string, string> = {
   ...libEn,
@@ -34,5 +35,6 @@ export const en: Record<string, string> = {
   ...commEn,
   ...postEn,
   ...searchEn,
+  ...earnEn,
   ...pages,
 }

@@ -1,12 +1,16 @@
 // usercentermy (/myhome): my own page as others see it (portrait, name, uid,
-// bio, counts) with the way to edit it, and my works below.
+// bio, counts) with the way to edit it, my creator earnings once I am an
+// approved creator, and my works below.
 import { Link } from 'react-router'
+import { useQueryClient } from '@tanstack/react-query'
 import { t } from '@/i18n'
 import { NavBar } from '@/components/NavBar'
 import { PullRefresh } from '@/components/PullRefresh'
 import { StateView } from '@/components/StateView'
 import { useUserStore } from '@/stores/user'
 import { useExtension, useMyInfo } from '@/features/profile/api/profile'
+import { profileKeys } from '@/features/profile/keys'
+import { CreatorCard } from '@/features/profile/components/CreatorCard'
 import { HeaderSkeleton, ProfileHeader } from '@/features/profile/components/Header'
 import { Works } from '@/features/profile/components/Works'
 import styles from '@/features/profile/components/ui.module.css'
@@ -17,6 +21,7 @@ export default function MyHomePage() {
   const me = useMyInfo(token)
   const ext = useExtension(null, token)
   const user = me.data ?? stored
+  const qc = useQueryClient()
 
   let body
   if (token == null) body = <StateView kind="empty" title={t('people.signIn')} />
@@ -35,6 +40,7 @@ export default function MyHomePage() {
             </Link>
           }
         />
+        <CreatorCard token={token} isGuest={user.isGuest === true} />
         <Works mine uid={user.uid} />
       </>
     )
@@ -43,7 +49,7 @@ export default function MyHomePage() {
     <div className={styles.page} data-testid="myhome">
       <NavBar title={t('route.usercentermy.title')} back="/mine" />
       <main>
-        <PullRefresh onRefresh={() => Promise.all([me.refetch(), ext.refetch()])}>
+        <PullRefresh onRefresh={() => Promise.all([me.refetch(), ext.refetch(), qc.invalidateQueries({ queryKey: profileKeys.earningsAll() })])}>
           <div style={{ minHeight: '60vh' }}>{body}</div>
         </PullRefresh>
       </main>

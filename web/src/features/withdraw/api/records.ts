@@ -6,7 +6,7 @@ import { api } from '@/lib/api'
 import { nextPage, type Page } from '@/lib/page'
 import { withdrawKeys } from '@/features/withdraw/keys'
 import { RECORD_PAGE_SIZE } from '@/features/withdraw/api/withdraw'
-import type { BillEntry, IncomeEntry, Order } from '@/features/withdraw/types'
+import type { BillEntry, IncomeEntry, IncomeSummary, Order } from '@/features/withdraw/types'
 
 const filter = (type: string, month: string) => ({ type: type || undefined, month: month || undefined })
 
@@ -78,6 +78,21 @@ export function useMonthIncomes(month: string, token: string | null) {
   return useQuery({
     queryKey: withdrawKeys.incomeMonth(month, token),
     queryFn: () => getMonthIncomes(month),
+    enabled: token != null,
+  })
+}
+
+// GET mine/income/summary?month=: what can be withdrawn now, what is still
+// pending (commission and creator earnings not settled yet), the refund
+// debt later earnings pay off first, and the month's figures by source.
+export function getIncomeSummary(month: string): Promise<IncomeSummary> {
+  return api.get<IncomeSummary>('/api/app/mine/income/summary', { month: month || undefined })
+}
+
+export function useIncomeSummary(month: string, token: string | null) {
+  return useQuery({
+    queryKey: withdrawKeys.incomeSummary(month, token),
+    queryFn: () => getIncomeSummary(month),
     enabled: token != null,
   })
 }

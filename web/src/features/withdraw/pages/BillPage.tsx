@@ -3,7 +3,9 @@
 // coins) and userincomerecord (/mine/userincomerecord, income entries, GET
 // mine/iIncomes: amounts in yuan). Type chips and a month filter; both are
 // kept in the query string (?type=&month=) so back and reload keep them.
+// The income list starts with what can be withdrawn and what is pending.
 import { Link, useSearchParams } from 'react-router'
+import { useQueryClient } from '@tanstack/react-query'
 import { t } from '@/i18n'
 import { yuan } from '@/lib/wallet'
 import { NavBar } from '@/components/NavBar'
@@ -12,7 +14,9 @@ import { StateView } from '@/components/StateView'
 import { useUserStore } from '@/stores/user'
 import { useBill, useIncomes } from '@/features/withdraw/api/records'
 import { MonthPicker, TypeChips, billTitle, typeLabel } from '@/features/withdraw/components/Filters'
+import { IncomeSummaryCard } from '@/features/withdraw/components/IncomeSummary'
 import { RecordList } from '@/features/withdraw/components/RecordList'
+import { withdrawKeys } from '@/features/withdraw/keys'
 import { recentMonths, shortTime, signed, validMonth } from '@/features/withdraw/format'
 import { COIN_BILL_TYPES, INCOME_TYPES, type BillEntry } from '@/features/withdraw/types'
 import styles from '@/features/withdraw/components/ui.module.css'
@@ -51,6 +55,8 @@ function Line({ e, kind }: { e: BillEntry; kind: LedgerKind }) {
 
 export function LedgerPage({ kind }: { kind: LedgerKind }) {
   const token = useUserStore((s) => s.token)
+  const isGuest = useUserStore((s) => s.user?.isGuest)
+  const queryClient = useQueryClient()
   const [params, setParams] = useSearchParams()
   const cfg = KIND[kind]
   const rawType = params.get('type') ?? ''
@@ -86,8 +92,13 @@ export function LedgerPage({ kind }: { kind: LedgerKind }) {
         <MonthPicker value={month} onChange={(v) => set('month', v)} months={recentMonths(24)} />
       </div>
       <main className={styles.listWrap}>
-        <PullRefresh onRefresh={() => q.refetch()}>
+        <PullRefresh onRefresh={() => (kind === 'income' ? queryClient.invalidateQueries({ queryKey: withdrawKeys.incomeAll() }) : q.refetch())}>
           <div style={{ minHeight: '60vh' }}>
+            {kind === 'income' && (
+              <div className={styles.summaryWrap}>
+                <IncomeSummaryCard token={token} isGuest={isGuest === true} />
+              </div>
+            )}
             {token == null ? (
               <StateView kind="empty" title={t('wd.signIn')} />
             ) : (

@@ -1,6 +1,8 @@
-// usershouyimx (/mine/usershouyimx): income details. The month's totals
-// (in, out, by type) summed from the income entries of that Asia/Shanghai
-// month, a link to the entries, and the exchange of income to coins
+// usershouyimx (/mine/usershouyimx): income details. What can be withdrawn
+// and what is still pending (commission, creator earnings; GET
+// mine/income/summary) with any refund debt; the month's totals (in, out,
+// by type, each type a link to its entries) summed from the income entries
+// of that Asia/Shanghai month, and the exchange of income to coins
 // (goldExchange): amount in yuan, the coins it buys at the configured rate
 // (rounded down, as the server does), confirmed in a sheet, sent with one
 // idempotency key per intent.
@@ -10,6 +12,7 @@ import { t } from '@/i18n'
 import { ApiError } from '@/lib/api'
 import { toast } from '@/lib/toast'
 import { parseYuan, yuan, type WalletSummary } from '@/lib/wallet'
+import { ChevronRightIcon } from '@/components/icons'
 import { NavBar } from '@/components/NavBar'
 import { Spinner } from '@/components/Spinner'
 import { StateView } from '@/components/StateView'
@@ -20,6 +23,7 @@ import { useWallet } from '@/features/withdraw/api/wallet'
 import { Field } from '@/features/withdraw/components/Field'
 import { MonthPicker, typeLabel } from '@/features/withdraw/components/Filters'
 import { GuestGate, needsRegistration } from '@/features/withdraw/components/GuestGate'
+import { IncomeSummaryCard } from '@/features/withdraw/components/IncomeSummary'
 import { Sheet } from '@/features/withdraw/components/Sheet'
 import { recentMonths, shanghaiMonth, signed, sumByType, validMonth } from '@/features/withdraw/format'
 import { Intent } from '@/features/withdraw/intent'
@@ -78,11 +82,14 @@ export default function IncomeDetailPage() {
           ) : (
             <ul className={styles.records} style={{ margin: 0 }} data-testid="sy-types">
               {sum.byType.map((r) => (
-                <li key={r.type} className={styles.record} data-type={r.type}>
-                  <div className={styles.recordMain}>
-                    <p className={styles.recordTitle}>{typeLabel(r.type)}</p>
-                  </div>
-                  <p className={`${styles.amount} ${r.total > 0 ? styles.plus : ''}`}>{signed(r.total, yuan(r.total))}</p>
+                <li key={r.type} data-type={r.type}>
+                  <Link to={`/mine/userincomerecord?type=${r.type}&month=${month}`} className={`${styles.record} ${styles.recordLink}`} data-testid="sy-type-link">
+                    <div className={styles.recordMain}>
+                      <p className={styles.recordTitle}>{typeLabel(r.type)}</p>
+                    </div>
+                    <p className={`${styles.amount} ${r.total > 0 ? styles.plus : ''}`}>{signed(r.total, yuan(r.total))}</p>
+                    <ChevronRightIcon className={styles.chevron} />
+                  </Link>
                 </li>
               ))}
             </ul>
@@ -97,6 +104,7 @@ export default function IncomeDetailPage() {
     <div className={styles.page} data-testid="sy-page">
       <NavBar title={t('route.usershouyimx.title')} back="/mine" />
       <main className={styles.body}>
+        <IncomeSummaryCard token={token} isGuest={isGuest === true} />
         <div style={{ margin: '0 -12px' }}>
           <MonthPicker
             value={month}
