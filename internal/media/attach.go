@@ -29,7 +29,7 @@ func (s *Service) Attach(ctx context.Context, actor audit.Actor, video, asset in
 		var current int64
 		err := tx.QueryRow(ctx, `SELECT media_id FROM videos WHERE id = ?`+tx.ForUpdate(), video).Scan(&current)
 		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNoVideo
+			return httpx.Refuse(ErrNoVideo, "", "no video "+strconv.FormatInt(video, 10))
 		}
 		if err != nil {
 			return err
@@ -40,7 +40,7 @@ func (s *Service) Attach(ctx context.Context, actor audit.Actor, video, asset in
 			err := tx.QueryRow(ctx, `SELECT kind, state, duration_ms, width, height FROM media_assets WHERE id = ?`, asset).Scan(&kind, &state, &durationMS, &width, &height)
 			switch {
 			case errors.Is(err, sql.ErrNoRows):
-				return ErrNotFound
+				return httpx.Refuse(ErrNotFound, "", "no asset "+strconv.FormatInt(asset, 10))
 			case err != nil:
 				return err
 			case Kind(kind) != Video:
@@ -88,18 +88,8 @@ func (h *Handler) AdminAttach(w http.ResponseWriter, r *http.Request) error {
 	case in.MediaID == nil || *in.MediaID < 0:
 		return httpx.Invalid("请输入文件ID（0 表示取消关联）", "mediaId must be an integer >= 0")
 	}
-	err := h.s.Attach(r.Context(), audit.ActorFrom(r), *in.VideoID, *in.MediaID)
-	switch {
-	case errors.Is(err, ErrNoVideo):
-		return httpx.NotFound("视频不存在", "no video "+strconv.FormatInt(*in.VideoID, 10))
-	case errors.Is(err, ErrNotFound):
-		return httpx.NotFound("文件不存在", "no asset "+strconv.FormatInt(*in.MediaID, 10))
-	case errors.Is(err, ErrNotVideo):
-		return httpx.Invalid("只能关联视频文件", "the asset is a picture")
-	case errors.Is(err, ErrAssetFailed):
-		return httpx.Invalid("该视频转码失败，不能关联", "the asset failed; upload it again")
-	case err != nil:
-		return httpx.Internal(err)
+	if err := h.s.Attach(r.Context(), audit.ActorFrom(r), *in.VideoID, *in.MediaID); err != nil {
+		return attachErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"videoId": *in.VideoID, "mediaId": *in.MediaID})
 }

@@ -33,7 +33,7 @@ func (h *InviteHandler) Bind(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, err := h.s.Bind(r.Context(), httpx.UserID(r.Context()), in.Code)
 	if err != nil {
-		return err
+		return inviteErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]any{"inviter": p})
 }
@@ -98,7 +98,7 @@ func (h *InviteHandler) AdminSetConfig(w http.ResponseWriter, r *http.Request) e
 	}
 	c, err := h.s.SetConfig(r.Context(), audit.ActorFrom(r), InviteConfig{in.RewardCoins, in.WindowDays, in.DailyCap, in.Rules})
 	if err != nil {
-		return err
+		return inviteErrs.Map(err)
 	}
 	return httpx.OK(w, c)
 }
