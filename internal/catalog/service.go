@@ -188,9 +188,6 @@ type VideoQuery struct {
 	News        int // 0 any, 1 published in the last 7 days
 }
 
-// MaxPage is the deepest page number of a listing with this page size.
-func MaxPage(pageSize int) int { return httpx.MaxPage(pageSize) }
-
 type countKey struct {
 	ModuleID, SubModuleID int64
 	PlayTime, News        int

@@ -3,7 +3,6 @@ package rewards
 import (
 	"net/http"
 
-	"prima/internal/catalog"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/httpx"
 )
@@ -58,19 +57,19 @@ func (h *InviteHandler) UserList(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, p)
 }
 
-// bodyPage checks a page asked for in a JSON body, with catalog's bounds.
+// bodyPage checks a page asked for in a JSON body, with the lists' bounds.
 func bodyPage(num, size *int64, def int) (int, int, error) {
 	n, sz := int64(1), int64(def)
 	if size != nil {
 		sz = *size
 	}
-	if sz < 1 || sz > catalog.MaxPageSize {
+	if sz < 1 || sz > httpx.MaxPageSize {
 		return 0, 0, httpx.Invalid("参数 pageSize 无效", "pageSize outside 1..max")
 	}
 	if num != nil {
 		n = *num
 	}
-	if n < 1 || n > int64(catalog.MaxPage(int(sz))) {
+	if n < 1 || n > int64(httpx.MaxPage(int(sz))) {
 		return 0, 0, httpx.Invalid("参数 pageNumber 无效", "pageNumber outside 1..max")
 	}
 	return int(n), int(sz), nil
