@@ -92,13 +92,9 @@ type Service struct {
 	// TranscodeTimeout bounds one transcode attempt (DefaultTranscodeTimeout
 	// when zero); read by RegisterJobs.
 	TranscodeTimeout time.Duration
-	Log              *slog.Logger
-	// Changed runs after a commit that changed a catalogue video (Attach),
-	// so the catalog drops its cached listings; nil does nothing.
-	Changed func()
-	// Previews is the operator's preview rule (catalog.Service); nil is
-	// catalog.DefaultPreviewRule.
-	Previews PreviewRules
+	// Options are the dependencies NewService was given; tests may swap
+	// one after construction.
+	Options
 	// ladders remembers the HLS folders previews were cut from.
 	ladders ladderCache
 	// decodes bounds pictures decoded at once: a 50 MP picture takes
@@ -109,9 +105,27 @@ type Service struct {
 // MaxParallelDecodes is how many pictures one process decodes at once.
 const MaxParallelDecodes = 2
 
-// NewService builds a pipeline over d, the blob store and its signer.
-func NewService(d *db.DB, store blob.Store, signer *blob.Signer) *Service {
-	return &Service{db: d, store: store, signer: signer, Limits: DefaultLimits, Log: slog.Default(),
+// Options are what the pipeline is built with. app.New sets every one
+// (TestEveryDependencyIsWired); a test leaves out what it does not
+// exercise, and each says what nil does.
+type Options struct {
+	// Log takes the pipeline's warnings (nil: slog.Default()).
+	Log *slog.Logger
+	// Changed runs after a commit that changed a catalogue video (Attach),
+	// so the catalog drops its cached listings; nil does nothing.
+	Changed func()
+	// Previews is the operator's preview rule (catalog.Service); nil is
+	// catalog.DefaultPreviewRule.
+	Previews PreviewRules
+}
+
+// NewService builds a pipeline over d, the blob store and its signer,
+// with its dependencies opts.
+func NewService(d *db.DB, store blob.Store, signer *blob.Signer, opts Options) *Service {
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
+	return &Service{db: d, store: store, signer: signer, Limits: DefaultLimits, Options: opts,
 		decodes: make(chan struct{}, MaxParallelDecodes)}
 }
 

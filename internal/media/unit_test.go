@@ -147,7 +147,7 @@ func newTestService(t *testing.T, d *db.DB) (*Service, blob.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewService(d, store, signer)
+	s := NewService(d, store, signer, Options{})
 	s.TempDir = t.TempDir()
 	return s, store
 }
