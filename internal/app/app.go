@@ -171,12 +171,14 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	cat.Events = events // like notices to uploaders
 
 	uploads := newUploads(d, mediaStore, signer, media.Options{
-		Log:      log,
-		Changed:  cat.Invalidate, // an attached video leaves the cached listings
-		Previews: cat,            // the operator's preview rule
+		Log:        log,
+		Previews:   cat,             // the operator's preview rule
+		VideoMedia: catalog.MediaOf, // the upload a catalogue video plays
 	})
-	cat.Media = uploads  // playback URLs of videos with media attached
-	cat.Covers = uploads // operators' covers, copied to public covers/ keys
+	cat.Media = uploads        // playback URLs of videos with media attached
+	cat.Covers = uploads       // operators' covers, copied to public covers/ keys
+	cat.Uploads = uploads      // a video's upload and its owner, the uploader
+	cat.People = account.Cards // the uploader's name and portrait
 
 	wal := wallet.NewService(d)
 	wal.Events = events
@@ -184,7 +186,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	// the wallet's; bought videos list in the catalog's shape.
 	wal.Videos = cat
 	wal.Limiter = limiter
-	access := membership.NewService(d, wal)
+	access := membership.NewService(d, account.Tiers, wal) // tiers are columns of account's users row
 	cat.Access = access
 	// Payment providers: the sandbox only when turned on (PRIMA_PAY_SANDBOX=1:
 	// its page pays without money); a real provider is added here
@@ -197,18 +199,19 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	}
 	wal.Pay.Limiter = limiter
 
-	galleries := gallery.NewService(d, signer, access, catalog.ModuleKind)
+	galleries := gallery.NewService(d, signer, access, catalog.ModuleKind, media.AssetsOn)
 
 	// People: follows, their counts and notices; posts and comments.
 	com := community.NewService(d)
 	com.Events = events
 	com.Limiter = limiter
-	com.Likes = uploads
+	com.Likes = cat // likes on videos of the user's uploads
 	com.Media = uploads
 	com.Tiers = access  // a paid post: membership's rule
 	com.Purchases = wal // and the wallet's purchase of it
 	com.Modules = catalog.ModuleKind
 	com.Assets = media.AssetOn
+	com.People = account.Cards // authors, follow lists, people search
 	cat.Follows = com // a video uploader's isFollow
 
 	// The message centre: users through the account rules, chat pictures

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"math"
 	"net/http"
 
 	"prima/internal/platform/audit"
@@ -286,4 +287,26 @@ func (h *Handler) AdminDeleteVideo(w http.ResponseWriter, r *http.Request) error
 		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"id": id})
+}
+
+// AdminAttachMedia answers POST /api/admin/videos/media {videoId, mediaId}:
+// the upload a video plays (0 detaches).
+func (h *Handler) AdminAttachMedia(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		VideoID *int64 `json:"videoId"`
+		MediaID *int64 `json:"mediaId"`
+	}
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	switch {
+	case in.VideoID == nil || *in.VideoID < 1 || *in.VideoID > math.MaxInt64/2:
+		return httpx.Invalid("请输入视频ID", "videoId must be a positive integer")
+	case in.MediaID == nil || *in.MediaID < 0:
+		return httpx.Invalid("请输入文件ID（0 表示取消关联）", "mediaId must be an integer >= 0")
+	}
+	if err := h.s.AttachMedia(r.Context(), audit.ActorFrom(r), *in.VideoID, *in.MediaID); err != nil {
+		return adminErrs.Map(err)
+	}
+	return httpx.OK(w, map[string]int64{"videoId": *in.VideoID, "mediaId": *in.MediaID})
 }

@@ -24,6 +24,11 @@ func TestAdminErrsAnswerWithTheirWords(t *testing.T) {
 		{detailed(ErrCoverNotFound, "封面图片 5 不存在", "no picture 5"), ErrCoverNotFound, 404, "封面图片 5 不存在", "no picture 5"},
 		{detailed(ErrInUse, "请先下架视频再删除", "video 3 is published; unpublish it first"), ErrInUse, 409, "请先下架视频再删除", "video 3 is published; unpublish it first"},
 		{ErrTagTaken, ErrTagTaken, 409, "标签名称已存在", "a tag with this name exists"},
+		// AttachMedia's, as media's handler answered them before the catalog
+		// took the attach over.
+		{detailed(ErrNoUpload, "文件不存在", "no asset 9"), ErrNoUpload, 404, "文件不存在", "no asset 9"},
+		{invalid("只能关联视频文件", "the asset is a picture"), ErrInput, 422, "只能关联视频文件", "the asset is a picture"},
+		{invalid("该视频转码失败，不能关联", "the asset failed; upload it again"), ErrInput, 422, "该视频转码失败，不能关联", "the asset failed; upload it again"},
 	} {
 		for _, err := range []error{c.err, fmt.Errorf("tx: %w", c.err)} {
 			if !errors.Is(err, c.sentinel) {

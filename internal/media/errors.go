@@ -19,12 +19,3 @@ var uploadErrs = httpx.ErrorMap{
 	{Err: ErrBadImage, Status: http.StatusUnprocessableEntity, Tip: "图片已损坏或无法识别"},
 	{Err: ErrBadVideo, Status: http.StatusUnprocessableEntity, Tip: "视频无法识别：需要包含画面且时长大于 0"},
 }
-
-// attachErrs answers POST /api/admin/videos/media; the two 404s name the
-// missing id in their Detail.
-var attachErrs = httpx.ErrorMap{
-	{Err: ErrNoVideo, Status: http.StatusNotFound, Tip: "视频不存在"},
-	{Err: ErrNotFound, Status: http.StatusNotFound, Tip: "文件不存在"},
-	{Err: ErrNotVideo, Status: http.StatusUnprocessableEntity, Tip: "只能关联视频文件", Msg: "the asset is a picture"},
-	{Err: ErrAssetFailed, Status: http.StatusUnprocessableEntity, Tip: "该视频转码失败，不能关联", Msg: "the asset failed; upload it again"},
-}

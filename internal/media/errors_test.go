@@ -8,7 +8,7 @@ import (
 	"prima/internal/platform/httpx"
 )
 
-// An upload's and an attach's refusals answer with the status, tip and msg
+// An upload's refusals answer with the status, tip and msg
 // the handlers always gave them; anything else stays the logged 500.
 func TestMediaErrsAnswer(t *testing.T) {
 	tooLarge := fmt.Errorf("%w: over 10 bytes", ErrTooLarge)
@@ -25,10 +25,6 @@ func TestMediaErrsAnswer(t *testing.T) {
 		{uploadErrs, tooBig, 422, "图片尺寸过大（单边不超过 12000 像素，总计不超过 5000 万像素）", tooBig.Error()},
 		{uploadErrs, ErrBadImage, 422, "图片已损坏或无法识别", ErrBadImage.Error()},
 		{uploadErrs, ErrBadVideo, 422, "视频无法识别：需要包含画面且时长大于 0", ErrBadVideo.Error()},
-		{attachErrs, httpx.Refuse(ErrNoVideo, "", "no video 7"), 404, "视频不存在", "no video 7"},
-		{attachErrs, httpx.Refuse(ErrNotFound, "", "no asset 9"), 404, "文件不存在", "no asset 9"},
-		{attachErrs, ErrNotVideo, 422, "只能关联视频文件", "the asset is a picture"},
-		{attachErrs, ErrAssetFailed, 422, "该视频转码失败，不能关联", "the asset failed; upload it again"},
 	} {
 		e, ok := c.m.Map(c.err).(*httpx.Error)
 		if !ok || e.Status != c.status || e.Tip != c.tip || e.Msg != c.msg || !errors.Is(e, c.err) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/account"
 	"prima/internal/catalog"
 	"prima/internal/membership"
 	"prima/internal/platform/audit"
@@ -181,7 +182,7 @@ func TestBuyVideo(t *testing.T) {
 		}
 
 		// Access: alice's purchase opens the video for alice, not for bob.
-		m := membership.NewService(d, s)
+		m := membership.NewService(d, account.Tiers, s)
 		for _, c := range []struct {
 			uid    int64
 			reason string
@@ -237,7 +238,7 @@ func TestBuyGallery(t *testing.T) {
 		if ok, _ := s.HasBoughtGallery(ctx, bob, sh.gallery); ok {
 			t.Fatal("alice's gallery opened for bob")
 		}
-		m := membership.NewService(d, s)
+		m := membership.NewService(d, account.Tiers, s)
 		g := membership.Video{ID: sh.gallery, Coins: 30}
 		if a, err := m.CheckGallery(ctx, alice, g); err != nil || a.Reason != membership.ReasonBought {
 			t.Fatalf("alice's gallery access: %+v %v", a, err)
