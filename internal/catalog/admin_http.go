@@ -141,13 +141,13 @@ func (h *Handler) AdminDeleteTag(w http.ResponseWriter, r *http.Request) error {
 // Operator listings page deeper than users' (100 a page).
 const adminMaxPageSize = 100
 
-// AdminVideos answers GET /api/admin/videos?moduleId&subModuleId&published&title&pageNumber&pageSize.
+// AdminVideos answers GET /api/admin/videos?moduleID&subModuleID&published&title&pageNumber&pageSize.
 func (h *Handler) AdminVideos(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	size := int(q.Int("pageSize", 20, 1, adminMaxPageSize))
 	vq := AdminVideoQuery{
-		ModuleID:    q.Int("moduleId", 0, 1, httpx.MaxID),
-		SubModuleID: q.Int("subModuleId", 0, 1, httpx.MaxID),
+		ModuleID:    q.Int("moduleID", 0, 1, httpx.MaxID),
+		SubModuleID: q.Int("subModuleID", 0, 1, httpx.MaxID),
 		Published:   int(q.Int("published", -1, 0, 1)),
 		Title:       q.String("title"),
 		PageSize:    size,
@@ -184,8 +184,8 @@ func (h *Handler) AdminVideoInfo(w http.ResponseWriter, r *http.Request) error {
 type videoBody struct {
 	ID          *int64   `json:"id"`
 	Title       *string  `json:"title"`
-	ModuleID    *int64   `json:"moduleId"`
-	SubModuleID *int64   `json:"subModuleId"`
+	ModuleID    *int64   `json:"moduleID"`
+	SubModuleID *int64   `json:"subModuleID"`
 	TagIDs      *[]int64 `json:"tagIds"`
 	CoverID     *int64   `json:"coverId"`
 	VipLevel    *int64   `json:"vipLevel"`

@@ -1,8 +1,10 @@
 package catalog
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"prima/internal/platform/httpx"
@@ -38,6 +40,20 @@ func TestAdminErrsAnswerWithTheirWords(t *testing.T) {
 			if !ok || e.Status != c.status || e.Tip != c.tip || e.Msg != c.msg || !errors.Is(e, c.sentinel) {
 				t.Errorf("%v: %+v", err, adminErrs.Map(err))
 			}
+		}
+	}
+}
+
+// The operator's video carries the spec's spelling of the module ids
+// (moduleID, subModuleID, as every catalogue list does).
+func TestAdminVideoSpellsModuleIDs(t *testing.T) {
+	b, err := json.Marshal(AdminVideo{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"moduleID":`, `"subModuleID":`} {
+		if !strings.Contains(string(b), key) {
+			t.Errorf("AdminVideo JSON %s lacks %s", b, key)
 		}
 	}
 }

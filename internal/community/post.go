@@ -94,7 +94,7 @@ type Post struct {
 	Video        *VideoInfo `json:"video,omitempty"`
 	Author       Author     `json:"author"`
 	Topic        *TopicRef  `json:"topic,omitempty"`
-	ModuleID     int64      `json:"moduleId"`
+	ModuleID     int64      `json:"moduleID"`
 	VipLevel     int        `json:"vipLevel"`
 	Coins        int64      `json:"coins"`
 	State        string     `json:"state,omitempty"`
