@@ -212,7 +212,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	com.Modules = catalog.ModuleKind
 	com.Assets = media.AssetOn
 	com.People = account.Cards // authors, follow lists, people search
-	cat.Follows = com // a video uploader's isFollow
+	cat.Follows = com          // a video uploader's isFollow
 
 	// The message centre: users through the account rules, chat pictures
 	// through the media pipeline; Mine's msgHasNew is its unread state.
