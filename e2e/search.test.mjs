@@ -58,12 +58,12 @@ before(async () => {
   const long = (await api('GET', '/api/app/modules/list?moduleType=0'))[0]
   const short = (await api('GET', '/api/app/modules/list?moduleType=4'))[0]
   for (const [title, sub] of [['北京中轴线纪录片', long.subModules[0].id], ['老北京的胡同故事', long.subModules[0].id], ['iPhone 教程：拍出电影感', long.subModules[0].id], ['北京街头一分钟', short.subModules[0].id]]) {
-    await api('POST', '/api/admin/videos', { token: opToken, body: { title, subModuleId: sub, published: true, duration: 120 } })
+    await api('POST', '/api/admin/videos', { token: opToken, body: { title, subModuleID: sub, published: true, duration: 120 } })
   }
   // Twelve more free 江南 videos, so the free filter holds a page to scroll
   // (the seed's 江南 videos are free, VIP, coin-priced, in 首页 and 暗网).
   for (let i = 1; i <= 12; i++) {
-    await api('POST', '/api/admin/videos', { token: opToken, body: { title: `江南水乡 第${i}集`, subModuleId: long.subModules[1].id, published: true, duration: 300 } })
+    await api('POST', '/api/admin/videos', { token: opToken, body: { title: `江南水乡 第${i}集`, subModuleID: long.subModules[1].id, published: true, duration: 300 } })
   }
   // Two writers (ten posts per ten minutes each), one named for the city.
   const w1 = await writer('srch_a' + stamp, BEIJING.slice(0, 7))

@@ -295,7 +295,7 @@ func TestRequestCodeLimits(t *testing.T) {
 // Codes cost money and flood phones: with the limiter down none is sent (503).
 func TestRequestCodeFailsClosed(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		s := NewService(d, brokenLimiter{})
+		s := NewService(d, brokenLimiter{}, Options{})
 		rec := &sms.Recorder{}
 		s.SMS = rec
 		l, err := s.Register(context.Background(), RegisterInput{Account: "carol", Password: "pass123", IP: "10.0.0.1"})

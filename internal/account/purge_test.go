@@ -72,7 +72,7 @@ func TestPurgeSessionsDeletesExpiredAndLongRevoked(t *testing.T) {
 func TestPurgeSessionsRunsAsARecurringJob(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
-		s := NewService(d, ratelimit.NewMemory())
+		s := NewService(d, ratelimit.NewMemory(), Options{})
 		l, err := s.GuestLogin(ctx, GuestLoginInput{DevID: devID(1), SysType: "ios", IP: "10.0.0.1"})
 		if err != nil {
 			t.Fatal(err)

@@ -153,11 +153,39 @@ func (e *sessionError) Is(target error) bool { return target == ErrSessionInvali
 type Service struct {
 	db      *db.DB
 	limiter ratelimit.Store
+	// Options are the dependencies NewService was given; tests may swap
+	// one after construction.
+	Options
 	// Limits may be changed before the service is used.
 	Limits Limits
+	now    func() time.Time
+
+	// Account certificates (certificate.go): the keys that derive them
+	// (SetCertificateSecret) and their limits (zero: DefaultCertLimits).
+	certKeys   [][]byte
+	CertLimits CertLimits
+
+	// SMS codes (smscode.go): the limits on sending them; the provider
+	// and the HMAC key are Options.
+	SMSLimits   SMSLimits
+	codeKeyOnce sync.Once
+}
+
+// Options are what the account service is built with. app.New sets every
+// one (TestEveryDependencyIsWired); a test leaves out what it does not
+// exercise, and each says what nil does.
+type Options struct {
 	// Events tells a user's open connections about changes made elsewhere
-	// (realtime.UserTopic). Nil sends nothing; set it before use.
+	// (realtime.UserTopic). Nil sends nothing.
 	Events realtime.Publisher
+	// SMS sends login and phone codes (smscode.go). Nil cannot send.
+	SMS sms.Sender
+	// CodeKey keys the stored hashes of SMS codes (the install's secret;
+	// empty: a random key for this process).
+	CodeKey []byte
+	// CertSecrets derive account certificates: the install's secret first,
+	// then earlier ones still accepted (SetCertificateSecret).
+	CertSecrets []string
 	// Reports answers the user info's reportVid (the catalog implements
 	// it). Nil leaves the field out.
 	Reports Reports
@@ -175,20 +203,6 @@ type Service struct {
 	// Invites hears of new guests, registrations and phone bindings inside
 	// their transaction (rewards implements it). Nil: nothing is told.
 	Invites Invites
-	now     func() time.Time
-
-	// Account certificates (certificate.go): the keys that derive them
-	// (SetCertificateSecret) and their limits (zero: DefaultCertLimits).
-	certKeys   [][]byte
-	CertLimits CertLimits
-
-	// SMS codes (smscode.go): the provider that sends them, the HMAC key
-	// their stored hashes use (the install's secret; empty: a random key
-	// for this process) and the limits on sending them.
-	SMS         sms.Sender
-	CodeKey     []byte
-	SMSLimits   SMSLimits
-	codeKeyOnce sync.Once
 }
 
 // Inbox says whether a user has an unread notice or message.
@@ -216,9 +230,14 @@ type Reports interface {
 	ReportedVideos(ctx context.Context, uid int64) ([]int64, error)
 }
 
-// NewService returns the account service over d, counting attempts in limiter.
-func NewService(d *db.DB, limiter ratelimit.Store) *Service {
-	return &Service{db: d, limiter: limiter, Limits: DefaultLimits, SMSLimits: DefaultSMSLimits, now: time.Now}
+// NewService returns the account service over d, counting attempts in
+// limiter, with its dependencies opts.
+func NewService(d *db.DB, limiter ratelimit.Store, opts Options) *Service {
+	s := &Service{db: d, limiter: limiter, Options: opts, Limits: DefaultLimits, SMSLimits: DefaultSMSLimits, now: time.Now}
+	if len(opts.CertSecrets) > 0 {
+		s.SetCertificateSecret(opts.CertSecrets[0], opts.CertSecrets[1:]...)
+	}
+	return s
 }
 
 // Login is the outcome of a successful login or registration.

@@ -32,7 +32,7 @@ func (c *clock) add(d time.Duration) {
 func newTestService(t *testing.T, d *db.DB) (*Service, *clock) {
 	t.Helper()
 	c := &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	s := NewService(d, ratelimit.NewMemoryClock(c.now))
+	s := NewService(d, ratelimit.NewMemoryClock(c.now), Options{})
 	s.now = c.now
 	return s, c
 }
@@ -558,7 +558,7 @@ func (brokenLimiter) Delete(context.Context, ...string) error                 { 
 // the ratelimit tests.)
 func TestLimiterOutageFailsOpen(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		s := NewService(d, brokenLimiter{})
+		s := NewService(d, brokenLimiter{}, Options{})
 		if _, err := s.Register(context.Background(), RegisterInput{Account: "frank", Password: "pass123", IP: "10.0.0.1"}); err != nil {
 			t.Fatalf("register with the limiter down: %v", err)
 		}

@@ -213,11 +213,12 @@ func revokeSession(ctx context.Context, q db.Querier, hash string, now int64) er
 
 // Joined reads when uid was created and whether it has an account (a
 // guest has none), on q; db.ErrNotFound for no such user. The invitation
-// rules read both inside their binding transaction.
+// rules read both inside their binding transaction, the wallet's new-user
+// offers and guest checks inside their money transaction.
 func Joined(ctx context.Context, q db.Querier, uid int64) (created int64, registered bool, err error) {
 	var account sql.NullString
 	err = q.QueryRow(ctx, `SELECT created_at, account FROM users WHERE id = ?`, uid).Scan(&created, &account)
-	return created, account.Valid, db.NotFound(err)
+	return created, account.Valid && account.String != "", db.NotFound(err)
 }
 
 // FirstDevice is the device uid first appeared on (its guest login), else

@@ -36,7 +36,7 @@ type fixture struct {
 func newFixture(t *testing.T, d *db.DB) *fixture {
 	t.Helper()
 	ctx := context.Background()
-	s := account.NewService(d, ratelimit.NewMemory())
+	s := account.NewService(d, ratelimit.NewMemory(), account.Options{})
 	acct := account.NewHandler(s)
 	adm := NewHandler(s, d)
 	mux := http.NewServeMux()

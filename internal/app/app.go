@@ -167,19 +167,6 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 		return nil, fmt.Errorf("search rebuild: %w", err)
 	}
 
-	acct := account.NewService(d, limiter)
-	acct.Events = events
-	// SMS codes: the built-in provider logs them; in test mode a recorder
-	// in front keeps the last one per number for GET /api/test/sms/last.
-	var smsRec *sms.Recorder
-	acct.SMS = sms.Log{Logger: log}
-	if cfg.TestMode {
-		smsRec = &sms.Recorder{Next: acct.SMS}
-		acct.SMS = smsRec
-		log.Warn("test mode: SMS codes are readable at /api/test/sms/last; never run production like this")
-	}
-	acct.CodeKey = []byte("sms-code\x00" + cfg.Secret)
-	acct.SetCertificateSecret(cfg.Secret, cfg.SecretPrevious) // account certificates
 	var origins []string
 	if cfg.PublicURL != "" {
 		if u, err := url.Parse(cfg.PublicURL); err == nil && u.Host != "" {
@@ -187,33 +174,30 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 		}
 	}
 	cat := catalog.NewService(d, catalog.Options{Gate: cfg.Gate, GateURL: cfg.GateURL, PublicURL: cfg.PublicURL})
-	acct.Reports = cat  // reportVid in the user info
 	cat.Events = events // like notices to uploaders
 
-	uploads := newUploads(d, mediaStore, signer)
-	uploads.Log = log
-	cat.Media = uploads  // playback URLs of videos with media attached
-	cat.Covers = uploads // operators' covers, copied to public covers/ keys
-	uploads.Changed = cat.Invalidate
-	uploads.Previews = cat // the operator's preview rule
-	// Portraits are the user's own uploaded pictures, published like covers.
-	acct.Portraits = portraits{uploads}
+	uploads := newUploads(d, mediaStore, signer, media.Options{
+		Log:        log,
+		Previews:   cat,             // the operator's preview rule
+		VideoMedia: catalog.MediaOf, // the upload a catalogue video plays
+	})
+	cat.Media = uploads        // playback URLs of videos with media attached
+	cat.Covers = uploads       // operators' covers, copied to public covers/ keys
+	cat.Uploads = uploads      // a video's upload and its owner, the uploader
+	cat.People = account.Cards // the uploader's name and portrait
 
 	wal := wallet.NewService(d)
 	wal.Events = events
-	wal.Passwords = walletPasswords{acct} // fresh password check of payout calls
 	// Videos and galleries follow one access rule, whose purchases are
-	// the wallet's; bought videos list in the catalog's shape; the user
-	// info's coupons are the wallet's backpack.
+	// the wallet's; bought videos list in the catalog's shape.
 	wal.Videos = cat
 	// The goods sold one by one are read through their owners, on the
 	// sale's transaction.
-	wal.VideoGoods, wal.PublishedVideos = catalog.VideoGoods, catalog.PublishedVideos
+	wal.VideoGoods, wal.PublishedVideos = catalog.VideoGoods(uploads.UploadOf, account.Cards), catalog.PublishedVideos
 	wal.GalleryGoods, wal.PostGoods = gallery.GalleryGoods, community.PostGoods
 	wal.Limiter = limiter
-	access := membership.NewService(d, wal)
+	access := membership.NewService(d, account.Tiers, wal) // tiers are columns of account's users row
 	cat.Access = access
-	acct.Coupons = wal
 	// Payment providers (docs/architecture.md, *Payments and providers*):
 	// EasyPay's channels and Stripe when configured, then the sandbox only
 	// when turned on (PRIMA_PAY_SANDBOX=1: its page pays without money).
@@ -240,33 +224,25 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 		}
 	}
 	wal.Pay.Limiter = limiter
-	wal.Users = wallet.UserInfoFunc(func(ctx context.Context, uid int64) (any, error) {
-		u, err := acct.User(ctx, uid)
-		if err != nil {
-			return nil, err
-		}
-		return acct.Info(u), nil
-	})
 
-	galleries := gallery.NewService(d, signer, access, catalog.ModuleKind)
+	galleries := gallery.NewService(d, signer, access, catalog.ModuleKind, media.AssetsOn)
 
 	// People: follows, their counts and notices; posts and comments.
 	com := community.NewService(d)
 	com.Events = events
 	com.Limiter = limiter
-	com.Likes = uploads
+	com.Likes = cat // likes on videos of the user's uploads
 	com.Media = uploads
 	com.Tiers = access  // a paid post: membership's rule
 	com.Purchases = wal // and the wallet's purchase of it
 	com.Modules = catalog.ModuleKind
 	com.Assets = media.AssetOn
-	acct.Follows = com
-	cat.Follows = com // a video uploader's isFollow
+	com.People = account.Cards // authors, follow lists, people search
+	cat.Follows = com          // a video uploader's isFollow
 
 	// The message centre: users through the account rules, chat pictures
 	// through the media pipeline; Mine's msgHasNew is its unread state.
-	messages := messaging.NewService(d, limiter, messagePeople{acct}, messagePictures{uploads}, events)
-	acct.Inbox = messages
+	messages := messaging.NewService(d, limiter, messagePeople{d}, messagePictures{uploads}, events)
 
 	// Welfare grants coins, VIP and coupons through the wallet; a points
 	// change tells the user's apps like a wallet change (points show in
@@ -278,8 +254,37 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	})
 	// Invitations: inviters are paid by the wallet; new guests and
 	// registrations are told to them inside their own transaction.
-	invites := rewards.NewInvites(d, wal, invitePeople{acct}, limiter, events, cfg.PublicURL)
-	acct.Invites = invites
+	invites := rewards.NewInvites(d, wal, invitePeople{d}, limiter, events, cfg.PublicURL)
+
+	// SMS codes: the built-in provider logs them; in test mode a recorder
+	// in front keeps the last one per number for GET /api/test/sms/last.
+	var smsSender sms.Sender = sms.Log{Logger: log}
+	var smsRec *sms.Recorder
+	if cfg.TestMode {
+		smsRec = &sms.Recorder{Next: smsSender}
+		smsSender = smsRec
+		log.Warn("test mode: SMS codes are readable at /api/test/sms/last; never run production like this")
+	}
+	acct := account.NewService(d, limiter, account.Options{
+		Events:      events,
+		SMS:         smsSender,
+		CodeKey:     []byte("sms-code\x00" + cfg.Secret),
+		CertSecrets: []string{cfg.Secret, cfg.SecretPrevious}, // account certificates
+		Reports:     cat,                                      // reportVid in the user info
+		Coupons:     wal,                                      // the user info's coupons are the wallet's backpack
+		Portraits:   portraits{uploads},                       // the user's own uploaded pictures, published like covers
+		Follows:     com,
+		Inbox:       messages,
+		Invites:     invites,
+	})
+	wal.Passwords = walletPasswords{acct} // fresh password check of payout calls
+	wal.Users = wallet.UserInfoFunc(func(ctx context.Context, uid int64) (any, error) {
+		u, err := acct.User(ctx, uid)
+		if err != nil {
+			return nil, err
+		}
+		return acct.Info(u), nil
+	})
 
 	// Earnings: commission up the inviter chain and creator earnings, paid
 	// through the wallet's ledger; invitations, people and creators are
@@ -503,8 +508,8 @@ func (a *App) stopJobs() error {
 
 // newUploads builds the media pipeline (a function of its own because New
 // names its blob store "media", shadowing the package).
-func newUploads(d *db.DB, store blob.Store, signer *blob.Signer) *media.Service {
-	return media.NewService(d, store, signer)
+func newUploads(d *db.DB, store blob.Store, signer *blob.Signer, opts media.Options) *media.Service {
+	return media.NewService(d, store, signer, opts)
 }
 
 // portraits publishes a user's own uploaded picture as their portrait, the

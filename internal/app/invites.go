@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 
 	"prima/internal/account"
 	"prima/internal/platform/db"
@@ -10,24 +9,18 @@ import (
 )
 
 // invitePeople shows inviters and invitees as the account rules show
-// any user (the public name and portrait URL).
-type invitePeople struct{ s *account.Service }
+// any user (the public name and portrait URL): one account.Cards query
+// for all of them.
+type invitePeople struct{ d *db.DB }
 
 func (p invitePeople) InvitePeople(ctx context.Context, uids []int64) (map[int64]rewards.InvitePerson, error) {
-	out := make(map[int64]rewards.InvitePerson, len(uids))
-	for _, uid := range uids {
-		if _, seen := out[uid]; seen {
-			continue
-		}
-		u, err := p.s.User(ctx, uid)
-		if errors.Is(err, db.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		pub := p.s.Profile(u)
-		out[uid] = rewards.InvitePerson{UID: u.ID, Name: pub.Name, Portrait: pub.Portrait}
+	cards, err := account.Cards(ctx, p.d, uids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]rewards.InvitePerson, len(cards))
+	for uid, c := range cards {
+		out[uid] = rewards.InvitePerson{UID: c.UID, Name: c.Name, Portrait: c.Portrait}
 	}
 	return out, nil
 }

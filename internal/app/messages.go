@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"time"
 
 	"prima/internal/account"
 	"prima/internal/media"
@@ -11,24 +12,19 @@ import (
 )
 
 // messagePeople lets the message centre look users up through the
-// account rules (names, portraits, the VIP level now, guest or not).
-type messagePeople struct{ s *account.Service }
+// account rules (names, portraits, the VIP level now, guest or not): one
+// account.Cards query for all of them.
+type messagePeople struct{ d *db.DB }
 
 func (p messagePeople) People(ctx context.Context, uids []int64) (map[int64]messaging.Person, error) {
-	out := make(map[int64]messaging.Person, len(uids))
-	for _, uid := range uids {
-		if _, seen := out[uid]; seen {
-			continue
-		}
-		u, err := p.s.User(ctx, uid)
-		if errors.Is(err, db.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		pub := p.s.Profile(u)
-		out[uid] = messaging.Person{UID: u.ID, Name: pub.Name, Portrait: pub.Portrait, VipLevel: pub.VipLevel, Guest: u.IsGuest()}
+	cards, err := account.Cards(ctx, p.d, uids)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	out := make(map[int64]messaging.Person, len(cards))
+	for uid, c := range cards {
+		out[uid] = messaging.Person{UID: c.UID, Name: c.Name, Portrait: c.Portrait, VipLevel: c.VipLevel(now), Guest: c.Guest}
 	}
 	return out, nil
 }

@@ -127,8 +127,8 @@ type adminVideo struct {
 	Title       string `json:"title"`
 	Cover       string `json:"cover"`
 	Duration    int    `json:"duration"`
-	ModuleID    int64  `json:"moduleId"`
-	SubModuleID int64  `json:"subModuleId"`
+	ModuleID    int64  `json:"moduleID"`
+	SubModuleID int64  `json:"subModuleID"`
 	VipLevel    int    `json:"vipLevel"`
 	Coins       int64  `json:"coins"`
 	Access      string `json:"access"`
@@ -185,7 +185,7 @@ func TestOperatorModules(t *testing.T) {
 
 		// A module with a sub-module or a video is not deleted.
 		o.call(t, o.op, "POST", "/api/admin/modules/delete", fmt.Sprintf(`{"id":%d}`, dark.ID), 409, "1 个子栏目")
-		v := decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos", fmt.Sprintf(`{"title":"t","subModuleId":%d}`, sub.ID), 200))
+		v := decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos", fmt.Sprintf(`{"title":"t","subModuleID":%d}`, sub.ID), 200))
 		o.call(t, o.op, "POST", "/api/admin/modules/delete", fmt.Sprintf(`{"id":%d}`, sub.ID), 409, "1 个视频")
 		ms := decode[[]adminModule](t, o.call(t, o.op, "GET", "/api/admin/modules", "", 200))
 		var found bool
@@ -218,7 +218,7 @@ func TestOperatorContentNeedsAnOperator(t *testing.T) {
 		for _, c := range calls {
 			body := ""
 			if c[0] == "POST" {
-				body = `{"id":1,"name":"x","moduleType":0,"title":"x","subModuleId":1,"published":true,"tagIds":[]}`
+				body = `{"id":1,"name":"x","moduleType":0,"title":"x","subModuleID":1,"published":true,"tagIds":[]}`
 			}
 			o.call(t, "", c[0], c[1], body, 401, "请先登录")
 			o.call(t, o.user, c[0], c[1], body, 403, "无权访问")
@@ -277,27 +277,27 @@ func TestOperatorVideos(t *testing.T) {
 			status int
 			tip    string
 		}{
-			{`{"subModuleId":%[1]d}`, 422, "请输入标题"},
-			{`{"title":"  ","subModuleId":%[1]d}`, 422, "请输入标题"},
-			{`{"title":"a\u0000b","subModuleId":%[1]d}`, 422, "控制字符"},
-			{`{"title":"` + strings.Repeat("字", 81) + `","subModuleId":%[1]d}`, 422, "80"},
+			{`{"subModuleID":%[1]d}`, 422, "请输入标题"},
+			{`{"title":"  ","subModuleID":%[1]d}`, 422, "请输入标题"},
+			{`{"title":"a\u0000b","subModuleID":%[1]d}`, 422, "控制字符"},
+			{`{"title":"` + strings.Repeat("字", 81) + `","subModuleID":%[1]d}`, 422, "80"},
 			{`{"title":"t"}`, 422, "子栏目"},
-			{`{"title":"t","subModuleId":0}`, 422, "subModuleId"},
-			{`{"title":"t","subModuleId":777777}`, 404, "子栏目 777777 不存在"},
-			{`{"title":"t","subModuleId":%[2]d}`, 422, "请选择子栏目"},
-			{`{"title":"t","subModuleId":%[1]d,"moduleId":%[3]d}`, 422, "不属于"},
-			{`{"title":"t","subModuleId":%[1]d,"moduleId":888888}`, 404, "栏目 888888 不存在"},
-			{`{"title":"t","subModuleId":%[5]d}`, 422, "图片栏目"},
-			{`{"title":"t","subModuleId":%[1]d,"vipLevel":3}`, 422, "会员等级"},
-			{`{"title":"t","subModuleId":%[1]d,"coins":-1}`, 422, "金币"},
-			{`{"title":"t","subModuleId":%[1]d,"coins":1000001}`, 422, "金币"},
-			{`{"title":"t","subModuleId":%[1]d,"coins":99999999999999999999}`, 400, "coins"},
-			{`{"title":"t","subModuleId":%[1]d,"tagIds":[%[4]d,999999]}`, 404, "标签 999999 不存在"},
-			{`{"title":"t","subModuleId":%[1]d,"tagIds":[0]}`, 422, "tagIds"},
-			{`{"title":"t","subModuleId":%[1]d,"coverId":999999}`, 404, "封面图片 999999 不存在"},
-			{`{"title":"t","subModuleId":%[1]d,"coverId":%[6]d,"tagIds":[999999]}`, 404, "标签"},
-			{`{"title":"t","subModuleId":%[1]d,"duration":86401}`, 422, "时长"},
-			{`{"title":"t","subModuleId":%[1]d,"width":-1}`, 422, "width"},
+			{`{"title":"t","subModuleID":0}`, 422, "subModuleID"},
+			{`{"title":"t","subModuleID":777777}`, 404, "子栏目 777777 不存在"},
+			{`{"title":"t","subModuleID":%[2]d}`, 422, "请选择子栏目"},
+			{`{"title":"t","subModuleID":%[1]d,"moduleID":%[3]d}`, 422, "不属于"},
+			{`{"title":"t","subModuleID":%[1]d,"moduleID":888888}`, 404, "栏目 888888 不存在"},
+			{`{"title":"t","subModuleID":%[5]d}`, 422, "图片栏目"},
+			{`{"title":"t","subModuleID":%[1]d,"vipLevel":3}`, 422, "会员等级"},
+			{`{"title":"t","subModuleID":%[1]d,"coins":-1}`, 422, "金币"},
+			{`{"title":"t","subModuleID":%[1]d,"coins":1000001}`, 422, "金币"},
+			{`{"title":"t","subModuleID":%[1]d,"coins":99999999999999999999}`, 400, "coins"},
+			{`{"title":"t","subModuleID":%[1]d,"tagIds":[%[4]d,999999]}`, 404, "标签 999999 不存在"},
+			{`{"title":"t","subModuleID":%[1]d,"tagIds":[0]}`, 422, "tagIds"},
+			{`{"title":"t","subModuleID":%[1]d,"coverId":999999}`, 404, "封面图片 999999 不存在"},
+			{`{"title":"t","subModuleID":%[1]d,"coverId":%[6]d,"tagIds":[999999]}`, 404, "标签"},
+			{`{"title":"t","subModuleID":%[1]d,"duration":86401}`, 422, "时长"},
+			{`{"title":"t","subModuleID":%[1]d,"width":-1}`, 422, "width"},
 		} {
 			body := c.body
 			if strings.Contains(body, "%[") {
@@ -311,7 +311,7 @@ func TestOperatorVideos(t *testing.T) {
 
 		// A gold draft with a cover and tags.
 		v := decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos", fmt.Sprintf(
-			`{"title":" 新片 ","moduleId":%d,"subModuleId":%d,"tagIds":[%d,%d,%d],"coverId":%d,"coins":30,"duration":95}`,
+			`{"title":" 新片 ","moduleID":%d,"subModuleID":%d,"tagIds":[%d,%d,%d],"coverId":%d,"coins":30,"duration":95}`,
 			f.mod, f.sub, f.tag2, f.tag1, f.tag2, pic), 200))
 		if v.Title != "新片" || v.Published || v.Coins != 30 || v.Access != "gold" || len(v.Tags) != 2 || v.Tags[0].Name != "高清" ||
 			!strings.HasPrefix(v.Cover, "/media/covers/") || v.Duration != 95 {
@@ -351,14 +351,14 @@ func TestOperatorVideos(t *testing.T) {
 		oldCover := v.Cover
 		pic2 := upload(t, s, o.op, "q.jpg", jpegBytes(t))
 		v = decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos/update", fmt.Sprintf(
-			`{"id":%d,"subModuleId":%d,"vipLevel":2,"coins":0,"coverId":%d}`, v.ID, f.sub2, pic2), 200))
+			`{"id":%d,"subModuleID":%d,"vipLevel":2,"coins":0,"coverId":%d}`, v.ID, f.sub2, pic2), 200))
 		if v.ModuleID != f.mod2 || v.SubModuleID != f.sub2 || v.Access != "svip" || v.Title != "新片" || len(v.Tags) != 2 || v.Cover == oldCover {
 			t.Fatalf("updated: %+v", v)
 		}
 		if covers() != 1 {
 			t.Fatalf("the replaced cover stayed: %d files", covers())
 		}
-		o.call(t, o.op, "POST", "/api/admin/videos/update", fmt.Sprintf(`{"id":%d,"moduleId":%d}`, v.ID, f.mod), 422, "不属于")
+		o.call(t, o.op, "POST", "/api/admin/videos/update", fmt.Sprintf(`{"id":%d,"moduleID":%d}`, v.ID, f.mod), 422, "不属于")
 		o.call(t, o.op, "POST", "/api/admin/videos/update", fmt.Sprintf(`{"id":%d,"title":"x\u0007"}`, v.ID), 422, "控制字符")
 		o.call(t, o.op, "POST", "/api/admin/videos/update", `{"id":999999,"title":"x"}`, 404, "视频不存在")
 		o.call(t, o.op, "POST", "/api/admin/videos/update", fmt.Sprintf(`{"id":%d,"coverId":%d}`, v.ID, f.tag1+999999), 404, "封面")
@@ -374,7 +374,7 @@ func TestOperatorVideos(t *testing.T) {
 		}
 
 		// The operators' list: drafts too, filters, paging.
-		d2 := decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos", fmt.Sprintf(`{"title":"草稿 100%%_x","subModuleId":%d}`, f.sub), 200))
+		d2 := decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos", fmt.Sprintf(`{"title":"草稿 100%%_x","subModuleID":%d}`, f.sub), 200))
 		list := func(q string) []adminVideo {
 			return decode[struct {
 				List []adminVideo `json:"list"`
@@ -386,10 +386,10 @@ func TestOperatorVideos(t *testing.T) {
 		if l := list("published=0"); len(l) != 1 || l[0].ID != d2.ID {
 			t.Fatalf("drafts: %+v", l)
 		}
-		if l := list(fmt.Sprintf("moduleId=%d", f.mod2)); len(l) != 1 || l[0].ID != v.ID {
+		if l := list(fmt.Sprintf("moduleID=%d", f.mod2)); len(l) != 1 || l[0].ID != v.ID {
 			t.Fatalf("by module: %+v", l)
 		}
-		if l := list(fmt.Sprintf("subModuleId=%d", f.sub)); len(l) != 1 || l[0].ID != d2.ID {
+		if l := list(fmt.Sprintf("subModuleID=%d", f.sub)); len(l) != 1 || l[0].ID != d2.ID {
 			t.Fatalf("by sub-module: %+v", l)
 		}
 		if l := list("title=100%25_"); len(l) != 1 || l[0].ID != d2.ID {
@@ -464,7 +464,7 @@ func TestOperatorPublishRace(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
 		o := newOps(t, s)
 		f := newContent(t, o)
-		v := decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos", fmt.Sprintf(`{"title":"t","subModuleId":%d}`, f.sub), 200))
+		v := decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos", fmt.Sprintf(`{"title":"t","subModuleID":%d}`, f.sub), 200))
 		var wg sync.WaitGroup
 		for i := range 16 {
 			wg.Add(1)
@@ -516,7 +516,7 @@ func TestOperatorDeleteModuleRace(t *testing.T) {
 			}()
 			go func() {
 				defer wg.Done()
-				create = apitest.Scenario{Method: "POST", URL: "/api/admin/videos", Token: o.op, Body: fmt.Sprintf(`{"title":"t","subModuleId":%d}`, sub.ID)}.Send(t, s.Handler)
+				create = apitest.Scenario{Method: "POST", URL: "/api/admin/videos", Token: o.op, Body: fmt.Sprintf(`{"title":"t","subModuleID":%d}`, sub.ID)}.Send(t, s.Handler)
 			}()
 			wg.Wait()
 			switch {
@@ -576,10 +576,10 @@ func TestOperatorGuide(t *testing.T) {
 		}
 		cover := upload(t, s, o.op, "cover.jpg", jpegBytes(t))
 		// A video upload is no cover.
-		o.call(t, o.op, "POST", "/api/admin/videos", fmt.Sprintf(`{"title":"x","subModuleId":%d,"coverId":%d}`, sub.ID, media), 422, "封面必须是")
+		o.call(t, o.op, "POST", "/api/admin/videos", fmt.Sprintf(`{"title":"x","subModuleID":%d,"coverId":%d}`, sub.ID, media), 422, "封面必须是")
 		tag := decode[catalog.AdminTag](t, o.call(t, o.op, "POST", "/api/admin/tags", `{"name":"高清"}`, 200))
 		v := decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos", fmt.Sprintf(
-			`{"title":"第一部影片","moduleId":%d,"subModuleId":%d,"tagIds":[%d],"coverId":%d,"coins":30}`, mod.ID, sub.ID, tag.ID, cover), 200))
+			`{"title":"第一部影片","moduleID":%d,"subModuleID":%d,"tagIds":[%d],"coverId":%d,"coins":30}`, mod.ID, sub.ID, tag.ID, cover), 200))
 		o.call(t, o.op, "POST", "/api/admin/videos/media", fmt.Sprintf(`{"videoId":%d,"mediaId":%d}`, v.ID, media), 200)
 		v = decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos/publish", fmt.Sprintf(`{"id":%d,"published":true}`, v.ID), 200))
 		if !v.Published || v.MediaID != media || v.Duration != 12 {

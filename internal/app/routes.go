@@ -273,7 +273,7 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("POST /api/admin/promoters/decide", earn.AdminDecide)
 	op("POST /api/admin/coupons/grant", wal.AdminGrantCoupons)
 	op("GET /api/admin/media", up.AdminList)
-	op("POST /api/admin/videos/media", up.AdminAttach)
+	op("POST /api/admin/videos/media", cat.AdminAttachMedia)
 	op("POST /api/admin/galleries", gal.AdminCreate)
 	op("POST /api/admin/galleries/update", gal.AdminUpdate)
 	op("POST /api/admin/galleries/publish", gal.AdminPublish)

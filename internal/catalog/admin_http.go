@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"math"
 	"net/http"
 
 	"prima/internal/platform/audit"
@@ -140,13 +141,13 @@ func (h *Handler) AdminDeleteTag(w http.ResponseWriter, r *http.Request) error {
 // Operator listings page deeper than users' (100 a page).
 const adminMaxPageSize = 100
 
-// AdminVideos answers GET /api/admin/videos?moduleId&subModuleId&published&title&pageNumber&pageSize.
+// AdminVideos answers GET /api/admin/videos?moduleID&subModuleID&published&title&pageNumber&pageSize.
 func (h *Handler) AdminVideos(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	size := int(q.Int("pageSize", 20, 1, adminMaxPageSize))
 	vq := AdminVideoQuery{
-		ModuleID:    q.Int("moduleId", 0, 1, httpx.MaxID),
-		SubModuleID: q.Int("subModuleId", 0, 1, httpx.MaxID),
+		ModuleID:    q.Int("moduleID", 0, 1, httpx.MaxID),
+		SubModuleID: q.Int("subModuleID", 0, 1, httpx.MaxID),
 		Published:   int(q.Int("published", -1, 0, 1)),
 		Title:       q.String("title"),
 		PageSize:    size,
@@ -183,8 +184,8 @@ func (h *Handler) AdminVideoInfo(w http.ResponseWriter, r *http.Request) error {
 type videoBody struct {
 	ID          *int64   `json:"id"`
 	Title       *string  `json:"title"`
-	ModuleID    *int64   `json:"moduleId"`
-	SubModuleID *int64   `json:"subModuleId"`
+	ModuleID    *int64   `json:"moduleID"`
+	SubModuleID *int64   `json:"subModuleID"`
 	TagIDs      *[]int64 `json:"tagIds"`
 	CoverID     *int64   `json:"coverId"`
 	VipLevel    *int64   `json:"vipLevel"`
@@ -286,4 +287,26 @@ func (h *Handler) AdminDeleteVideo(w http.ResponseWriter, r *http.Request) error
 		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"id": id})
+}
+
+// AdminAttachMedia answers POST /api/admin/videos/media {videoId, mediaId}:
+// the upload a video plays (0 detaches).
+func (h *Handler) AdminAttachMedia(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		VideoID *int64 `json:"videoId"`
+		MediaID *int64 `json:"mediaId"`
+	}
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	switch {
+	case in.VideoID == nil || *in.VideoID < 1 || *in.VideoID > math.MaxInt64/2:
+		return httpx.Invalid("请输入视频ID", "videoId must be a positive integer")
+	case in.MediaID == nil || *in.MediaID < 0:
+		return httpx.Invalid("请输入文件ID（0 表示取消关联）", "mediaId must be an integer >= 0")
+	}
+	if err := h.s.AttachMedia(r.Context(), audit.ActorFrom(r), *in.VideoID, *in.MediaID); err != nil {
+		return adminErrs.Map(err)
+	}
+	return httpx.OK(w, map[string]int64{"videoId": *in.VideoID, "mediaId": *in.MediaID})
 }

@@ -25,8 +25,8 @@ type AdminVideo struct {
 	Height      int        `json:"height"`
 	PlayCount   int64      `json:"playCount"`
 	LikeCount   int64      `json:"likeCount"`
-	ModuleID    int64      `json:"moduleId"`
-	SubModuleID int64      `json:"subModuleId"`
+	ModuleID    int64      `json:"moduleID"`
+	SubModuleID int64      `json:"subModuleID"`
 	VipLevel    int        `json:"vipLevel"`
 	Coins       int64      `json:"coins"`
 	Access      string     `json:"access"` // free | vip | svip | gold
@@ -210,7 +210,7 @@ func (in *VideoInput) check() error {
 	for _, id := range []struct {
 		name string
 		v    *int64
-	}{{"moduleId", in.ModuleID}, {"subModuleId", in.SubModuleID}} {
+	}{{"moduleID", in.ModuleID}, {"subModuleID", in.SubModuleID}} {
 		if id.v != nil && (*id.v < 1 || *id.v > httpx.MaxID) {
 			return invalid("参数 "+id.name+" 无效", id.name+" must be a positive id")
 		}
@@ -239,7 +239,7 @@ func (in *VideoInput) check() error {
 }
 
 // placement resolves where a video goes: its sub-module (which must exist
-// and be a sub-module) and module (its parent; a moduleId given must be
+// and be a sub-module) and module (its parent; a moduleID given must be
 // that parent). Both rows are locked so a concurrent delete waits.
 func placement(ctx context.Context, tx *db.Tx, moduleID *int64, subID int64) (mod, sub int64, err error) {
 	sm, err := lockModule(ctx, tx, subID)
@@ -250,7 +250,7 @@ func placement(ctx context.Context, tx *db.Tx, moduleID *int64, subID int64) (mo
 		return 0, 0, err
 	}
 	if sm.PID == 0 {
-		return 0, 0, invalid("请选择子栏目（视频放在子栏目下）", "subModuleId "+strconv.FormatInt(subID, 10)+" is a top-level module")
+		return 0, 0, invalid("请选择子栏目（视频放在子栏目下）", "subModuleID "+strconv.FormatInt(subID, 10)+" is a top-level module")
 	}
 	if moduleID != nil && *moduleID != sm.PID {
 		if _, err := lockModule(ctx, tx, *moduleID); err != nil {
@@ -336,7 +336,7 @@ func (s *Service) CreateVideo(ctx context.Context, actor audit.Actor, in VideoIn
 		return AdminVideo{}, invalid("请输入标题", "title is required")
 	}
 	if in.SubModuleID == nil {
-		return AdminVideo{}, invalid("请选择子栏目", "subModuleId is required")
+		return AdminVideo{}, invalid("请选择子栏目", "subModuleID is required")
 	}
 	if err := in.check(); err != nil {
 		return AdminVideo{}, err
@@ -387,7 +387,7 @@ func (s *Service) CreateVideo(ctx context.Context, actor audit.Actor, in VideoIn
 
 // UpdateVideo changes the fields of in that are set, audited as
 // "video.update" with the changed fields before and after (nothing
-// changed: no row). Moving a video takes subModuleId (its module follows).
+// changed: no row). Moving a video takes subModuleID (its module follows).
 func (s *Service) UpdateVideo(ctx context.Context, actor audit.Actor, id int64, in VideoInput) (AdminVideo, error) {
 	if err := in.check(); err != nil {
 		return AdminVideo{}, err

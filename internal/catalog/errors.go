@@ -52,6 +52,7 @@ var adminErrs = httpx.ErrorMap{
 	{Err: ErrNoTag, Status: http.StatusNotFound},
 	{Err: ErrNoVideo, Status: http.StatusNotFound},
 	{Err: ErrCoverNotFound, Status: http.StatusNotFound},
+	{Err: ErrNoUpload, Status: http.StatusNotFound},
 	{Err: ErrInUse, Status: http.StatusConflict},
 	{Err: ErrTagTaken, Status: http.StatusConflict, Tip: "标签名称已存在", Msg: "a tag with this name exists"},
 }

@@ -1,8 +1,10 @@
 package catalog
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"prima/internal/platform/httpx"
@@ -24,6 +26,11 @@ func TestAdminErrsAnswerWithTheirWords(t *testing.T) {
 		{detailed(ErrCoverNotFound, "封面图片 5 不存在", "no picture 5"), ErrCoverNotFound, 404, "封面图片 5 不存在", "no picture 5"},
 		{detailed(ErrInUse, "请先下架视频再删除", "video 3 is published; unpublish it first"), ErrInUse, 409, "请先下架视频再删除", "video 3 is published; unpublish it first"},
 		{ErrTagTaken, ErrTagTaken, 409, "标签名称已存在", "a tag with this name exists"},
+		// AttachMedia's, as media's handler answered them before the catalog
+		// took the attach over.
+		{detailed(ErrNoUpload, "文件不存在", "no asset 9"), ErrNoUpload, 404, "文件不存在", "no asset 9"},
+		{invalid("只能关联视频文件", "the asset is a picture"), ErrInput, 422, "只能关联视频文件", "the asset is a picture"},
+		{invalid("该视频转码失败，不能关联", "the asset failed; upload it again"), ErrInput, 422, "该视频转码失败，不能关联", "the asset failed; upload it again"},
 	} {
 		for _, err := range []error{c.err, fmt.Errorf("tx: %w", c.err)} {
 			if !errors.Is(err, c.sentinel) {
@@ -33,6 +40,20 @@ func TestAdminErrsAnswerWithTheirWords(t *testing.T) {
 			if !ok || e.Status != c.status || e.Tip != c.tip || e.Msg != c.msg || !errors.Is(e, c.sentinel) {
 				t.Errorf("%v: %+v", err, adminErrs.Map(err))
 			}
+		}
+	}
+}
+
+// The operator's video carries the spec's spelling of the module ids
+// (moduleID, subModuleID, as every catalogue list does).
+func TestAdminVideoSpellsModuleIDs(t *testing.T) {
+	b, err := json.Marshal(AdminVideo{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"moduleID":`, `"subModuleID":`} {
+		if !strings.Contains(string(b), key) {
+			t.Errorf("AdminVideo JSON %s lacks %s", b, key)
 		}
 	}
 }

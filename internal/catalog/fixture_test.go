@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/account"
+	"prima/internal/membership"
 	"prima/internal/platform/db"
 )
 
@@ -149,9 +151,39 @@ func newFixture(t *testing.T, d *db.DB) *fixture {
 	return f
 }
 
-// newTestService is a Service over d whose clock reads testNow.
+// newTestService is a Service over d whose clock reads testNow, deciding
+// access by the users' tiers as the app wires it (account's columns).
 func newTestService(d *db.DB, opts Options) *Service {
 	s := NewService(d, opts)
 	s.now = func() time.Time { return testNow }
+	s.Access = membership.NewService(d, account.Tiers, membership.NoPurchases{})
+	s.Uploads, s.People = uploadsTable{d}, account.Cards
 	return s
+}
+
+// uploadsTable reads media_assets as the media pipeline's Uploads does
+// (catalog's tests cannot import internal/media, which imports catalog).
+type uploadsTable struct{ d *db.DB }
+
+func (u uploadsTable) UploadOf(ctx context.Context, q db.Querier, id int64) (Upload, error) {
+	var (
+		up   Upload
+		kind string
+	)
+	err := q.QueryRow(ctx, `SELECT id, owner_uid, kind, state, duration_ms, width, height FROM media_assets WHERE id = ?`, id).
+		Scan(&up.ID, &up.Owner, &kind, &up.State, &up.DurationMS, &up.Width, &up.Height)
+	up.Video = kind == "video"
+	return up, db.NotFound(err)
+}
+
+func (u uploadsTable) UploadsOf(ctx context.Context, owner int64, ready bool) ([]int64, error) {
+	cond := ""
+	if ready {
+		cond = " AND state = 'ready'"
+	}
+	return db.All(ctx, u.d, func(s db.Scanner) (int64, error) {
+		var id int64
+		err := s.Scan(&id)
+		return id, err
+	}, `SELECT id FROM media_assets WHERE owner_uid = ?`+cond, owner)
 }

@@ -113,21 +113,21 @@ type Uploader struct {
 	IsFollow bool   `json:"isFollow"`
 }
 
-// uploaderJoin finds video v's uploader u: the owner of its media, when a
-// user (an operator's upload is the platform's own catalogue).
-const uploaderJoin = `FROM videos v JOIN media_assets m ON m.id = v.media_id JOIN users u ON u.id = m.owner_uid AND u.role = 'user'`
-
 // uploaderOf is video id's uploader as viewer (0: nobody signed in) sees
 // them, or nil.
 func (s *Service) uploaderOf(ctx context.Context, viewer, id int64) (*Uploader, error) {
-	var u Uploader
-	err := s.db.QueryRow(ctx, `SELECT u.id, u.name, u.portrait `+uploaderJoin+` WHERE v.id = ?`, id).Scan(&u.UID, &u.Name, &u.Portrait)
-	if errors.Is(err, sql.ErrNoRows) {
+	media, err := MediaOf(ctx, s.db, id)
+	if errors.Is(err, db.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	c, ok, err := s.uploaderCard(ctx, s.db, media)
+	if err != nil || !ok {
+		return nil, err
+	}
+	u := Uploader{UID: c.UID, Name: c.Name, Portrait: c.Portrait}
 	if viewer != 0 && viewer != u.UID && s.Follows != nil {
 		if u.IsFollow, err = s.Follows.IsFollowing(ctx, viewer, u.UID); err != nil {
 			return nil, err
@@ -234,17 +234,21 @@ const likeNoticeEvery = 24 * time.Hour
 // uploader tell nobody.
 func (s *Service) noticeLike(ctx context.Context, tx *db.Tx, uid, id int64) error {
 	var (
-		owner int64
+		media int64
 		title string
 	)
-	err := tx.QueryRow(ctx, `SELECT u.id, v.title `+uploaderJoin+` WHERE v.id = ?`, id).Scan(&owner, &title)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && owner == uid) {
+	err := tx.QueryRow(ctx, `SELECT media_id, title FROM videos WHERE id = ?`, id).Scan(&media, &title)
+	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	return messaging.NotifyOnce(ctx, tx, s.Events, messaging.Notice{UserID: owner, Category: messaging.CategoryInteraction, Kind: "like",
+	c, ok, err := s.uploaderCard(ctx, tx, media)
+	if err != nil || !ok || c.UID == uid {
+		return err
+	}
+	return messaging.NotifyOnce(ctx, tx, s.Events, messaging.Notice{UserID: c.UID, Category: messaging.CategoryInteraction, Kind: "like",
 		ActorID: uid, Title: "赞了你的视频", Body: title, Ref: strconv.FormatInt(id, 10)}, likeNoticeEvery, s.now())
 }
 

@@ -64,9 +64,9 @@ type Service struct {
 	mineAnchors *ttlCache[mineKey, cursor]
 
 	// Access decides who may watch what; Media hands out playback URLs.
-	// NewService sets membership's rules with no purchases (the app
-	// replaces them with rules over the wallet's purchases) and NoMedia
-	// (the media package replaces it).
+	// NewService sets membership's rules with no tiers and no purchases
+	// (the app replaces them with rules over account's tiers and the
+	// wallet's purchases) and NoMedia (the media package replaces it).
 	Access Entitlements
 	Media  PlaybackSource
 	// Covers makes uploaded pictures into public covers for the operator
@@ -78,6 +78,10 @@ type Service struct {
 	// Follows answers a video's uploader.isFollow (the community's
 	// follows); nil answers false.
 	Follows Follows
+	// Uploads and People find a video's uploader (uploads.go); NewService
+	// sets none of either (the app wires internal/media and account.Cards).
+	Uploads Uploads
+	People  People
 	// historyLimit is HistoryLimit; tests lower it.
 	historyLimit int
 	// lines caches the delivery lines (lines.go).
@@ -100,9 +104,11 @@ func NewService(d *db.DB, opts Options) *Service {
 		anchors: newTTLCache[pageKey, cursor](anchorTTL, cacheEntries),
 
 		mineAnchors:  newTTLCache[mineKey, cursor](anchorTTL, cacheEntries),
-		Access:       membership.NewService(d, membership.NoPurchases{}),
+		Access:       membership.NewService(d, membership.NoTiers, membership.NoPurchases{}),
 		Media:        NoMedia{},
 		Covers:       noCovers{},
+		Uploads:      noUploads{},
+		People:       noPeople,
 		historyLimit: HistoryLimit,
 	}
 	// The caches expire on the service's clock, which tests move.
@@ -187,9 +193,6 @@ type VideoQuery struct {
 	PlayTime    int // PlayTimeAny ... PlayTimeLong
 	News        int // 0 any, 1 published in the last 7 days
 }
-
-// MaxPage is the deepest page number of a listing with this page size.
-func MaxPage(pageSize int) int { return httpx.MaxPage(pageSize) }
 
 type countKey struct {
 	ModuleID, SubModuleID int64

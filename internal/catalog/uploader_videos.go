@@ -1,9 +1,11 @@
 package catalog
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
@@ -18,28 +20,57 @@ var ErrNoUser = errors.New("catalog: no such user")
 // uploads no video plays stay out. ErrNoUser when uid is not a user's.
 func (s *Service) UserVideos(ctx context.Context, uid int64, pageNumber, pageSize int) (httpx.Page[Video], error) {
 	page := httpx.Page[Video]{List: []Video{}, PageNumber: pageNumber, PageSize: pageSize}
-	var n int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM users WHERE id = ? AND role = 'user'`, uid).Scan(&n); err != nil {
+	if ok, err := s.isUser(ctx, uid); err != nil || !ok {
+		if err == nil {
+			err = ErrNoUser
+		}
 		return page, err
 	}
-	if n == 0 {
-		return page, ErrNoUser
-	}
-	// From the user's uploads (media_assets_owner) to the videos that play
-	// them (videos_media): two index ranges, whatever the catalogue's size.
-	from := ` FROM videos v JOIN media_assets m ON m.id = v.media_id
-		WHERE m.owner_uid = ? AND m.state = 'ready' AND v.media_id > 0 AND v.published = 1`
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1`+from+` LIMIT ?) c`, uid, Window).Scan(&page.Total); err != nil {
+	// From the user's ready uploads (media's, by owner) to the videos that
+	// play them (videos_media): two index ranges, whatever the catalogue's
+	// size. Most users' uploads are one IN list; more are read a list at a
+	// time and merged.
+	ids, err := s.Uploads.UploadsOf(ctx, uid, true)
+	if err != nil {
 		return page, err
+	}
+	lists := chunks(ids)
+	const where = ` FROM videos v WHERE v.published = 1 AND v.media_id IN (`
+	for _, in := range lists {
+		var n int
+		if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1`+where+db.Placeholders(len(in))+`) LIMIT ?) c`,
+			append(in, Window)...).Scan(&n); err != nil {
+			return page, err
+		}
+		page.Total = min(page.Total+n, Window)
 	}
 	offset := (pageNumber - 1) * pageSize
 	if offset >= page.Total {
 		return page, nil
 	}
-	vs, err := db.All(ctx, s.db, scanVideo, `SELECT `+videoCols+from+` ORDER BY v.created_at DESC, v.id DESC LIMIT ? OFFSET ?`,
-		uid, pageSize, offset)
-	if err != nil {
-		return page, err
+	vs := []Video{}
+	for _, in := range lists {
+		// One list: the page itself. Several: each list's first
+		// offset+pageSize, merged below.
+		limit, skip := pageSize, offset
+		if len(lists) > 1 {
+			limit, skip = offset+pageSize, 0
+		}
+		part, err := db.All(ctx, s.db, scanVideo, `SELECT `+videoCols+where+db.Placeholders(len(in))+`)
+			ORDER BY v.created_at DESC, v.id DESC LIMIT ? OFFSET ?`, append(in, limit, skip)...)
+		if err != nil {
+			return page, err
+		}
+		vs = append(vs, part...)
+	}
+	if len(lists) > 1 {
+		slices.SortFunc(vs, func(a, b Video) int {
+			if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+				return c
+			}
+			return cmp.Compare(b.ID, a.ID)
+		})
+		vs = vs[min(offset, len(vs)):min(offset+pageSize, len(vs))]
 	}
 	if err := attachTags(ctx, s.db, vs); err != nil {
 		return page, err

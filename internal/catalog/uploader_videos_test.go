@@ -79,3 +79,48 @@ func TestUserVideosListsOnlyTheirPublishedPlayableVideos(t *testing.T) {
 		}
 	})
 }
+
+// A user whose uploads fill several IN lists pages and counts likes
+// exactly as one whose uploads fit one: the lists' pages are merged newest
+// first, their counts added.
+func TestUploadsAcrossINLists(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		f := newFixture(t, d)
+		s := newTestService(d, Options{})
+		up, fan1, fan2 := newUser(t, d, 0, 0), newUser(t, d, 0, 0), newUser(t, d, 0, 0)
+		v := f.recVideos
+		for i, created := range []int64{300, 100, 500, 200, 400} {
+			var asset int64
+			if err := d.QueryRow(ctx, `INSERT INTO media_assets (owner_uid, kind, state, source_key, created_at, updated_at) VALUES (?, 'video', 'ready', 'src/x', 1, 1) RETURNING id`, up).Scan(&asset); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := d.Exec(ctx, `UPDATE videos SET media_id = ?, published = 1, created_at = ? WHERE id = ?`, asset, created, v[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, l := range [][2]int64{{fan1, v[0]}, {fan2, v[0]}, {fan1, v[4]}, {up, v[2]}} { // the uploader's own like does not count
+			if _, err := d.Exec(ctx, `INSERT INTO video_likes (user_id, video_id, created_at) VALUES (?, ?, 1)`, l[0], l[1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		defer func(n int) { inChunk = n }(inChunk)
+		for _, n := range []int{1000, 2, 1} {
+			inChunk = n
+			var got [][]int64
+			for num := 1; num <= 3; num++ {
+				page, err := s.UserVideos(ctx, up, num, 2)
+				if err != nil || page.Total != 5 || page.HasMore != (num < 3) {
+					t.Fatalf("lists of %d, page %d: %+v %v", n, num, page, err)
+				}
+				got = append(got, videoIDs(page.List))
+			}
+			if want := [][]int64{{v[2], v[4]}, {v[0], v[3]}, {v[1]}}; fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("lists of %d: pages %v, want %v", n, got, want)
+			}
+			if likes, err := s.LikesReceived(ctx, up); err != nil || likes != 3 {
+				t.Fatalf("lists of %d: %d likes received, %v; want 3", n, likes, err)
+			}
+		}
+	})
+}

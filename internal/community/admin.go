@@ -623,7 +623,7 @@ func (s *Service) MuteUser(ctx context.Context, actor audit.Actor, uid int64, mi
 	now := s.now()
 	out := Mute{UID: uid, Reason: reason}
 	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		if _, err := userCard(ctx, tx, uid); errors.Is(err, ErrNoUser) {
+		if _, err := s.userCard(ctx, tx, uid); errors.Is(err, ErrNoUser) {
 			return modErr(ErrNoUser, "no user "+strconv.FormatInt(uid, 10))
 		} else if err != nil {
 			return err

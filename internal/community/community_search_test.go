@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"prima/internal/account"
+	"prima/internal/media"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
@@ -247,6 +249,7 @@ func BenchmarkPostSearchCost(b *testing.B) {
 			ctx := context.Background()
 			d := dbtest.Open(b, e)
 			s := NewService(d)
+			s.Assets, s.People = media.AssetOn, account.Cards
 			var uid, pic int64
 			err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 				if err := tx.QueryRow(ctx, `INSERT INTO users (name, account, created_at, updated_at) VALUES ('bench', 'bench', 1, 1) RETURNING id`).Scan(&uid); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/account"
 	"prima/internal/catalog"
 	"prima/internal/media"
 	"prima/internal/membership"
@@ -33,10 +34,11 @@ func newTest(t *testing.T, d *db.DB) (*Service, *clock) {
 	c := &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
 	s := NewService(d)
 	s.SetClock(c.now)
-	s.Tiers = membership.NewService(d, membership.NoPurchases{})
+	s.Tiers = membership.NewService(d, account.Tiers, membership.NoPurchases{})
 	s.Purchases = wallet.NewService(d)
 	s.Modules = catalog.ModuleKind
 	s.Assets = media.AssetOn
+	s.People = account.Cards
 	return s, c
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,5 +69,16 @@ func TestModErrsAnswerOperatorInput(t *testing.T) {
 		if !ok || e.Status != c.status || e.Tip != c.tip || e.Msg != c.msg {
 			t.Errorf("%v: %+v", c.err, e)
 		}
+	}
+}
+
+// A post card spells its module id as the spec and every catalogue list do.
+func TestPostSpellsModuleID(t *testing.T) {
+	b, err := json.Marshal(Post{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"moduleID":`) {
+		t.Errorf("Post JSON %s lacks moduleID", b)
 	}
 }

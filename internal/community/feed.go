@@ -128,7 +128,7 @@ func (s *Service) feedPlan(ctx context.Context, q FeedQuery) (feedSQL, error) {
 		}
 		return feedSQL{where: `p.topic_id = ? AND p.state = 'published'`, args: []any{q.TopicID}, order: sorted(`p.pinned_at DESC, `)}, nil
 	case q.UID != 0:
-		if _, err := userCard(ctx, s.db, q.UID); err != nil {
+		if _, err := s.userCard(ctx, s.db, q.UID); err != nil {
 			return feedSQL{}, err
 		}
 		if q.Viewer == q.UID {

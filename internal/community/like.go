@@ -100,7 +100,7 @@ func postLabel(r postRow) string {
 // tx: guests are refused (ErrGuest), a post uid may not see is ErrNoPost,
 // and one they may see but that is not published is ErrNotOpen.
 func (s *Service) openPost(ctx context.Context, tx *db.Tx, uid, id int64) (postRow, error) {
-	me, err := userCard(ctx, tx, uid)
+	me, err := s.userCard(ctx, tx, uid)
 	if err != nil {
 		return postRow{}, err
 	}

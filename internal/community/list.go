@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"prima/internal/membership"
 	"prima/internal/platform/httpx"
 )
 
@@ -66,7 +65,7 @@ func (s *Service) List(ctx context.Context, q ListQuery) (ListPage, error) {
 		}
 		after = &c
 	}
-	if _, err := userCard(ctx, s.db, q.UID); err != nil {
+	if _, err := s.userCard(ctx, s.db, q.UID); err != nil {
 		return ListPage{}, err
 	}
 	followCount, fansCount, err := counts(ctx, s.db, q.UID)
@@ -81,7 +80,7 @@ func (s *Service) List(ctx context.Context, q ListQuery) (ListPage, error) {
 	if after == nil {
 		offset = (q.PageNumber - 1) * q.PageSize
 	}
-	rows, err := listPeople(ctx, s.db, q.Kind, q.UID, after, offset, q.PageSize+1)
+	rows, err := listFollows(ctx, s.db, q.Kind, q.UID, after, offset, q.PageSize+1)
 	if err != nil {
 		return ListPage{}, err
 	}
@@ -89,16 +88,27 @@ func (s *Service) List(ctx context.Context, q ListQuery) (ListPage, error) {
 	if more {
 		rows = rows[:q.PageSize]
 	}
-	now := s.now()
-	list := make([]Person, len(rows))
 	ids := make([]int64, len(rows))
 	for i, r := range rows {
-		list[i] = Person{
-			UID: r.uid, Name: r.name, Portrait: r.portrait, Bio: r.bio,
-			VipLevel:   membership.ActiveVipLevel(membership.User{ID: r.uid, VipExpireAt: r.vip, SvipExpireAt: r.svip}, now),
-			FollowedAt: time.Unix(r.at, 0).UTC(),
-		}
 		ids[i] = r.uid
+	}
+	cards, err := s.people(ctx, s.db, ids)
+	if err != nil {
+		return ListPage{}, err
+	}
+	now := s.now()
+	list := make([]Person, 0, len(rows))
+	ids = ids[:0]
+	for _, r := range rows {
+		c, ok := cards[r.uid]
+		if !ok {
+			continue // follows reference users: never, but never a blank row
+		}
+		list = append(list, Person{
+			UID: r.uid, Name: c.Name, Portrait: c.Portrait, Bio: c.Bio, VipLevel: c.VipLevel(now),
+			FollowedAt: time.Unix(r.at, 0).UTC(),
+		})
+		ids = append(ids, r.uid)
 	}
 	if q.Viewer != 0 && len(ids) > 0 {
 		mine, err := following(ctx, s.db, q.Viewer, ids)

@@ -94,7 +94,7 @@ type Post struct {
 	Video        *VideoInfo `json:"video,omitempty"`
 	Author       Author     `json:"author"`
 	Topic        *TopicRef  `json:"topic,omitempty"`
-	ModuleID     int64      `json:"moduleId"`
+	ModuleID     int64      `json:"moduleID"`
 	VipLevel     int        `json:"vipLevel"`
 	Coins        int64      `json:"coins"`
 	State        string     `json:"state,omitempty"`
@@ -307,23 +307,19 @@ func (s *Service) authors(ctx context.Context, uids []int64) (map[int64]Author, 
 	if len(uids) == 0 {
 		return out, nil
 	}
+	cards, err := s.people(ctx, s.db, uids)
+	if err != nil {
+		return out, err
+	}
 	now := s.now()
-	list, err := db.All(ctx, s.db, func(sc db.Scanner) (Author, error) {
-		var a Author
-		var vip, svip int64
-		err := sc.Scan(&a.UID, &a.Name, &a.Portrait, &vip, &svip)
-		a.VipLevel = membership.ActiveVipLevel(membership.User{ID: a.UID, VipExpireAt: vip, SvipExpireAt: svip}, now)
-		return a, err
-	}, `SELECT id, name, portrait, vip_expire_at, svip_expire_at FROM users WHERE id IN (`+db.Placeholders(len(uids))+`)`, idArgs(uids)...)
-	for _, a := range list {
-		out[a.UID] = a
-	}
 	for _, id := range uids {
-		if _, ok := out[id]; !ok {
-			out[id] = Author{UID: id}
+		a := Author{UID: id}
+		if c, ok := cards[id]; ok {
+			a.Name, a.Portrait, a.VipLevel = c.Name, c.Portrait, c.VipLevel(now)
 		}
+		out[id] = a
 	}
-	return out, err
+	return out, nil
 }
 
 // topicNames is the names of the shown topics among ids.

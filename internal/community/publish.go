@@ -236,7 +236,7 @@ func (s *Service) CreatePost(ctx context.Context, uid int64, in PostInput) (Crea
 	var out Created
 	fresh := false
 	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		me, err := userCard(ctx, tx, uid)
+		me, err := s.userCard(ctx, tx, uid)
 		if err != nil {
 			return err
 		}

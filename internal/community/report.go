@@ -44,7 +44,7 @@ func (s *Service) Report(ctx context.Context, uid int64, in ReportInput) (bool, 
 	now := s.now()
 	var added bool
 	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		me, err := userCard(ctx, tx, uid)
+		me, err := s.userCard(ctx, tx, uid)
 		if err != nil {
 			return err
 		}

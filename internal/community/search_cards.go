@@ -9,9 +9,7 @@ package community
 
 import (
 	"context"
-	"database/sql"
 
-	"prima/internal/membership"
 	"prima/internal/platform/db"
 )
 
@@ -74,28 +72,16 @@ func (s *Service) PeopleByIDs(ctx context.Context, viewer int64, ids []int64) (m
 	if len(ids) == 0 {
 		return out, nil
 	}
-	now := s.now()
-	list, err := db.All(ctx, s.db, func(sc db.Scanner) (Person, error) {
-		var (
-			p         Person
-			vip, svip int64
-			account   sql.NullString
-		)
-		err := sc.Scan(&p.UID, &p.Name, &p.Portrait, &p.Bio, &vip, &svip, &account)
-		p.VipLevel = membership.ActiveVipLevel(membership.User{ID: p.UID, VipExpireAt: vip, SvipExpireAt: svip}, now)
-		if !account.Valid || account.String == "" {
-			p.UID = 0 // a guest: dropped below
-		}
-		return p, err
-	}, `SELECT id, name, portrait, bio, vip_expire_at, svip_expire_at, account FROM users WHERE id IN (`+db.Placeholders(len(ids))+`)`, idArgs(ids)...)
+	cards, err := s.people(ctx, s.db, ids)
 	if err != nil {
 		return nil, err
 	}
-	shown := make([]int64, 0, len(list))
-	for _, p := range list {
-		if p.UID != 0 {
-			out[p.UID] = p
-			shown = append(shown, p.UID)
+	now := s.now()
+	shown := make([]int64, 0, len(cards))
+	for _, c := range cards {
+		if !c.Guest {
+			out[c.UID] = Person{UID: c.UID, Name: c.Name, Portrait: c.Portrait, Bio: c.Bio, VipLevel: c.VipLevel(now)}
+			shown = append(shown, c.UID)
 		}
 	}
 	if viewer != 0 && len(shown) > 0 {

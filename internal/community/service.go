@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"time"
 
+	"prima/internal/account"
 	"prima/internal/media"
 	"prima/internal/membership"
 	"prima/internal/messaging"
@@ -47,7 +48,7 @@ var (
 )
 
 // LikesReceived counts the likes other users gave to a user's videos (the
-// media pipeline implements it: videos whose media asset the user owns).
+// catalog implements it: videos whose media asset the user owns).
 type LikesReceived interface {
 	LikesReceived(ctx context.Context, uid int64) (int64, error)
 }
@@ -71,6 +72,20 @@ type PostPurchases interface {
 type ModuleKind func(ctx context.Context, q db.Querier, id int64) (pid int64, moduleType int, err error)
 
 var errNoModules = errors.New("community: Modules is not wired")
+
+// PeopleOn reads the users among uids as cards on q, by uid, in one query;
+// a uid with no user is absent (account.Cards: account owns users).
+type PeopleOn func(ctx context.Context, q db.Querier, uids []int64) (map[int64]account.Card, error)
+
+var errNoPeople = errors.New("community: People is not wired")
+
+// people reads uids through People.
+func (s *Service) people(ctx context.Context, q db.Querier, uids []int64) (map[int64]account.Card, error) {
+	if s.People == nil {
+		return nil, errNoPeople
+	}
+	return s.People(ctx, q, uids)
+}
 
 // AssetOn reads an upload on q, media.ErrNotFound when there is none
 // (media.AssetOn: media owns media_assets).
@@ -98,6 +113,9 @@ type Service struct {
 	Modules ModuleKind
 	// Assets checks the uploads a post is made of.
 	Assets AssetOn
+	// People names the users of follow lists, post cards and people
+	// search, and tells guests apart.
+	People PeopleOn
 	now    func() time.Time
 }
 
@@ -130,14 +148,14 @@ func (s *Service) Follow(ctx context.Context, follower, followee int64, on bool)
 	now := s.now()
 	out := FollowResult{FollowUID: followee, IsFollow: on}
 	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		me, err := userCard(ctx, tx, follower)
+		me, err := s.userCard(ctx, tx, follower)
 		if err != nil {
 			return err
 		}
 		if me.guest {
 			return ErrGuest
 		}
-		if _, err := userCard(ctx, tx, followee); err != nil {
+		if _, err := s.userCard(ctx, tx, followee); err != nil {
 			return err
 		}
 		if !on {
@@ -194,7 +212,7 @@ type Extension struct {
 
 // Extension is user uid's counts.
 func (s *Service) Extension(ctx context.Context, uid int64) (Extension, error) {
-	if _, err := userCard(ctx, s.db, uid); err != nil {
+	if _, err := s.userCard(ctx, s.db, uid); err != nil {
 		return Extension{}, err
 	}
 	out := Extension{UID: uid}

@@ -2,33 +2,27 @@ package community
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 
 	"prima/internal/platform/db"
 )
-
-// Follows join users for names and portraits: a follow list is a list of
-// people, and one query with the keyset on follows is the cheap way to
-// page it. Only these columns of users are read, never written.
 
 type card struct {
 	name  string
 	guest bool
 }
 
-// userCard is user uid's name and whether they are a guest, or ErrNoUser.
-func userCard(ctx context.Context, q db.Querier, uid int64) (card, error) {
-	var (
-		c       card
-		account sql.NullString
-	)
-	err := q.QueryRow(ctx, `SELECT name, account FROM users WHERE id = ?`, uid).Scan(&c.name, &account)
-	if errors.Is(err, sql.ErrNoRows) {
+// userCard is user uid's name and whether they are a guest, read on q
+// through People, or ErrNoUser.
+func (s *Service) userCard(ctx context.Context, q db.Querier, uid int64) (card, error) {
+	cards, err := s.people(ctx, q, []int64{uid})
+	if err != nil {
+		return card{}, err
+	}
+	c, ok := cards[uid]
+	if !ok {
 		return card{}, ErrNoUser
 	}
-	c.guest = !account.Valid || account.String == ""
-	return c, err
+	return card{name: c.Name, guest: c.Guest}, nil
 }
 
 // insertFollow adds the follow and reports whether it is new; a parallel or
@@ -97,24 +91,21 @@ func following(ctx context.Context, q db.Querier, follower int64, ids []int64) (
 	return out, rows.Err()
 }
 
-type personRow struct {
-	uid            int64
-	name, portrait string
-	bio            string
-	vip, svip      int64
-	at             int64
+type followRow struct {
+	uid int64 // the other side of the follow
+	at  int64 // when it began
 }
 
-// listPeople reads up to limit rows of uid's list, newest follow first,
-// after the cursor when there is one, else from offset.
-func listPeople(ctx context.Context, q db.Querier, kind string, uid int64, after *cursor, offset, limit int) ([]personRow, error) {
+// listFollows reads up to limit rows of uid's list, newest follow first,
+// after the cursor when there is one, else from offset: the follows
+// table's own keyset (follows_follower, follows_followee). The people
+// on a page are read after it, in one query (Service.List).
+func listFollows(ctx context.Context, q db.Querier, kind string, uid int64, after *cursor, offset, limit int) ([]followRow, error) {
 	mine, other := "follower_id", "followee_id" // ListFollow: uid follows them
 	if kind == ListFans {
 		mine, other = "followee_id", "follower_id"
 	}
-	query := `SELECT u.id, u.name, u.portrait, u.bio, u.vip_expire_at, u.svip_expire_at, f.created_at
-		FROM follows f JOIN users u ON u.id = f.` + other + `
-		WHERE f.` + mine + ` = ?`
+	query := `SELECT f.` + other + `, f.created_at FROM follows f WHERE f.` + mine + ` = ?`
 	args := []any{uid}
 	if after != nil {
 		query += ` AND (f.created_at < ? OR (f.created_at = ? AND f.` + other + ` < ?))`
@@ -122,9 +113,9 @@ func listPeople(ctx context.Context, q db.Querier, kind string, uid int64, after
 	}
 	query += ` ORDER BY f.created_at DESC, f.` + other + ` DESC LIMIT ? OFFSET ?`
 	args = append(args, limit, offset)
-	return db.All(ctx, q, func(s db.Scanner) (personRow, error) {
-		var r personRow
-		err := s.Scan(&r.uid, &r.name, &r.portrait, &r.bio, &r.vip, &r.svip, &r.at)
+	return db.All(ctx, q, func(s db.Scanner) (followRow, error) {
+		var r followRow
+		err := s.Scan(&r.uid, &r.at)
 		return r, err
 	}, query, args...)
 }

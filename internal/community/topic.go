@@ -155,7 +155,7 @@ func (s *Service) FollowTopic(ctx context.Context, uid, id int64, on bool) (Topi
 	}
 	out := TopicFollowResult{Followed: on}
 	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		me, err := userCard(ctx, tx, uid)
+		me, err := s.userCard(ctx, tx, uid)
 		if err != nil {
 			return err
 		}

@@ -6,10 +6,12 @@ import (
 	"sync"
 	"testing"
 
+	"prima/internal/account"
 	"prima/internal/catalog"
 	"prima/internal/community"
 	"prima/internal/earnings"
 	"prima/internal/gallery"
+	"prima/internal/media"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
 	"prima/internal/wallet"
@@ -18,7 +20,7 @@ import (
 // shop wires the wallet's sales as internal/app does: goods read through
 // their owners, earnings told of each sale.
 func (e *env) shop() {
-	e.wallet.VideoGoods, e.wallet.PublishedVideos = catalog.VideoGoods, catalog.PublishedVideos
+	e.wallet.VideoGoods, e.wallet.PublishedVideos = catalog.VideoGoods(media.UploadOn, account.Cards), catalog.PublishedVideos
 	e.wallet.GalleryGoods, e.wallet.PostGoods = gallery.GalleryGoods, community.PostGoods
 	e.wallet.Earnings = e.s
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"prima/internal/catalog"
+	"prima/internal/media"
 	"prima/internal/membership"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/blob"
@@ -75,7 +76,8 @@ type Gallery struct {
 	CreatedAt        time.Time `json:"createdAt"`
 	UpdatedAt        time.Time `json:"updatedAt"`
 
-	coverThumb, coverWebP string // keys, signed on the way out
+	coverAsset            int64  // the picture at position 0 (0: none)
+	coverThumb, coverWebP string // its keys, signed on the way out
 }
 
 // Image is one picture of a detail. A locked picture has its size and
@@ -118,7 +120,24 @@ type Service struct {
 	// Modules reads the catalogue module a gallery is filed under; the
 	// app wires catalog.ModuleKind (catalog owns modules).
 	Modules ModuleKind
-	now     func() time.Time
+	// Assets reads the pictures' uploads; the app wires media.AssetsOn
+	// (media owns media_assets).
+	Assets AssetsOn
+	now    func() time.Time
+}
+
+// AssetsOn reads the uploads among ids on q in one query, by id; an id
+// with no upload is absent.
+type AssetsOn func(ctx context.Context, q db.Querier, ids []int64) (map[int64]media.Asset, error)
+
+var errNoAssets = errors.New("gallery: Assets is not wired")
+
+// assets reads ids through Assets.
+func (s *Service) assets(ctx context.Context, q db.Querier, ids []int64) (map[int64]media.Asset, error) {
+	if s.Assets == nil {
+		return nil, errNoAssets
+	}
+	return s.Assets(ctx, q, ids)
 }
 
 // ModuleKind is a catalogue module's parent (0 for a top-level one) and
@@ -128,25 +147,27 @@ type ModuleKind func(ctx context.Context, q db.Querier, id int64) (pid int64, mo
 var errNoModules = errors.New("gallery: Modules is not wired")
 
 // NewService builds the service over d, signing with signer, deciding
-// access with access and reading catalogue modules with modules.
-func NewService(d *db.DB, signer *blob.Signer, access Entitlements, modules ModuleKind) *Service {
-	return &Service{db: d, signer: signer, access: access, Modules: modules, now: time.Now}
+// access with access, reading catalogue modules with modules and the
+// pictures' uploads with assets.
+func NewService(d *db.DB, signer *blob.Signer, access Entitlements, modules ModuleKind, assets AssetsOn) *Service {
+	return &Service{db: d, signer: signer, access: access, Modules: modules, Assets: assets, now: time.Now}
 }
 
+// galleryCols ends with the cover's upload id, galleryFrom's picture at
+// position 0 (0 when there is none); covers reads the upload.
 const galleryCols = `g.id, g.title, g.module_id, g.sub_module_id, g.vip_level, g.coins, g.image_count, g.published, g.created_at, g.updated_at,
-	COALESCE(m.thumb_key, ''), COALESCE(m.thumb_webp, ''), COALESCE(m.placeholder, ''), COALESCE(m.width, 0), COALESCE(m.height, 0)`
+	COALESCE(gi.asset_id, 0)`
 
 // galleryFrom joins the cover: the picture at position 0.
 const galleryFrom = ` FROM galleries g
-	LEFT JOIN gallery_images gi ON gi.gallery_id = g.id AND gi.position = 0
-	LEFT JOIN media_assets m ON m.id = gi.asset_id`
+	LEFT JOIN gallery_images gi ON gi.gallery_id = g.id AND gi.position = 0`
 
 func scanGallery(s db.Scanner) (Gallery, error) {
 	var g Gallery
 	var published int
 	var created, updated int64
 	err := s.Scan(&g.ID, &g.Title, &g.ModuleID, &g.SubModuleID, &g.VipLevel, &g.Coins, &g.ImageCount, &published, &created, &updated,
-		&g.coverThumb, &g.coverWebP, &g.CoverPlaceholder, &g.CoverWidth, &g.CoverHeight)
+		&g.coverAsset)
 	g.Published = published == 1
 	g.CreatedAt, g.UpdatedAt = time.Unix(created, 0).UTC(), time.Unix(updated, 0).UTC()
 	return g, err
@@ -159,9 +180,24 @@ func (s *Service) sign(key string) (string, error) {
 	return s.signer.URL(key, URLTTL)
 }
 
-// signCovers fills the cover URLs of gs.
-func (s *Service) signCovers(gs []Gallery) error {
+// signCovers fills the covers of gs from their uploads (one read for
+// all) and signs their URLs.
+func (s *Service) signCovers(ctx context.Context, gs []Gallery) error {
+	ids := make([]int64, 0, len(gs))
+	for _, g := range gs {
+		if g.coverAsset != 0 {
+			ids = append(ids, g.coverAsset)
+		}
+	}
+	assets, err := s.assets(ctx, s.db, ids)
+	if err != nil {
+		return err
+	}
 	for i := range gs {
+		if a, ok := assets[gs[i].coverAsset]; ok {
+			gs[i].coverThumb, gs[i].coverWebP = a.ThumbKey, a.ThumbWebP
+			gs[i].CoverPlaceholder, gs[i].CoverWidth, gs[i].CoverHeight = a.Placeholder, a.Width, a.Height
+		}
 		var err error
 		if gs[i].Cover, err = s.sign(gs[i].coverThumb); err != nil {
 			return err
@@ -212,7 +248,7 @@ func (s *Service) List(ctx context.Context, q Query) (httpx.Page[Gallery], error
 	if err != nil {
 		return page, err
 	}
-	if err := s.signCovers(list); err != nil {
+	if err := s.signCovers(ctx, list); err != nil {
 		return page, err
 	}
 	page.List = list
@@ -248,13 +284,36 @@ func galleryByID(ctx context.Context, q db.Querier, id int64, publishedOnly bool
 	return g, err
 }
 
-func images(ctx context.Context, q db.Querier, id int64) ([]Image, error) {
-	return db.All(ctx, q, func(s db.Scanner) (Image, error) {
+// images is gallery id's pictures in order, each with its upload's size,
+// placeholder and keys (one read for all).
+func (s *Service) images(ctx context.Context, q db.Querier, id int64) ([]Image, error) {
+	list, err := db.All(ctx, q, func(s db.Scanner) (Image, error) {
 		var im Image
-		err := s.Scan(&im.Position, &im.AssetID, &im.Width, &im.Height, &im.Placeholder, &im.thumb, &im.display, &im.thumbWebP, &im.displayWebP)
+		err := s.Scan(&im.Position, &im.AssetID)
 		return im, err
-	}, `SELECT gi.position, gi.asset_id, m.width, m.height, m.placeholder, m.thumb_key, m.display_key, m.thumb_webp, m.display_webp
-		FROM gallery_images gi JOIN media_assets m ON m.id = gi.asset_id WHERE gi.gallery_id = ? ORDER BY gi.position`, id)
+	}, `SELECT position, asset_id FROM gallery_images WHERE gallery_id = ? ORDER BY position`, id)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(list))
+	for i, im := range list {
+		ids[i] = im.AssetID
+	}
+	assets, err := s.assets(ctx, q, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := list[:0]
+	for _, im := range list {
+		a, ok := assets[im.AssetID]
+		if !ok {
+			continue // gallery_images reference uploads: never, but never a blank picture
+		}
+		im.Width, im.Height, im.Placeholder = a.Width, a.Height, a.Placeholder
+		im.thumb, im.display, im.thumbWebP, im.displayWebP = a.ThumbKey, a.DisplayKey, a.ThumbWebP, a.DisplayWebP
+		out = append(out, im)
+	}
+	return out, nil
 }
 
 // Detail is published gallery id as uid (0: nobody) sees it: every
@@ -280,11 +339,11 @@ func (s *Service) Detail(ctx context.Context, uid, id int64) (Detail, error) {
 		}
 		d.IsCollect = err == nil
 	}
-	if d.Images, err = images(ctx, s.db, id); err != nil {
+	if d.Images, err = s.images(ctx, s.db, id); err != nil {
 		return d, err
 	}
 	gs := []Gallery{d.Gallery}
-	if err := s.signCovers(gs); err != nil {
+	if err := s.signCovers(ctx, gs); err != nil {
 		return d, err
 	}
 	d.Gallery = gs[0]
@@ -372,12 +431,15 @@ func (s *Service) Collected(ctx context.Context, uid int64, pageNumber, pageSize
 	if err != nil {
 		return page, err
 	}
+	gs := make([]Gallery, len(list))
 	for i := range list {
-		gs := []Gallery{list[i].Gallery}
-		if err := s.signCovers(gs); err != nil {
-			return page, err
-		}
-		list[i].Gallery = gs[0]
+		gs[i] = list[i].Gallery
+	}
+	if err := s.signCovers(ctx, gs); err != nil {
+		return page, err
+	}
+	for i := range list {
+		list[i].Gallery = gs[i]
 	}
 	page.List = list
 	page.HasMore = offset+len(list) < page.Total
@@ -426,10 +488,15 @@ func (s *Service) parentOf(ctx context.Context, q db.Querier, sub int64) (int64,
 	return pid, err
 }
 
-// checkAssets is nil when ids are 1..MaxImages distinct, ready pictures.
-func checkAssets(ctx context.Context, q db.Querier, ids []int64) error {
+// checkAssets is nil when ids are 1..MaxImages distinct, ready pictures,
+// read on q (one read for all).
+func (s *Service) checkAssets(ctx context.Context, q db.Querier, ids []int64) error {
 	if len(ids) == 0 || len(ids) > MaxImages {
 		return fmt.Errorf("%w: %d, want 1..%d", ErrImageCount, len(ids), MaxImages)
+	}
+	assets, err := s.assets(ctx, q, ids)
+	if err != nil {
+		return err
 	}
 	seen := make(map[int64]bool, len(ids))
 	for _, id := range ids {
@@ -437,13 +504,8 @@ func checkAssets(ctx context.Context, q db.Querier, ids []int64) error {
 			return fmt.Errorf("%w: %d", ErrDuplicate, id)
 		}
 		seen[id] = true
-		var kind, state string
-		err := q.QueryRow(ctx, "SELECT kind, state FROM media_assets WHERE id = ?", id).Scan(&kind, &state)
-		if err = db.NotFound(err); errors.Is(err, db.ErrNotFound) || err == nil && (kind != "image" || state != "ready") {
+		if a, ok := assets[id]; !ok || a.Kind != media.Image || a.State != media.Ready {
 			return fmt.Errorf("%w: asset %d", ErrBadAsset, id)
-		}
-		if err != nil {
-			return err
 		}
 	}
 	return nil
@@ -484,7 +546,7 @@ func (s *Service) Create(ctx context.Context, actor audit.Actor, in NewGallery) 
 		if err != nil {
 			return err
 		}
-		if err := checkAssets(ctx, tx, in.Assets); err != nil {
+		if err := s.checkAssets(ctx, tx, in.Assets); err != nil {
 			return err
 		}
 		now := s.now().Unix()
@@ -574,7 +636,7 @@ func (s *Service) SetImages(ctx context.Context, actor audit.Actor, id int64, as
 		if _, err := lockGallery(ctx, tx, id); err != nil {
 			return err
 		}
-		if err := checkAssets(ctx, tx, assets); err != nil {
+		if err := s.checkAssets(ctx, tx, assets); err != nil {
 			return err
 		}
 		old, err := db.All(ctx, tx, func(s db.Scanner) (int64, error) {
@@ -603,8 +665,8 @@ func (s *Service) SetImages(ctx context.Context, actor audit.Actor, id int64, as
 }
 
 func lockGallery(ctx context.Context, tx *db.Tx, id int64) (Gallery, error) {
-	g, err := scanGallery(tx.QueryRow(ctx, "SELECT "+strings.ReplaceAll(galleryCols, "COALESCE(m.thumb_key, ''), COALESCE(m.thumb_webp, ''), COALESCE(m.placeholder, ''), COALESCE(m.width, 0), COALESCE(m.height, 0)",
-		"'', '', '', 0, 0")+" FROM galleries g WHERE g.id = ?"+tx.ForUpdate(), id))
+	g, err := scanGallery(tx.QueryRow(ctx, "SELECT "+strings.ReplaceAll(galleryCols, "COALESCE(gi.asset_id, 0)", "0")+
+		" FROM galleries g WHERE g.id = ?"+tx.ForUpdate(), id))
 	if err = db.NotFound(err); errors.Is(err, db.ErrNotFound) {
 		return g, ErrNotFound
 	}
@@ -618,7 +680,7 @@ func (s *Service) adminGallery(ctx context.Context, id int64) (Gallery, error) {
 		return g, err
 	}
 	gs := []Gallery{g}
-	err = s.signCovers(gs)
+	err = s.signCovers(ctx, gs)
 	return gs[0], err
 }
 
@@ -630,7 +692,7 @@ func (s *Service) AdminDetail(ctx context.Context, id int64) (Detail, error) {
 		return Detail{}, err
 	}
 	d := Detail{Gallery: g, Access: membership.Access{Allowed: true, Reason: "operator"}}
-	if d.Images, err = images(ctx, s.db, id); err != nil {
+	if d.Images, err = s.images(ctx, s.db, id); err != nil {
 		return d, err
 	}
 	for i := range d.Images {

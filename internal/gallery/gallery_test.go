@@ -143,28 +143,28 @@ func get(h http.Handler, url string) *httptest.ResponseRecorder {
 func TestOperatorCalls(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
 		f := newFixture(t, s, 3)
-		good := fmt.Sprintf(`{"title":"海边","subModuleId":%d,"vipLevel":1,"images":%s}`, f.sub, ids(f.pics))
+		good := fmt.Sprintf(`{"title":"海边","subModuleID":%d,"vipLevel":1,"images":%s}`, f.sub, ids(f.pics))
 		apitest.Run(t, f.h,
 			apitest.Scenario{Name: "no token", Method: "POST", URL: "/api/admin/galleries", Body: good, ExpectedStatus: 401},
 			apitest.Scenario{Name: "a user", Method: "POST", URL: "/api/admin/galleries", Body: good, Token: f.vip, ExpectedStatus: 403},
 			apitest.Scenario{Name: "no title", Method: "POST", URL: "/api/admin/galleries", Token: f.op, ExpectedStatus: 422,
-				Body: fmt.Sprintf(`{"subModuleId":%d,"images":%s}`, f.sub, ids(f.pics))},
+				Body: fmt.Sprintf(`{"subModuleID":%d,"images":%s}`, f.sub, ids(f.pics))},
 			apitest.Scenario{Name: "blank title", Method: "POST", URL: "/api/admin/galleries", Token: f.op, ExpectedStatus: 422,
-				Body: fmt.Sprintf(`{"title":"  ","subModuleId":%d,"images":%s}`, f.sub, ids(f.pics))},
+				Body: fmt.Sprintf(`{"title":"  ","subModuleID":%d,"images":%s}`, f.sub, ids(f.pics))},
 			apitest.Scenario{Name: "a video sub-module", Method: "POST", URL: "/api/admin/galleries", Token: f.op, ExpectedStatus: 422,
-				Body: fmt.Sprintf(`{"title":"x","subModuleId":%d,"images":%s}`, f.vidSub, ids(f.pics)), ExpectedTip: "图片栏目"},
+				Body: fmt.Sprintf(`{"title":"x","subModuleID":%d,"images":%s}`, f.vidSub, ids(f.pics)), ExpectedTip: "图片栏目"},
 			apitest.Scenario{Name: "a top-level module", Method: "POST", URL: "/api/admin/galleries", Token: f.op, ExpectedStatus: 422,
-				Body: fmt.Sprintf(`{"title":"x","subModuleId":%d,"images":%s}`, f.mod, ids(f.pics))},
+				Body: fmt.Sprintf(`{"title":"x","subModuleID":%d,"images":%s}`, f.mod, ids(f.pics))},
 			apitest.Scenario{Name: "no pictures", Method: "POST", URL: "/api/admin/galleries", Token: f.op, ExpectedStatus: 422,
-				Body: fmt.Sprintf(`{"title":"x","subModuleId":%d,"images":[]}`, f.sub)},
+				Body: fmt.Sprintf(`{"title":"x","subModuleID":%d,"images":[]}`, f.sub)},
 			apitest.Scenario{Name: "a picture twice", Method: "POST", URL: "/api/admin/galleries", Token: f.op, ExpectedStatus: 422,
-				Body: fmt.Sprintf(`{"title":"x","subModuleId":%d,"images":[%d,%d]}`, f.sub, f.pics[0], f.pics[0])},
+				Body: fmt.Sprintf(`{"title":"x","subModuleID":%d,"images":[%d,%d]}`, f.sub, f.pics[0], f.pics[0])},
 			apitest.Scenario{Name: "an unknown asset", Method: "POST", URL: "/api/admin/galleries", Token: f.op, ExpectedStatus: 422,
-				Body: fmt.Sprintf(`{"title":"x","subModuleId":%d,"images":[%d,999999]}`, f.sub, f.pics[0])},
+				Body: fmt.Sprintf(`{"title":"x","subModuleID":%d,"images":[%d,999999]}`, f.sub, f.pics[0])},
 			apitest.Scenario{Name: "vip level 3", Method: "POST", URL: "/api/admin/galleries", Token: f.op, ExpectedStatus: 422,
-				Body: fmt.Sprintf(`{"title":"x","subModuleId":%d,"vipLevel":3,"images":%s}`, f.sub, ids(f.pics))},
+				Body: fmt.Sprintf(`{"title":"x","subModuleID":%d,"vipLevel":3,"images":%s}`, f.sub, ids(f.pics))},
 			apitest.Scenario{Name: "negative coins", Method: "POST", URL: "/api/admin/galleries", Token: f.op, ExpectedStatus: 422,
-				Body: fmt.Sprintf(`{"title":"x","subModuleId":%d,"coins":-1,"images":%s}`, f.sub, ids(f.pics))},
+				Body: fmt.Sprintf(`{"title":"x","subModuleID":%d,"coins":-1,"images":%s}`, f.sub, ids(f.pics))},
 			apitest.Scenario{Name: "not JSON", Method: "POST", URL: "/api/admin/galleries", Token: f.op, Body: "title=x",
 				Headers: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, ExpectedStatus: 415},
 		)
@@ -191,7 +191,7 @@ func TestOperatorCalls(t *testing.T) {
 			apitest.Scenario{Name: "update unknown", Method: "POST", URL: "/api/admin/galleries/update", Token: f.op, Body: `{"id":424242,"title":"y"}`, ExpectedStatus: 404},
 			apitest.Scenario{Name: "update bad vip", Method: "POST", URL: "/api/admin/galleries/update", Token: f.op, Body: fmt.Sprintf(`{"id":%d,"vipLevel":-1}`, id), ExpectedStatus: 422},
 			apitest.Scenario{Name: "update to a video sub-module", Method: "POST", URL: "/api/admin/galleries/update", Token: f.op,
-				Body: fmt.Sprintf(`{"id":%d,"subModuleId":%d}`, id, f.vidSub), ExpectedStatus: 422},
+				Body: fmt.Sprintf(`{"id":%d,"subModuleID":%d}`, id, f.vidSub), ExpectedStatus: 422},
 			apitest.Scenario{Name: "update title and price", Method: "POST", URL: "/api/admin/galleries/update", Token: f.op,
 				Body: fmt.Sprintf(`{"id":%d,"title":"山间","vipLevel":0,"coins":20}`, id), ExpectedStatus: 200,
 				ExpectedContent: []string{`"title":"山间"`, `"coins":20`, `"vipLevel":0`}},
@@ -246,7 +246,7 @@ type detail struct {
 func TestDetailAndPaywall(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
 		f := newFixture(t, s, 5)
-		id := f.create(t, fmt.Sprintf(`{"title":"会员图集","subModuleId":%d,"vipLevel":1,"published":true,"images":%s}`, f.sub, ids(f.pics)))
+		id := f.create(t, fmt.Sprintf(`{"title":"会员图集","subModuleID":%d,"vipLevel":1,"published":true,"images":%s}`, f.sub, ids(f.pics)))
 		info := fmt.Sprintf("/api/app/gallery/info?id=%d", id)
 		// The keys of the pictures past the free ones must appear in no
 		// answer to a caller without access.
@@ -319,7 +319,7 @@ func TestListsAndFavourites(t *testing.T) {
 		f := newFixture(t, s, 2)
 		var made []int64
 		for i := range 5 {
-			made = append(made, f.create(t, fmt.Sprintf(`{"title":"图集%d","subModuleId":%d,"vipLevel":%d,"published":%t,"images":%s}`,
+			made = append(made, f.create(t, fmt.Sprintf(`{"title":"图集%d","subModuleID":%d,"vipLevel":%d,"published":%t,"images":%s}`,
 				i, f.sub, i%3, i != 4, ids(f.pics))))
 		}
 		list := func(url string) httpx.Page[gallery.Gallery] {

@@ -119,7 +119,7 @@ func (h *Handler) Collection(w http.ResponseWriter, r *http.Request) error {
 type adminBody struct {
 	ID          *int64  `json:"id"`
 	Title       *string `json:"title"`
-	SubModuleID *int64  `json:"subModuleId"`
+	SubModuleID *int64  `json:"subModuleID"`
 	VipLevel    *int    `json:"vipLevel"`
 	Coins       *int64  `json:"coins"`
 	Published   *bool   `json:"published"`
@@ -133,7 +133,7 @@ func (b adminBody) id() (int64, error) {
 	return *b.ID, nil
 }
 
-// AdminCreate answers POST /api/admin/galleries {title, subModuleId,
+// AdminCreate answers POST /api/admin/galleries {title, subModuleID,
 // vipLevel?, coins?, published?, images: [assetId...]}.
 func (h *Handler) AdminCreate(w http.ResponseWriter, r *http.Request) error {
 	var in adminBody
@@ -144,7 +144,7 @@ func (h *Handler) AdminCreate(w http.ResponseWriter, r *http.Request) error {
 	case in.Title == nil:
 		return httpx.Invalid("请输入标题", "title is required")
 	case in.SubModuleID == nil || *in.SubModuleID < 1 || *in.SubModuleID > httpx.MaxID:
-		return httpx.Invalid("请选择图片分类", "subModuleId must be a positive integer")
+		return httpx.Invalid("请选择图片分类", "subModuleID must be a positive integer")
 	case in.ID != nil:
 		return httpx.Invalid("新建图集不能指定ID", "id is chosen by the server")
 	}
@@ -170,7 +170,7 @@ func (h *Handler) AdminCreate(w http.ResponseWriter, r *http.Request) error {
 }
 
 // AdminUpdate answers POST /api/admin/galleries/update {id, title?,
-// subModuleId?, vipLevel?, coins?, published?}.
+// subModuleID?, vipLevel?, coins?, published?}.
 func (h *Handler) AdminUpdate(w http.ResponseWriter, r *http.Request) error {
 	var in adminBody
 	if err := httpx.Decode(w, r, &in); err != nil {
@@ -184,7 +184,7 @@ func (h *Handler) AdminUpdate(w http.ResponseWriter, r *http.Request) error {
 		return httpx.Invalid("修改图片请使用 galleries/images", "images are set by POST /api/admin/galleries/images")
 	}
 	if in.SubModuleID != nil && (*in.SubModuleID < 1 || *in.SubModuleID > httpx.MaxID) {
-		return httpx.Invalid("请选择图片分类", "subModuleId must be a positive integer")
+		return httpx.Invalid("请选择图片分类", "subModuleID must be a positive integer")
 	}
 	g, err := h.s.Update(r.Context(), audit.ActorFrom(r), id, Edit{Title: in.Title, SubModuleID: in.SubModuleID,
 		VipLevel: in.VipLevel, Coins: in.Coins, Published: in.Published})

@@ -22,7 +22,7 @@ func (s *Service) GalleriesByIDs(ctx context.Context, ids []int64) (map[int64]Ga
 	if err != nil {
 		return nil, err
 	}
-	if err := s.signCovers(list); err != nil {
+	if err := s.signCovers(ctx, list); err != nil {
 		return nil, err
 	}
 	for _, g := range list {

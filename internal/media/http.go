@@ -137,7 +137,7 @@ func (h *Handler) receive(w http.ResponseWriter, r *http.Request, part io.Reader
 	if len(head) > 0 {
 		format, ok := Sniff(head)
 		if !ok {
-			return uploadError(ErrUnsupported)
+			return uploadErrs.Map(ErrUnsupported)
 		}
 		if format.Kind == Image {
 			limit = h.s.Limits.ImageBytes
@@ -158,11 +158,11 @@ func (h *Handler) receive(w http.ResponseWriter, r *http.Request, part io.Reader
 		return bodyError(err)
 	}
 	if n > limit {
-		return uploadError(fmt.Errorf("%w: over %d bytes", ErrTooLarge, limit))
+		return uploadErrs.Map(fmt.Errorf("%w: over %d bytes", ErrTooLarge, limit))
 	}
 	a, err := h.s.Upload(r.Context(), httpx.UserID(r.Context()), f.Name(), n)
 	if err != nil {
-		return uploadError(err)
+		return uploadErrs.Map(err)
 	}
 	v, err := h.s.View(a)
 	if err != nil {
@@ -181,25 +181,6 @@ func bodyError(err error) error {
 
 func tooLarge(msg string) error {
 	return &httpx.Error{Status: http.StatusRequestEntityTooLarge, Tip: "文件太大", Msg: msg}
-}
-
-func uploadError(err error) error {
-	switch {
-	case errors.Is(err, ErrEmpty):
-		return httpx.BadRequest("文件是空的", "the file has no bytes")
-	case errors.Is(err, ErrUnsupported):
-		return &httpx.Error{Status: http.StatusUnsupportedMediaType, Tip: "不支持的文件类型，请上传图片（JPEG/PNG/GIF/WebP）或视频（MP4/MOV/WebM）",
-			Msg: "the file's bytes are not JPEG, PNG, GIF, WebP, MP4/MOV or WebM/Matroska"}
-	case errors.Is(err, ErrTooLarge):
-		return &httpx.Error{Status: http.StatusRequestEntityTooLarge, Tip: "文件太大（图片不超过 10MB，视频不超过 500MB）", Msg: err.Error()}
-	case errors.Is(err, ErrImageTooBig):
-		return httpx.Invalid("图片尺寸过大（单边不超过 12000 像素，总计不超过 5000 万像素）", err.Error())
-	case errors.Is(err, ErrBadImage):
-		return httpx.Invalid("图片已损坏或无法识别", err.Error())
-	case errors.Is(err, ErrBadVideo):
-		return httpx.Invalid("视频无法识别：需要包含画面且时长大于 0", err.Error())
-	}
-	return httpx.Internal(err)
 }
 
 // Status is GET /api/app/vid/uploadStatic?id=N: the caller's own asset.

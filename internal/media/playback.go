@@ -2,7 +2,6 @@ package media
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"path"
 	"strconv"
@@ -12,14 +11,15 @@ import (
 	"prima/internal/catalog"
 	"prima/internal/membership"
 	"prima/internal/platform/blob"
+	"prima/internal/platform/db"
 )
 
 // PlaybackTTL is how long a playback URL lives: long enough for a film,
 // short enough that a shared link dies the same day.
 const PlaybackTTL = 4 * time.Hour
 
-// Playback implements catalog.PlaybackSource: the video's asset (through
-// videos.media_id) when it is ready, as a folder-signed master playlist.
+// Playback implements catalog.PlaybackSource: the video's asset (the
+// catalog's videos.media_id, through VideoMedia) when it is ready, as a folder-signed master playlist.
 // A caller whose access is refused gets the preview only (preview.go): a
 // folder of the first whole segments under the operator's rule, whose
 // token opens that folder and nothing else, so neither the full ladder in
@@ -27,15 +27,24 @@ const PlaybackTTL = 4 * time.Hour
 // binds the scope). A video too short for a preview gives a refused
 // caller no playback at all.
 func (s *Service) Playback(ctx context.Context, v catalog.Video, access membership.Access) (*catalog.Playback, error) {
-	var state, hls string
-	err := s.db.QueryRow(ctx, `SELECT m.state, m.hls_prefix FROM videos v
-		JOIN media_assets m ON m.id = v.media_id WHERE v.id = ?`, v.ID).Scan(&state, &hls)
-	if errors.Is(err, sql.ErrNoRows) || err == nil && (State(state) != Ready || hls == "") {
-		return nil, nil // no media attached, or not transcoded yet
+	if s.VideoMedia == nil {
+		return nil, nil
+	}
+	id, err := s.VideoMedia(ctx, s.db, v.ID)
+	if errors.Is(err, db.ErrNotFound) || err == nil && id == 0 {
+		return nil, nil // no such video, or no media attached
 	}
 	if err != nil {
 		return nil, err
 	}
+	a, err := AssetOn(ctx, s.db, id)
+	if errors.Is(err, ErrNotFound) || err == nil && (a.State != Ready || a.HLSPrefix == "") {
+		return nil, nil // not transcoded yet
+	}
+	if err != nil {
+		return nil, err
+	}
+	hls := a.HLSPrefix
 	folder, length := hls, time.Duration(0)
 	if !access.Allowed {
 		rule, err := s.previewRule(ctx)

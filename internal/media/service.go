@@ -92,13 +92,9 @@ type Service struct {
 	// TranscodeTimeout bounds one transcode attempt (DefaultTranscodeTimeout
 	// when zero); read by RegisterJobs.
 	TranscodeTimeout time.Duration
-	Log              *slog.Logger
-	// Changed runs after a commit that changed a catalogue video (Attach),
-	// so the catalog drops its cached listings; nil does nothing.
-	Changed func()
-	// Previews is the operator's preview rule (catalog.Service); nil is
-	// catalog.DefaultPreviewRule.
-	Previews PreviewRules
+	// Options are the dependencies NewService was given; tests may swap
+	// one after construction.
+	Options
 	// ladders remembers the HLS folders previews were cut from.
 	ladders ladderCache
 	// decodes bounds pictures decoded at once: a 50 MP picture takes
@@ -109,9 +105,32 @@ type Service struct {
 // MaxParallelDecodes is how many pictures one process decodes at once.
 const MaxParallelDecodes = 2
 
-// NewService builds a pipeline over d, the blob store and its signer.
-func NewService(d *db.DB, store blob.Store, signer *blob.Signer) *Service {
-	return &Service{db: d, store: store, signer: signer, Limits: DefaultLimits, Log: slog.Default(),
+// Options are what the pipeline is built with. app.New sets every one
+// (TestEveryDependencyIsWired); a test leaves out what it does not
+// exercise, and each says what nil does.
+type Options struct {
+	// Log takes the pipeline's warnings (nil: slog.Default()).
+	Log *slog.Logger
+	// Previews is the operator's preview rule (catalog.Service); nil is
+	// catalog.DefaultPreviewRule.
+	Previews PreviewRules
+	// VideoMedia is the asset a catalogue video plays (catalog.MediaOf);
+	// nil: no video has one, so none has playback.
+	VideoMedia VideoMedia
+}
+
+// VideoMedia reads the asset catalogue video id plays (0: none) on q,
+// db.ErrNotFound when there is no such video. The videos are the
+// catalog's.
+type VideoMedia func(ctx context.Context, q db.Querier, video int64) (int64, error)
+
+// NewService builds a pipeline over d, the blob store and its signer,
+// with its dependencies opts.
+func NewService(d *db.DB, store blob.Store, signer *blob.Signer, opts Options) *Service {
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
+	return &Service{db: d, store: store, signer: signer, Limits: DefaultLimits, Options: opts,
 		decodes: make(chan struct{}, MaxParallelDecodes)}
 }
 
@@ -152,6 +171,28 @@ func AssetOn(ctx context.Context, q db.Querier, id int64) (Asset, error) {
 		return a, ErrNotFound
 	}
 	return a, err
+}
+
+// AssetsOn reads the assets among ids on q in one query, by id; an id with
+// no asset is absent: what another domain shows a page of uploads with.
+func AssetsOn(ctx context.Context, q db.Querier, ids []int64) (map[int64]Asset, error) {
+	out := make(map[int64]Asset, len(ids))
+	args := make([]any, 0, len(ids))
+	seen := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			args = append(args, id)
+		}
+	}
+	if len(args) == 0 {
+		return out, nil
+	}
+	list, err := db.All(ctx, q, scanAsset, `SELECT `+assetColumns+` FROM media_assets WHERE id IN (`+db.Placeholders(len(args))+`)`, args...)
+	for _, a := range list {
+		out[a.ID] = a
+	}
+	return out, err
 }
 
 // List is the operators' list: newest first, optionally of one state.

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/catalog"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
@@ -147,7 +148,7 @@ func newTestService(t *testing.T, d *db.DB) (*Service, blob.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewService(d, store, signer)
+	s := NewService(d, store, signer, Options{VideoMedia: catalog.MediaOf}) // the catalog's videos, as the app wires them
 	s.TempDir = t.TempDir()
 	return s, store
 }

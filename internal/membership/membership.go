@@ -1,7 +1,9 @@
 // Package membership decides who may watch what (spec §4): the access
 // level of a video against the user's VIP level, free windows and
-// purchases. Decide is the whole rule as a pure function; Service reads
-// what it needs from the database and asks Purchases about gold videos.
+// purchases. Decide is the whole rule as a pure function; Service reads a
+// user's tiers through TiersOn (they are columns of account's users row,
+// moved by account.ExtendTier and account.RetractTier) and asks Purchases
+// about gold videos.
 package membership
 
 import (
@@ -182,17 +184,30 @@ type NoPurchases struct{}
 // HasBought is always false: nothing has been sold.
 func (NoPurchases) HasBought(context.Context, int64, int64) (bool, error) { return false, nil }
 
+// TiersOn reads user uid's tiers and free windows on q, db.ErrNotFound
+// when there is no such user. They are columns of account's users row
+// (account.Tiers implements it); membership decides by them and never
+// reads the row itself.
+type TiersOn func(ctx context.Context, q db.Querier, uid int64) (User, error)
+
+// NoTiers is the TiersOn of a catalog built without the accounts (the
+// catalog's own default): every user exists and holds no tier and no free
+// window, so only free videos and purchases open anything.
+func NoTiers(_ context.Context, _ db.Querier, uid int64) (User, error) { return User{ID: uid}, nil }
+
 // Service decides access for stored users.
 type Service struct {
 	db        *db.DB
+	tiers     TiersOn
 	purchases Purchases
 	now       func() time.Time
 }
 
-// NewService decides over d, asking p about purchases (the app passes the
+// NewService decides over d, reading users' tiers with tiers (the app
+// passes account.Tiers) and asking p about purchases (the app passes the
 // wallet).
-func NewService(d *db.DB, p Purchases) *Service {
-	return &Service{db: d, purchases: p, now: time.Now}
+func NewService(d *db.DB, tiers TiersOn, p Purchases) *Service {
+	return &Service{db: d, tiers: tiers, purchases: p, now: time.Now}
 }
 
 // GalleryPurchases answers whether a user bought a gallery. A Purchases
@@ -231,7 +246,7 @@ func (s *Service) check(ctx context.Context, uid int64, v Video, hasBought func(
 	if uid == 0 || (!v.IsGold() && v.VipLevel == LevelFree) {
 		return Decide(nil, v, now, false), nil
 	}
-	u, err := loadUser(ctx, s.db, uid)
+	u, err := s.tiers(ctx, s.db, uid)
 	if errors.Is(err, db.ErrNotFound) {
 		return Decide(nil, v, now, false), nil
 	}
@@ -249,16 +264,7 @@ func (s *Service) check(ctx context.Context, uid int64, v Video, hasBought func(
 
 // Tiers is user uid's tiers and free windows, db.ErrNotFound when there is
 // no such user: what another domain that decides by the same rule (a paid
-// community post) passes to Decide, so only membership reads them.
+// community post) passes to Decide.
 func (s *Service) Tiers(ctx context.Context, uid int64) (User, error) {
-	return loadUser(ctx, s.db, uid)
-}
-
-// loadUser reads the columns the rules need. They are account's columns;
-// membership only reads them, and only these.
-func loadUser(ctx context.Context, q db.Querier, uid int64) (User, error) {
-	u := User{ID: uid}
-	err := q.QueryRow(ctx, `SELECT vip_expire_at, svip_expire_at, gold_video_free_until, video_free_until FROM users WHERE id = ?`, uid).
-		Scan(&u.VipExpireAt, &u.SvipExpireAt, &u.GoldVideoFreeUntil, &u.VideoFreeUntil)
-	return u, db.NotFound(err)
+	return s.tiers(ctx, s.db, uid)
 }

@@ -129,7 +129,7 @@ func TestServiceCheck(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		s := NewService(d, boughtOnly{uid: plain, vid: 40})
+		s := NewService(d, usersTiers, boughtOnly{uid: plain, vid: 40})
 		s.now = func() time.Time { return now }
 		check := func(uid int64, v Video, want string) {
 			t.Helper()
@@ -186,7 +186,7 @@ func TestServiceCheckGallery(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		s := NewService(d, boughtOnly{uid: plain, vid: 40})
+		s := NewService(d, usersTiers, boughtOnly{uid: plain, vid: 40})
 		s.now = func() time.Time { return now }
 		check := func(uid int64, g Video, want string) {
 			t.Helper()
@@ -211,4 +211,14 @@ func TestServiceCheckGallery(t *testing.T) {
 		s.purchases = NoPurchases{}
 		check(plain, Video{ID: 7, Coins: 5}, ReasonNeedCoins)
 	})
+}
+
+// usersTiers reads the tier columns as account.Tiers does, which the app
+// wires in (membership's tests cannot import account: it imports
+// membership).
+func usersTiers(ctx context.Context, q db.Querier, uid int64) (User, error) {
+	u := User{ID: uid}
+	err := q.QueryRow(ctx, `SELECT vip_expire_at, svip_expire_at, gold_video_free_until, video_free_until FROM users WHERE id = ?`, uid).
+		Scan(&u.VipExpireAt, &u.SvipExpireAt, &u.GoldVideoFreeUntil, &u.VideoFreeUntil)
+	return u, db.NotFound(err)
 }

@@ -3,7 +3,6 @@ package membership
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"prima/internal/platform/db"
@@ -57,27 +56,4 @@ func ProductByID(ctx context.Context, q db.Querier, id int64) (Product, error) {
 		return Product{}, ErrNoProduct
 	}
 	return p, err
-}
-
-// Extend adds days of tier level to user uid inside tx and returns the
-// user's tiers afterwards. The tier's expiry moves from the later of now
-// and its current expiry, so buying early loses nothing; the other tier
-// keeps its own expiry (docs/architecture.md, *VIP tiers*).
-func Extend(ctx context.Context, tx *db.Tx, uid int64, level, days int, now time.Time) (User, error) {
-	col := map[int]string{LevelVIP: "vip_expire_at", LevelSVIP: "svip_expire_at"}[level]
-	if col == "" || days <= 0 {
-		return User{}, fmt.Errorf("extend VIP: level %d, %d days", level, days)
-	}
-	t := now.Unix()
-	res, err := tx.Exec(ctx, `UPDATE users SET `+col+` = CASE WHEN `+col+` > ? THEN `+col+` ELSE ? END + ?, updated_at = ? WHERE id = ?`,
-		t, t, int64(days)*86400, t, uid)
-	if err != nil {
-		return User{}, err
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return User{}, err
-	} else if n == 0 {
-		return User{}, db.ErrNotFound
-	}
-	return loadUser(ctx, tx, uid)
 }

@@ -38,3 +38,15 @@ var codeErrs = httpx.ErrorMap{
 	{Err: ErrBadBatch, Status: http.StatusUnprocessableEntity, Tip: "批次参数无效"},
 	{Err: wallet.ErrBadReward, Status: http.StatusUnprocessableEntity, Tip: "奖励设置无效"},
 }
+
+// inviteErrs answers the invitation calls and the invite settings.
+var inviteErrs = httpx.ErrorMap{
+	{Err: ErrUnknownCode, Status: http.StatusNotFound, Tip: "邀请码不存在", Msg: "no user has this invite code"},
+	{Err: ErrSelfInvite, Status: http.StatusUnprocessableEntity, Tip: "不能填写自己的邀请码", Msg: "the code is the caller's own"},
+	{Err: ErrBound, Status: http.StatusConflict, Tip: "你已绑定过邀请人", Msg: "the caller already has an inviter"},
+	{Err: ErrCycle, Status: http.StatusUnprocessableEntity, Tip: "不能绑定你邀请的人", Msg: "the code's owner was invited by the caller, directly or not"},
+	{Err: ErrWindow, Status: http.StatusForbidden, Tip: "已超过绑定邀请人的期限", Msg: "the caller's account is older than the bind window"},
+	{Err: ErrBadCode, Status: http.StatusUnprocessableEntity, Tip: "邀请码格式不正确", Msg: "an invite code is 6 to 8 letters and digits"},
+	{Err: ErrBadInviteConfig, Status: http.StatusUnprocessableEntity},
+	{Err: ratelimit.ErrLimited, Status: http.StatusTooManyRequests, Tip: "尝试过于频繁，请稍后再试"},
+}

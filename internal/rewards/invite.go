@@ -116,15 +116,30 @@ var BindRate = struct {
 	Per time.Duration
 }{10, 10 * time.Minute}
 
-// Errors of the invite calls; each changes nothing.
+// Errors of the invite calls; each changes nothing. inviteErrs answers
+// them.
 var (
-	ErrUnknownCode = httpx.NotFound("邀请码不存在", "no user has this invite code")
-	ErrSelfInvite  = httpx.Invalid("不能填写自己的邀请码", "the code is the caller's own")
-	ErrBound       = httpx.Conflict("你已绑定过邀请人", "the caller already has an inviter")
-	ErrCycle       = httpx.Invalid("不能绑定你邀请的人", "the code's owner was invited by the caller, directly or not")
-	ErrWindow      = httpx.Forbidden("已超过绑定邀请人的期限", "the caller's account is older than the bind window")
-	ErrBadCode     = httpx.Invalid("邀请码格式不正确", "an invite code is 6 to 8 letters and digits")
+	// ErrUnknownCode: no user has this invite code (404).
+	ErrUnknownCode = errors.New("rewards: no user has this invite code")
+	// ErrSelfInvite: the code is the caller's own (422).
+	ErrSelfInvite = errors.New("rewards: the code is the caller's own")
+	// ErrBound: the caller already has an inviter (409).
+	ErrBound = errors.New("rewards: the caller already has an inviter")
+	// ErrCycle: the code's owner was invited by the caller, directly or
+	// not (422).
+	ErrCycle = errors.New("rewards: the code's owner was invited by the caller")
+	// ErrWindow: the caller's account is older than the bind window (403).
+	ErrWindow = errors.New("rewards: past the bind window")
+	// ErrBadCode: not 6 to 8 letters and digits (422).
+	ErrBadCode = errors.New("rewards: malformed invite code")
+	// ErrBadInviteConfig: an operator's setting out of range (422); the
+	// error's Detail names it.
+	ErrBadInviteConfig = errors.New("rewards: bad invite settings")
 )
+
+// refused lists the errors by which the bind rules refuse: a guest's
+// clipboard code refused by one of them leaves the guest unbound.
+var refused = []error{ErrUnknownCode, ErrSelfInvite, ErrBound, ErrCycle, ErrWindow, ErrBadCode}
 
 // inviteCodeLen is an invite code's length: 31^6 codes, short enough to
 // read out. Its characters are CodeAlphabet's (codes.go).
@@ -184,17 +199,18 @@ type InviteConfig struct {
 
 // CheckInviteConfig validates an operator's settings.
 func CheckInviteConfig(c InviteConfig) error {
+	bad := func(tip, msg string) error { return httpx.Refuse(ErrBadInviteConfig, tip, msg) }
 	switch {
 	case c.RewardCoins < 0:
-		return httpx.Invalid("奖励金币不能为负", "rewardCoins < 0")
+		return bad("奖励金币不能为负", "rewardCoins < 0")
 	case c.RewardCoins > 0 && wallet.CheckReward(wallet.Reward{Coins: c.RewardCoins}) != nil:
-		return httpx.Invalid("奖励金币过大", "rewardCoins over the reward limit")
+		return bad("奖励金币过大", "rewardCoins over the reward limit")
 	case c.WindowDays < 1 || c.WindowDays > 365:
-		return httpx.Invalid("绑定期限为 1 到 365 天", "windowDays outside 1..365")
+		return bad("绑定期限为 1 到 365 天", "windowDays outside 1..365")
 	case c.DailyCap < 1 || c.DailyCap > 10000:
-		return httpx.Invalid("每日上限为 1 到 10000", "dailyCap outside 1..10000")
+		return bad("每日上限为 1 到 10000", "dailyCap outside 1..10000")
 	case utf8.RuneCountInString(c.Rules) > 2000:
-		return httpx.Invalid("规则说明过长", "rules over 2000 characters")
+		return bad("规则说明过长", "rules over 2000 characters")
 	}
 	return nil
 }
@@ -325,10 +341,6 @@ func (s *Invites) Bind(ctx context.Context, uid int64, code string) (InvitePerso
 	}
 	if s.Limiter != nil {
 		err := ratelimit.Enforce(ctx, s.Limiter, "invite:bind:"+strconv.FormatInt(uid, 10), BindRate.N, BindRate.Per, ratelimit.FailOpen)
-		var le *ratelimit.LimitedError
-		if errors.As(err, &le) {
-			return InvitePerson{}, &httpx.Error{Status: 429, Tip: "尝试过于频繁，请稍后再试", Msg: err.Error(), Err: err}
-		}
 		if err != nil {
 			return InvitePerson{}, err
 		}
@@ -362,9 +374,10 @@ func (s *Invites) GuestCreated(ctx context.Context, tx *db.Tx, uid int64, cutInf
 		return nil
 	}
 	_, err := s.bind(ctx, tx, uid, code, "clipboard")
-	var he *httpx.Error
-	if errors.As(err, &he) {
-		return nil
+	for _, r := range refused {
+		if errors.Is(err, r) {
+			return nil
+		}
 	}
 	return err
 }

@@ -3,7 +3,6 @@ package rewards
 import (
 	"net/http"
 
-	"prima/internal/catalog"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/httpx"
 )
@@ -33,7 +32,7 @@ func (h *InviteHandler) Bind(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, err := h.s.Bind(r.Context(), httpx.UserID(r.Context()), in.Code)
 	if err != nil {
-		return err
+		return inviteErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]any{"inviter": p})
 }
@@ -58,19 +57,19 @@ func (h *InviteHandler) UserList(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, p)
 }
 
-// bodyPage checks a page asked for in a JSON body, with catalog's bounds.
+// bodyPage checks a page asked for in a JSON body, with the lists' bounds.
 func bodyPage(num, size *int64, def int) (int, int, error) {
 	n, sz := int64(1), int64(def)
 	if size != nil {
 		sz = *size
 	}
-	if sz < 1 || sz > catalog.MaxPageSize {
+	if sz < 1 || sz > httpx.MaxPageSize {
 		return 0, 0, httpx.Invalid("参数 pageSize 无效", "pageSize outside 1..max")
 	}
 	if num != nil {
 		n = *num
 	}
-	if n < 1 || n > int64(catalog.MaxPage(int(sz))) {
+	if n < 1 || n > int64(httpx.MaxPage(int(sz))) {
 		return 0, 0, httpx.Invalid("参数 pageNumber 无效", "pageNumber outside 1..max")
 	}
 	return int(n), int(sz), nil
@@ -98,7 +97,7 @@ func (h *InviteHandler) AdminSetConfig(w http.ResponseWriter, r *http.Request) e
 	}
 	c, err := h.s.SetConfig(r.Context(), audit.ActorFrom(r), InviteConfig{in.RewardCoins, in.WindowDays, in.DailyCap, in.Rules})
 	if err != nil {
-		return err
+		return inviteErrs.Map(err)
 	}
 	return httpx.OK(w, c)
 }

@@ -48,7 +48,7 @@ type inviteFixture struct {
 }
 
 func newInviteFixture(t *testing.T, d *db.DB) *inviteFixture {
-	acct := account.NewService(d, ratelimit.NewMemory())
+	acct := account.NewService(d, ratelimit.NewMemory(), account.Options{})
 	acct.Limits.GuestPerIP = account.Rate{N: 10000, Per: time.Minute}
 	acct.Limits.RegisterPerIP = account.Rate{N: 10000, Per: time.Minute}
 	inv := NewInvites(d, wallet.NewService(d), people{d}, nil, nil, "")

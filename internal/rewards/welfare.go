@@ -2,11 +2,11 @@ package rewards
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
 
+	"prima/internal/account"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 	"prima/internal/platform/realtime"
@@ -64,14 +64,13 @@ func (w *Welfare) AddPoints(ctx context.Context, tx *db.Tx, uid, delta int64, ki
 	if uid <= 0 || delta == 0 || kind == "" || key == "" {
 		return 0, fmt.Errorf("rewards: bad points move uid %d delta %d kind %q key %q", uid, delta, kind, key)
 	}
-	var bal int64
-	err := tx.QueryRow(ctx, `UPDATE users SET points = points + ? WHERE id = ? AND points + ? >= 0 RETURNING points`,
-		delta, uid, delta).Scan(&bal)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, ErrShortPoints
-	}
+	// The balance is a column of account's users row; the ledger is ours.
+	bal, ok, err := account.MovePoints(ctx, tx, uid, delta)
 	if err != nil {
 		return 0, err
+	}
+	if !ok {
+		return 0, ErrShortPoints
 	}
 	_, err = tx.Exec(ctx, `INSERT INTO point_entries (user_id, delta, balance_after, kind, key, ref, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`, uid, delta, bal, kind, key, ref, now.Unix())
@@ -85,11 +84,9 @@ func (w *Welfare) AddPoints(ctx context.Context, tx *db.Tx, uid, delta int64, ki
 	return bal, nil
 }
 
-// Points is uid's balance.
+// Points is uid's balance (account.Points: a column of the users row).
 func (w *Welfare) Points(ctx context.Context, uid int64) (int64, error) {
-	var p int64
-	err := w.db.QueryRow(ctx, `SELECT points FROM users WHERE id = ?`, uid).Scan(&p)
-	return p, db.NotFound(err)
+	return account.Points(ctx, w.db, uid)
 }
 
 // PointEntry is one row of the caller's points record.

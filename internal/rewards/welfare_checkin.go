@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"prima/internal/account"
 	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/wallet"
@@ -166,7 +167,8 @@ func (w *Welfare) CheckIn(ctx context.Context, uid int64) (CheckinResult, error)
 		if res.Tasks, err = w.claimCheckinTasks(ctx, tx, uid, now); err != nil {
 			return err
 		}
-		return tx.QueryRow(ctx, `SELECT points FROM users WHERE id = ?`, uid).Scan(&res.Points)
+		res.Points, err = account.Points(ctx, tx, uid)
+		return err
 	})
 	return res, err
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"prima/internal/account"
 	"prima/internal/platform/db"
 	"prima/internal/wallet"
 )
@@ -105,7 +106,8 @@ func (w *Welfare) Exchange(ctx context.Context, uid, id int64, key string) (Exch
 				return err
 			}
 			res.Reward = p.Reward
-			return tx.QueryRow(ctx, `SELECT points FROM users WHERE id = ?`, uid).Scan(&res.Points)
+			res.Points, err = account.Points(ctx, tx, uid)
+			return err
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err

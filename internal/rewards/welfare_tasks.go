@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"prima/internal/account"
 	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/wallet"
@@ -205,7 +206,8 @@ func (w *Welfare) Claim(ctx context.Context, uid, id int64) (ClaimResult, error)
 		if err := w.payTask(ctx, tx, uid, d, per, now); err != nil {
 			return err
 		}
-		return tx.QueryRow(ctx, `SELECT points FROM users WHERE id = ?`, uid).Scan(&res.Points)
+		res.Points, err = account.Points(ctx, tx, uid)
+		return err
 	})
 	return res, err
 }

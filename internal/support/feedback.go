@@ -75,22 +75,20 @@ func CheckFeedback(in FeedbackInput) (FeedbackInput, error) {
 		return in, err
 	}
 	if len(in.Images) > MaxImages {
-		return in, httpx.Invalid(fmt.Sprintf("最多上传 %d 张图片", MaxImages), "too many images")
+		return in, invalid(fmt.Sprintf("最多上传 %d 张图片", MaxImages), "too many images")
 	}
 	seen := map[int64]bool{}
 	for _, id := range in.Images {
 		if id < 1 || id > httpx.MaxID {
-			return in, httpx.Invalid("图片参数无效", "images must be asset ids")
+			return in, invalid("图片参数无效", "images must be asset ids")
 		}
 		if seen[id] {
-			return in, httpx.Invalid("图片重复", "an image appears twice")
+			return in, invalid("图片重复", "an image appears twice")
 		}
 		seen[id] = true
 	}
 	return in, nil
 }
-
-var errNotYourPicture = httpx.Invalid("图片不存在或不是你上传的", "an image is not a ready picture the caller uploaded")
 
 // SendFeedback stores uid's feedback with its pictures, which must be
 // ready pictures uid uploaded: another user's asset, a video or a failed
@@ -108,7 +106,7 @@ func (s *Service) SendFeedback(ctx context.Context, uid int64, in FeedbackInput)
 		for _, a := range in.Images {
 			asset, err := s.asset(ctx, tx, a)
 			if errors.Is(err, media.ErrNotFound) || (err == nil && (asset.OwnerUID != uid || asset.Kind != "image" || asset.State != "ready")) {
-				return errNotYourPicture
+				return ErrNotYourPicture
 			}
 			if err != nil {
 				return err
@@ -283,5 +281,5 @@ func CheckFeedbackStatus(st string) error {
 	case "", FeedbackOpen, FeedbackAnswer:
 		return nil
 	}
-	return httpx.Invalid("参数 status 无效", "status must be open or replied")
+	return invalid("参数 status 无效", "status must be open or replied")
 }

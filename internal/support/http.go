@@ -50,7 +50,7 @@ func (h *Handler) AdminFeedback(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := CheckFeedbackStatus(status); err != nil {
-		return err
+		return errs.Map(err)
 	}
 	p, err := h.s.AdminFeedback(r.Context(), uid, status, num, size)
 	if err != nil {
@@ -110,7 +110,7 @@ func (h *Handler) AdminApplications(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	if err := CheckAppStatus(status); err != nil {
-		return err
+		return errs.Map(err)
 	}
 	p, err := h.s.AdminApplications(r.Context(), status, num, size)
 	if err != nil {

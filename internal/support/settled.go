@@ -72,7 +72,7 @@ func CheckSettled(in SettledInput) (SettledInput, error) {
 			return in, nil
 		}
 	}
-	return in, httpx.Invalid("请选择入驻类型", "category must be one of "+strings.Join(Categories, ", "))
+	return in, invalid("请选择入驻类型", "category must be one of "+strings.Join(Categories, ", "))
 }
 
 const appColumns = `id, user_id, name, contact, intro, category, status, reason, created_at, decided_at`
@@ -160,7 +160,7 @@ func CheckAppStatus(st string) error {
 	case "", StatePending, StateApproved, StateRejected:
 		return nil
 	}
-	return httpx.Invalid("参数 status 无效", "status must be pending, approved or rejected")
+	return invalid("参数 status 无效", "status must be pending, approved or rejected")
 }
 
 // AdminApplications is one page of applications of one status ("" any),

@@ -17,7 +17,6 @@ import (
 	"prima/internal/media"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/db"
-	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
 )
@@ -87,15 +86,15 @@ func checkText(s, field string, min, max int, multiline bool) (string, error) {
 	n := utf8.RuneCountInString(s)
 	switch {
 	case n == 0 && min > 0:
-		return "", httpx.Invalid("请填写"+field, field+" is required")
+		return "", invalid("请填写"+field, field+" is required")
 	case n < min:
-		return "", httpx.Invalid(fmt.Sprintf("%s至少 %d 个字", field, min), fmt.Sprintf("%s is at least %d characters", field, min))
+		return "", invalid(fmt.Sprintf("%s至少 %d 个字", field, min), fmt.Sprintf("%s is at least %d characters", field, min))
 	case n > max:
-		return "", httpx.Invalid(fmt.Sprintf("%s最多 %d 个字", field, max), fmt.Sprintf("%s is at most %d characters", field, max))
+		return "", invalid(fmt.Sprintf("%s最多 %d 个字", field, max), fmt.Sprintf("%s is at most %d characters", field, max))
 	}
 	for _, c := range s {
 		if (!multiline && (c == '\n' || c == '\r' || c == '\t')) || (c != '\n' && c != '\r' && c != '\t' && unicode.IsControl(c)) {
-			return "", httpx.Invalid(field+"包含无效字符", field+" holds control characters")
+			return "", invalid(field+"包含无效字符", field+" holds control characters")
 		}
 	}
 	return s, nil

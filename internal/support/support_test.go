@@ -310,3 +310,21 @@ func TestParallelApplicationsMakeOnePending(t *testing.T) {
 		}
 	})
 }
+
+// Input checks keep their words through the table: the field and the
+// bound in the tip, 422.
+func TestInputErrorsAnswerWithTheirWords(t *testing.T) {
+	_, err := CheckFeedback(FeedbackInput{Content: "短"})
+	e, ok := errs.Map(err).(*httpx.Error)
+	if !ok || e.Status != http.StatusUnprocessableEntity || e.Tip != "反馈内容至少 5 个字" || e.Msg != "反馈内容 is at least 5 characters" || !errors.Is(err, ErrInput) {
+		t.Errorf("short feedback: %+v", errs.Map(err))
+	}
+	e, ok = errs.Map(CheckAppStatus("x")).(*httpx.Error)
+	if !ok || e.Status != http.StatusUnprocessableEntity || e.Tip != "参数 status 无效" || e.Msg != "status must be pending, approved or rejected" {
+		t.Errorf("bad status: %+v", e)
+	}
+	e, ok = errs.Map(fmt.Errorf("tx: %w", ErrNotYourPicture)).(*httpx.Error)
+	if !ok || e.Status != http.StatusUnprocessableEntity || e.Tip != "图片不存在或不是你上传的" {
+		t.Errorf("another's picture: %+v", e)
+	}
+}

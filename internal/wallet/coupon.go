@@ -176,8 +176,7 @@ func (s *Service) GrantCoupons(ctx context.Context, actor audit.Actor, g CouponG
 		var err error
 		req := map[string]any{"uid": g.UID, "count": g.Count, "days": g.Days, "reason": g.Reason}
 		out, _, err = Once(ctx, tx, actor.UID, "admin.coupons.grant", g.Key, req, now, func() (CouponGrantResult, error) {
-			var one int
-			if err := tx.QueryRow(ctx, `SELECT 1 FROM users WHERE id = ?`, g.UID).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+			if _, _, err := account.Joined(ctx, tx, g.UID); errors.Is(err, db.ErrNotFound) {
 				return CouponGrantResult{}, ErrNoUser
 			} else if err != nil {
 				return CouponGrantResult{}, err

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"time"
 
+	"prima/internal/account"
 	"prima/internal/membership"
 	"prima/internal/platform/days"
 	"prima/internal/platform/db"
@@ -179,9 +180,9 @@ func (s *Service) createOrder(ctx context.Context, tx *db.Tx, uid int64, in Topa
 			return Order{}, membership.ErrNoProduct
 		}
 		if p.NewUser {
-			var created int64
-			if err := tx.QueryRow(ctx, `SELECT created_at FROM users WHERE id = ?`, uid).Scan(&created); err != nil {
-				return Order{}, db.NotFound(err)
+			created, _, err := account.Joined(ctx, tx, uid)
+			if err != nil {
+				return Order{}, err
 			}
 			if now.Unix()-created >= int64(membership.NewUserWindow/time.Second) {
 				return Order{}, ErrNewUserOnly

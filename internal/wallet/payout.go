@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/crypto/sha3"
 
+	"prima/internal/account"
 	"prima/internal/platform/db"
 )
 
@@ -417,19 +418,8 @@ var (
 	ErrPayoutBusy = errors.New("a pending withdrawal pays to this account")
 )
 
-// lockUserRow holds uid's users row until tx ends: the per-user rules of
-// payout accounts and withdrawals are checked under it. On SQLite the
-// single writer already serialises; on PostgreSQL the no-op update takes
-// the row lock.
+// lockUserRow holds uid's users row until tx ends (account.HoldUser): the
+// per-user rules of payout accounts and withdrawals are checked under it.
 func lockUserRow(ctx context.Context, tx *db.Tx, uid int64) error {
-	res, err := tx.Exec(ctx, `UPDATE users SET updated_at = updated_at WHERE id = ?`, uid)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return err
-	} else if n == 0 {
-		return db.ErrNotFound
-	}
-	return nil
+	return account.HoldUser(ctx, tx, uid)
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"prima/internal/account"
 	"prima/internal/catalog"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
@@ -310,12 +311,11 @@ var ErrGuestBuy = errors.New("guests cannot buy posts")
 // videos. A post that is free, the buyer's own (422), not published (404)
 // or bought already (409) moves nothing. Guests are refused (403).
 func (s *Service) BuyPost(ctx context.Context, uid, id int64, key string) (PostPurchase, error) {
-	var account sql.NullString
-	err := s.db.QueryRow(ctx, `SELECT account FROM users WHERE id = ?`, uid).Scan(&account)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	_, registered, err := account.Joined(ctx, s.db, uid)
+	if err != nil && !errors.Is(err, db.ErrNotFound) {
 		return PostPurchase{}, err
 	}
-	if !account.Valid || account.String == "" {
+	if !registered {
 		return PostPurchase{}, ErrGuestBuy
 	}
 	b, err := s.buy(ctx, postItem, uid, id, false, key)

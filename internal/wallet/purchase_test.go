@@ -9,9 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/account"
 	"prima/internal/catalog"
 	"prima/internal/community"
 	"prima/internal/gallery"
+	"prima/internal/media"
 	"prima/internal/membership"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
@@ -90,7 +92,7 @@ func testService(d *db.DB) *Service {
 
 // wireGoods reads the goods through their owners, as internal/app does.
 func wireGoods(s *Service) {
-	s.VideoGoods, s.PublishedVideos = catalog.VideoGoods, catalog.PublishedVideos
+	s.VideoGoods, s.PublishedVideos = catalog.VideoGoods(media.UploadOn, account.Cards), catalog.PublishedVideos
 	s.GalleryGoods, s.PostGoods = gallery.GalleryGoods, community.PostGoods
 }
 
@@ -190,7 +192,7 @@ func TestBuyVideo(t *testing.T) {
 		}
 
 		// Access: alice's purchase opens the video for alice, not for bob.
-		m := membership.NewService(d, s)
+		m := membership.NewService(d, account.Tiers, s)
 		for _, c := range []struct {
 			uid    int64
 			reason string
@@ -246,7 +248,7 @@ func TestBuyGallery(t *testing.T) {
 		if ok, _ := s.HasBoughtGallery(ctx, bob, sh.gallery); ok {
 			t.Fatal("alice's gallery opened for bob")
 		}
-		m := membership.NewService(d, s)
+		m := membership.NewService(d, account.Tiers, s)
 		g := membership.Video{ID: sh.gallery, Coins: 30}
 		if a, err := m.CheckGallery(ctx, alice, g); err != nil || a.Reason != membership.ReasonBought {
 			t.Fatalf("alice's gallery access: %+v %v", a, err)

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"prima/internal/membership"
+	"prima/internal/account"
 	"prima/internal/platform/db"
 )
 
@@ -20,7 +20,7 @@ var ErrRefundCouponUsed = errors.New("a coupon of the order already used")
 // Refund reverses a paid order: the "refund" movement takes back its coins
 // and bonus (ErrRefundSpent when the user spent them) and returns the money
 // to the payments account, or takes back the VIP days it added
-// (membership.Retract) and the coupons it gave (ErrRefundCouponUsed when
+// (account.RetractTier) and the coupons it gave (ErrRefundCouponUsed when
 // one of them bought something). What the order gave is taken back whole,
 // or the refund is refused and nothing changes: the operator settles it
 // with the user another way. A refunded order answers as it is (replay
@@ -72,7 +72,7 @@ func (s *Service) Refund(ctx context.Context, no, reason string, operator int64,
 			return err
 		}
 		if before.ProductType == ProductVIP {
-			if _, err := membership.Retract(ctx, tx, before.UserID, before.VipLevel, before.VipDays, now); err != nil {
+			if _, err := account.RetractTier(ctx, tx, before.UserID, before.VipLevel, before.VipDays, now); err != nil {
 				return err
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"prima/internal/account"
 	"prima/internal/membership"
 	"prima/internal/platform/db"
 )
@@ -81,7 +82,7 @@ func (s *Service) GrantReward(ctx context.Context, tx *db.Tx, uid int64, kind, k
 		}
 	}
 	if r.VIPDays > 0 {
-		if _, err := membership.Extend(ctx, tx, uid, r.VIPLevel, r.VIPDays, now); err != nil {
+		if _, err := account.ExtendTier(ctx, tx, uid, r.VIPLevel, r.VIPDays, now); err != nil {
 			return err
 		}
 	}

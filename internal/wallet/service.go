@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"prima/internal/account"
 	"prima/internal/platform/db"
 	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
@@ -141,18 +142,17 @@ func (s *Service) frozen(ctx context.Context, q db.Querier, uid int64) (int64, e
 	return held.Int64, err
 }
 
-// FeePercent is uid's withdrawal fee in percent: users.tx_discount when
-// set, else the default (spec §6: 20).
+// FeePercent is uid's withdrawal fee in percent: the user's own
+// (account.TxDiscount) when set, else the default (spec §6: 20).
 func (s *Service) FeePercent(ctx context.Context, q db.Querier, uid int64) (int64, error) {
-	var disc sql.NullInt64
-	err := q.QueryRow(ctx, `SELECT tx_discount FROM users WHERE id = ?`, uid).Scan(&disc)
+	disc, err := account.TxDiscount(ctx, q, uid)
 	if err != nil {
-		return 0, db.NotFound(err)
+		return 0, err
 	}
-	if !disc.Valid {
+	if disc == nil {
 		return s.Settings.DefaultFeePercent, nil
 	}
-	return disc.Int64, nil
+	return *disc, nil
 }
 
 // notify tells uid's open apps, once tx commits, that their wallet changed:

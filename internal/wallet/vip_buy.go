@@ -2,12 +2,12 @@ package wallet
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"net/http"
 	"time"
 
+	"prima/internal/account"
 	"prima/internal/membership"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
@@ -43,13 +43,8 @@ type caller struct {
 }
 
 func readCaller(ctx context.Context, q db.Querier, uid int64) (caller, error) {
-	var (
-		acct sql.NullString
-		c    caller
-	)
-	err := q.QueryRow(ctx, `SELECT account, created_at FROM users WHERE id = ?`, uid).Scan(&acct, &c.CreatedAt)
-	c.Guest = !acct.Valid || acct.String == ""
-	return c, db.NotFound(err)
+	created, registered, err := account.Joined(ctx, q, uid)
+	return caller{Guest: !registered, CreatedAt: created}, err
 }
 
 // isNew reports whether an account made at created is still new at now
@@ -112,11 +107,11 @@ func (s *Service) VIPProducts(ctx context.Context, uid int64) (VIPProducts, erro
 		}
 		out.List = append(out.List, p)
 	}
-	var vip, svip int64
-	if err := s.db.QueryRow(ctx, `SELECT vip_expire_at, svip_expire_at FROM users WHERE id = ?`, uid).Scan(&vip, &svip); err != nil {
-		return VIPProducts{}, db.NotFound(err)
+	t, err := account.Tiers(ctx, s.db, uid)
+	if err != nil {
+		return VIPProducts{}, err
 	}
-	out.Tiers = Tiers{VIP: unixOrNil(vip), SVIP: unixOrNil(svip)}
+	out.Tiers = Tiers{VIP: unixOrNil(t.VipExpireAt), SVIP: unixOrNil(t.SvipExpireAt)}
 	return out, nil
 }
 
@@ -313,7 +308,7 @@ func (h *Handler) TiroCountdown(w http.ResponseWriter, r *http.Request) error {
 // paid for. source names the sale ("order:<no>", "vipbuy:<txn>"): the
 // coupons carry it, so a refund of that sale takes back what is left of them.
 func (s *Service) grantVIP(ctx context.Context, tx *db.Tx, uid int64, p membership.Product, source string, now time.Time) (membership.User, error) {
-	u, err := membership.Extend(ctx, tx, uid, p.Level, p.Days, now)
+	u, err := account.ExtendTier(ctx, tx, uid, p.Level, p.Days, now)
 	if err != nil {
 		return u, err
 	}

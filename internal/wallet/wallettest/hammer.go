@@ -148,7 +148,7 @@ func Setup(t testing.TB, tg *Target, users, videos int) Fixture {
 		var v struct {
 			ID int64 `json:"id"`
 		}
-		tg.must(t, "POST", "/api/admin/videos", tg.Ops, map[string]any{"title": fmt.Sprintf("gold %d", i), "subModuleId": sub.ID,
+		tg.must(t, "POST", "/api/admin/videos", tg.Ops, map[string]any{"title": fmt.Sprintf("gold %d", i), "subModuleID": sub.ID,
 			"coins": 5 + i%20, "published": true}, &v, nil)
 		f.Videos = append(f.Videos, v.ID)
 	}

@@ -4,7 +4,7 @@ import type { Post } from './types'
 
 const post = (id: number, over: Partial<Post> = {}): Post => ({
   id, kind: 'picture', title: '', summary: 's', pictures: [], pictureCount: 0, author: { uid: 1, name: 'a', portrait: '', vipLevel: 0 },
-  moduleId: 0, vipLevel: 0, coins: 0, likeCount: 0, commentCount: 0, viewCount: 0, liked: false, pinned: false, featured: false,
+  moduleID: 0, vipLevel: 0, coins: 0, likeCount: 0, commentCount: 0, viewCount: 0, liked: false, pinned: false, featured: false,
   createdAt: 1, publishedAt: 1, ...over,
 })
 const pic = (width: number, height: number) => ({ id: 1, url: 'u', thumb: 't', width, height, placeholder: '' })

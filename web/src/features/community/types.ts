@@ -51,7 +51,7 @@ export interface Post {
   video?: PostVideo
   author: Author
   topic?: TopicRef
-  moduleId: number
+  moduleID: number
   vipLevel: number // 0 free, 1 VIP, 2 super VIP
   coins: number // > 0: a paid post with this price
   state?: PostState // the author's own posts only
