@@ -1,18 +1,21 @@
 // Invitations, as an iPhone 13 (Chromium) against the real server: user A
 // opens 邀请好友 (/mine/shareyaoqing) and reads the code; a FRESH phone
 // opens A's link (/?ic=<code>), which its first guest login sends as
-// cutInfos, and registers; A's invite data (/mine/pushdata) then lists the
-// invitee as rewarded and A's coins rose by the reward. The friend's
-// yaoqingcode page shows A as inviter. Screens in light and dark.
+// cutInfos, registers and binds a phone (the operator pays the sign-up
+// reward on a bound phone: issue 19, registering alone could be farmed);
+// A's invite data (/mine/pushdata) then lists the invitee as rewarded and
+// A's coins rose by the reward. The friend's yaoqingcode page shows A as
+// inviter. Screens in light and dark.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { devices } from 'playwright-core'
 import { startServer, launchPhone, shot } from './harness.mjs'
+import { OPERATOR, operatorSetup, call as api } from './media.mjs'
 
 let server, phone, page
 
 before(async () => {
-  server = await startServer()
+  server = await startServer({ PRIMA_TEST_MODE: '1' }, { setup: operatorSetup })
   phone = await launchPhone()
   page = phone.page
 })
@@ -48,7 +51,10 @@ async function register(p, account) {
   await p.waitForURL(/\/mine$/, { timeout: 15000 })
 }
 
-test('a friend opening the invite link and registering pays the inviter', async () => {
+test('a friend opening the invite link, registering and binding a phone pays the inviter', async () => {
+  const op = await api(server.base, 'POST', '/api/app/mine/login/h5', { body: { account: OPERATOR.account, passWord: OPERATOR.password, sysType: 'ios' } })
+  const config = await api(server.base, 'GET', '/api/admin/commission/config', { token: op.token })
+  await api(server.base, 'POST', '/api/admin/commission/config', { token: op.token, body: { ...config, inviteReward: 'phone' } })
   const errors = []
   page.on('pageerror', (e) => errors.push(String(e)))
   await page.goto(server.base + '/')
@@ -70,6 +76,11 @@ test('a friend opening the invite link and registering pays the inviter', async 
   await friend.goto(`${server.base}/?ic=${code.toLowerCase()}`)
   await friend.waitForURL(/\/home/, { timeout: 15000 })
   await register(friend, 'iv_' + Date.now().toString(36).slice(-6))
+  const friendToken = await friend.evaluate(() => JSON.parse(localStorage.getItem('prima_token') ?? 'null'))
+  const mobile = '13700000042'
+  await api(server.base, 'POST', '/api/app/sms/captcha', { token: friendToken, body: { mobile, type: 1, purpose: 'bind' } })
+  const { code: sms } = await api(server.base, 'GET', '/api/test/sms/last?mobile=' + mobile)
+  await api(server.base, 'POST', '/api/app/mine/bindphone', { token: friendToken, body: { mobile, code: sms, pwd: 'secret12' } })
   await friend.goto(server.base + '/mine/yaoqingcode')
   await $(friend, 'invite-inviter').waitFor({ timeout: 10000 })
   await both(friend, 'yaoqingcode-bound')

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"prima/internal/earnings"
 	"prima/internal/platform/config"
 	"prima/internal/platform/db"
 	"prima/internal/wallet"
@@ -17,7 +18,8 @@ const walletUsage = `Usage:
 `
 
 // runWallet is `prima wallet check`: it verifies every ledger invariant on
-// the configured database (wallet.Check) and fails, so the process exits
+// the configured database (wallet.Check, with earnings' rows against their
+// ledger accounts) and fails, so the process exits
 // non-zero, on any breach. It only reads, so it is safe on a live server.
 func runWallet(args []string, stdout io.Writer) error {
 	if len(args) > 0 && isHelp(args[0]) {
@@ -37,7 +39,7 @@ func runWallet(args []string, stdout io.Writer) error {
 		return err
 	}
 	defer d.Close()
-	if err := wallet.Check(ctx, d); err != nil {
+	if err := wallet.Check(ctx, d, earnings.Check); err != nil {
 		return err
 	}
 	var txns, entries int64

@@ -60,6 +60,12 @@ func (s *Service) BindPhone(ctx context.Context, uid int64, mobile, code, passwo
 			}
 			return err
 		}
+		if s.Invites != nil {
+			// A bound phone may be the sign an inviter's reward waits for.
+			if err := s.Invites.PhoneBound(ctx, tx, uid); err != nil {
+				return err
+			}
+		}
 		tx.AfterCommit(func() {
 			realtime.Notify(context.WithoutCancel(ctx), s.Events, realtime.UserTopic(uid), "profile.changed", map[string]int64{"uid": uid})
 		})

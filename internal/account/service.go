@@ -172,8 +172,8 @@ type Service struct {
 	// Inbox answers the user info's msgHasNew (messaging implements it).
 	// Nil leaves it false.
 	Inbox Inbox
-	// Invites hears of new guests and registrations inside their
-	// transaction (rewards implements it). Nil: nothing is told.
+	// Invites hears of new guests, registrations and phone bindings inside
+	// their transaction (rewards implements it). Nil: nothing is told.
 	Invites Invites
 	now     func() time.Time
 
@@ -197,11 +197,13 @@ type Inbox interface {
 }
 
 // Invites binds a new guest to the inviter its clipboard text names and
-// rewards an inviter when the invitee registers. Its error fails the
-// login or registration, so it returns errors only for real failures.
+// hears of what an invitee does that may pay their inviter: registering
+// and binding a phone. Its error fails the login, registration or phone
+// binding, so it returns errors only for real failures.
 type Invites interface {
 	GuestCreated(ctx context.Context, tx *db.Tx, uid int64, cutInfos string) error
 	Registered(ctx context.Context, tx *db.Tx, uid int64) error
+	PhoneBound(ctx context.Context, tx *db.Tx, uid int64) error
 }
 
 // Coupons lists a user's coupons grouped by state: unused, used, expired.

@@ -233,3 +233,18 @@ func FirstDevice(ctx context.Context, q db.Querier, uid int64) (string, error) {
 	}
 	return dev, err
 }
+
+// SharesDevice reports whether users a and b have appeared on one device:
+// a guest login's or a session's (earnings pays no commission between two
+// accounts of one phone). Sessions are purged some days after they end, so
+// this sees the devices of the last weeks, which is when a farmed account
+// pays.
+func SharesDevice(ctx context.Context, q db.Querier, a, b int64) (bool, error) {
+	const devs = `SELECT dev_id FROM devices WHERE user_id = ? UNION SELECT dev_id FROM sessions WHERE user_id = ? AND dev_id <> ''`
+	var one int
+	err := q.QueryRow(ctx, `SELECT 1 FROM (`+devs+`) x JOIN (`+devs+`) y ON y.dev_id = x.dev_id LIMIT 1`, a, a, b, b).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}

@@ -22,6 +22,7 @@ import (
 	"prima/internal/account"
 	"prima/internal/catalog"
 	"prima/internal/community"
+	"prima/internal/earnings"
 	"prima/internal/gallery"
 	"prima/internal/media"
 	"prima/internal/membership"
@@ -91,6 +92,9 @@ type App struct {
 	Codes *rewards.Codes
 	// Invites are invitation codes, bindings and inviter rewards.
 	Invites *rewards.Invites
+	// Earnings are promoter commission, creator earnings, promoter
+	// applications and the promotion data.
+	Earnings *earnings.Service
 	// Search is the search calls: the engine's hits as the domains' cards.
 	Search *searchapi.Service
 	// SMSRecorder keeps the last SMS per number, only in test mode (nil
@@ -202,6 +206,10 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	// the wallet's; bought videos list in the catalog's shape; the user
 	// info's coupons are the wallet's backpack.
 	wal.Videos = cat
+	// The goods sold one by one are read through their owners, on the
+	// sale's transaction.
+	wal.VideoGoods, wal.PublishedVideos = catalog.VideoGoods, catalog.PublishedVideos
+	wal.GalleryGoods, wal.PostGoods = gallery.GalleryGoods, community.PostGoods
 	wal.Limiter = limiter
 	access := membership.NewService(d, wal)
 	cat.Access = access
@@ -273,6 +281,21 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	invites := rewards.NewInvites(d, wal, invitePeople{acct}, limiter, events, cfg.PublicURL)
 	acct.Invites = invites
 
+	// Earnings: commission up the inviter chain and creator earnings, paid
+	// through the wallet's ledger; invitations, people and creators are
+	// read through their owners.
+	earn := earnings.NewService(d, wal.Ledger, invites, earningsPeople{acct}, support.IsCreator)
+	earn.Limiter = limiter
+	earn.Events = events
+	earn.PublicURL = cfg.PublicURL
+	// Payments, refunds and sales, inside their transaction.
+	wal.Earnings = moneyHooks{earn, invites}
+	// The invitee list's paid and commission columns; the sign-up reward
+	// paid when the operator's sign shows (a bound phone, a paid order).
+	invites.Contributions = earn.Contributions
+	invites.Trigger = earn.InviteReward
+	invites.Signs = rewards.Signs{Phone: account.PhoneBound, Paid: wallet.PaidOrdersSince}
+
 	a := &App{
 		Config:    cfg,
 		DB:        d,
@@ -299,8 +322,9 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 		// Redemption codes grant through the wallet; their hashes are keyed
 		// by the install secret, their failed tries counted by the shared
 		// limiter.
-		Codes:   rewards.NewCodes(d, wal, limiter, cfg.Secret),
-		Invites: invites,
+		Codes:    rewards.NewCodes(d, wal, limiter, cfg.Secret),
+		Invites:  invites,
+		Earnings: earn,
 		// Search: hits hydrated by the domains' card loaders; the shared
 		// limiter keeps a refresh loop from pushing a hot word.
 		Search:      searchapi.New(d, limiter, cat, galleries, com),
@@ -311,6 +335,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	acct.RegisterJobs(a.Jobs)
 	uploads.RegisterJobs(a.Jobs)
 	wal.RegisterJobs(a.Jobs)
+	earn.RegisterJobs(a.Jobs)
 	search.RegisterJobs(a.Jobs, d)
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil

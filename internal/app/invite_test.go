@@ -39,14 +39,26 @@ func TestInviteAPI(t *testing.T) {
 		post("/api/app/userinvite/info", b, ``, 200, ``)
 		apitest.Scenario{Method: "POST", URL: "/api/app/userinvite/info", Token: b, ExpectedStatus: 200,
 			ExpectedContent: []string{fmt.Sprintf(`"inviter":{"uid":%d`, aID), `"canBind":false`}}.Run(t, h)
-		post("/api/app/mine/register", b, `{"account":"bob_i","passWord":"secret34"}`, 200, "")
+		// The operator pays the sign-up reward once an invitee binds a
+		// phone (issue 19: registering alone can be farmed; default off).
+		op := operatorToken(t, s)
+		post("/api/admin/commission/config", op, `{"levels":[1000,300,100],"promoterLevels":[2000,500,200],"settleDays":7,"creatorShareBps":5000,"inviteReward":"phone"}`, 200, "")
+		res = post("/api/app/mine/register", b, `{"account":"bob_i","passWord":"secret34"}`, 200, "")
+		b = apitest.Data[struct {
+			Token string `json:"token"`
+		}](t, res).Token
+		apitest.Scenario{Method: "POST", URL: "/api/app/userinvite/userlist", Token: a, Body: `{"pageNumber":1,"pageSize":10}`, ExpectedStatus: 200,
+			ExpectedContent: []string{`"total":1`, `"registered":true`, `"rewardCoins":0`, `"rewardState":"pending"`, `"paidCents":0`, `"commissionCents":0`}}.Run(t, h)
+		post("/api/app/sms/captcha", b, `{"mobile":"13900000031","type":1,"purpose":"bind"}`, 200, "")
+		post("/api/app/mine/bindphone", b, `{"mobile":"13900000031","code":"`+smsCode(t, s, "13900000031")+`","pwd":"secret34"}`, 200, "")
 		apitest.Scenario{Method: "POST", URL: "/api/app/userinvite/userlist", Token: a, Body: `{"pageNumber":1,"pageSize":10}`, ExpectedStatus: 200,
 			ExpectedContent: []string{`"total":1`, `"registered":true`, `"rewardCoins":50`, `"rewardState":"rewarded"`}}.Run(t, h)
+		apitest.Scenario{Method: "POST", URL: "/api/app/userinvite/info", Token: a, Body: `{}`, ExpectedStatus: 200,
+			ExpectedContent: []string{`"rewardedCoins":50`, `"rewardOn":"phone"`}}.Run(t, h)
 		post("/api/app/userinvite/userlist", a, `{"pageNumber":0}`, 422, "")
 		post("/api/app/userinvite/userlist", a, `{"pageSize":1000}`, 422, "")
 		// Operators only, audited.
 		post("/api/admin/rewards/invite", a, `{"rewardCoins":10,"windowDays":7,"dailyCap":5}`, 403, "")
-		op := operatorToken(t, s)
 		post("/api/admin/rewards/invite", op, `{"rewardCoins":-1,"windowDays":7,"dailyCap":5}`, 422, "")
 		post("/api/admin/rewards/invite", op, `{"rewardCoins":10,"windowDays":7,"dailyCap":5,"rules":"一\n二"}`, 200, "")
 		apitest.Scenario{URL: "/api/admin/rewards/invite", Token: op, ExpectedStatus: 200, ExpectedContent: []string{`"rewardCoins":10`}}.Run(t, h)
@@ -54,5 +66,5 @@ func TestInviteAPI(t *testing.T) {
 		if n := auditRows(t, s, "invite.config"); n != 1 {
 			t.Fatalf("%d audit rows", n)
 		}
-	})
+	}, "-test-mode")
 }

@@ -9,6 +9,7 @@ import (
 	"prima/internal/admin"
 	"prima/internal/catalog"
 	"prima/internal/community"
+	"prima/internal/earnings"
 	"prima/internal/gallery"
 	"prima/internal/media"
 	"prima/internal/messaging"
@@ -242,6 +243,17 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	h("POST /api/app/userinvite/info", acct.RequireUser(inv.Info))
 	h("POST /api/app/mine/inviteBind", acct.RequireUser(inv.Bind))
 	h("POST /api/app/userinvite/userlist", acct.RequireUser(inv.UserList))
+	// Earnings (docs/api.md, *Earnings*): the promoter page and its
+	// application, for registered users (guests 403 in the service).
+	earn := earnings.NewHandler(a.Earnings)
+	h("GET /api/app/mine/promoter", acct.RequireUser(earn.Promoter))
+	h("POST /api/app/mine/promoter/apply", acct.RequireUser(earn.Apply))
+	h("GET /api/app/mine/commissions", acct.RequireUser(earn.Commissions))
+	h("GET /api/app/mine/creator/earnings", acct.RequireUser(earn.CreatorEarnings))
+	h("GET /api/app/mine/promoter/stats", acct.RequireUser(earn.Stats))
+	h("GET /api/app/mine/income/summary", acct.RequireUser(earn.IncomeSummary))
+	// A share link's visit, reported by the landing page after its guest login.
+	h("POST /api/app/userinvite/visit", acct.RequireUser(earn.Visit))
 
 	// Operators: every /api/admin path, known or not, is behind
 	// RequireOperator (no token 401, a user's token 403); each action
@@ -255,6 +267,10 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op("GET /api/admin/rewards/invite", inv.AdminConfig)
 	op("POST /api/admin/rewards/invite", inv.AdminSetConfig)
 	op("GET /api/admin/invites", inv.AdminInvites)
+	op("GET /api/admin/commission/config", earn.AdminConfig)
+	op("POST /api/admin/commission/config", earn.AdminSetConfig)
+	op("GET /api/admin/promoters", earn.AdminPromoters)
+	op("POST /api/admin/promoters/decide", earn.AdminDecide)
 	op("POST /api/admin/coupons/grant", wal.AdminGrantCoupons)
 	op("GET /api/admin/media", up.AdminList)
 	op("POST /api/admin/videos/media", up.AdminAttach)

@@ -42,6 +42,9 @@ var owners = map[string]string{
 	"messages": "messaging", "conversations": "messaging", "message_blocks": "messaging",
 	"message_reports": "messaging", "notices": "messaging",
 
+	"commission_config": "earnings", "promoter_applications": "earnings", "commissions": "earnings",
+	"creator_earnings": "earnings", "earning_debts": "earnings", "invitee_orders": "earnings", "share_visits": "earnings",
+
 	"audit_log": "platform/audit",
 	"jobs":      "platform/jobs",
 
@@ -84,9 +87,6 @@ var knownDebt = map[string]string{
 	"membership users":     "the tier expiries are columns of account's users row; moving them is a migration",
 	"rewards users":        "the points balance is a column of account's users row; moving it is a migration",
 	"wallet users":         "payouts lock the user's row and read tx_discount, VIP sales read tiers and join time, BuyPost the guest flag, all on the money transaction: needs an account seam taking the handle",
-	"wallet videos":        "the generic buy reads the goods' price and state by table name (purchase.go items) on the money transaction: needs a price seam per goods",
-	"wallet galleries":     "as wallet videos",
-	"wallet posts":         "as wallet videos",
 	"catalog users":        "uploaderJoin names a video's uploader in the list and like-notice queries: needs a batch account card lookup per page",
 	"catalog media_assets": "a user's videos page by their media's owner in SQL (videos JOIN media_assets): splitting needs the owner's asset ids first",
 	"community users":      "post author cards, people search cards and the keyset-paged follow lists (follows JOIN users) read users: needs a batch account card seam",

@@ -21,11 +21,13 @@ import (
 )
 
 // Invitations: every user has a code; a new user binds an inviter once,
-// ever; the inviter earns coins when the invitee registers (an account
-// and password), because a guest costs nothing to mint and a registered
-// user at least asked for an account. Abuse limits: one rewarded invitee
-// per device, a daily cap of rewarded invitees per inviter, a rate limit
-// on bind attempts, a bind window after the invitee's account is made.
+// ever; the inviter earns coins once the invitee has registered (an
+// account and password) and shows the real sign the operator chose
+// (earnings' inviteReward: a bound phone, or a first paid order; "off",
+// the default, pays nothing), because a guest, and even an account, costs
+// nothing to mint. Abuse limits: one rewarded invitee per device, a daily
+// cap of rewarded invitees per inviter, a rate limit on bind attempts, a
+// bind window after the invitee's account is made.
 
 // InvitePerson is how a user is shown on the invite pages.
 type InvitePerson struct {
@@ -58,8 +60,47 @@ type Invites struct {
 	// PublicURL prefixes share links; empty leaves them relative and the
 	// client puts its own origin in front.
 	PublicURL string
-	now       func() time.Time
+	// Contributions fill the invitee list's paid and commission columns
+	// (earnings implements it, wired in internal/app); nil leaves them 0.
+	Contributions Contributions
+	// Trigger is when the sign-up coins are paid (earnings.InviteReward,
+	// wired in internal/app); nil is RewardOff.
+	Trigger RewardTrigger
+	// Signs count the invitee's signs the trigger waits for, on the
+	// transaction that may pay (account.PhoneBound, wallet.PaidOrdersSince,
+	// wired in internal/app).
+	Signs Signs
+	now   func() time.Time
 }
+
+// When the sign-up coins of an invitation are paid (the operator's choice,
+// earnings' commission settings).
+const (
+	RewardOff     = "off"
+	RewardPhone   = "phone"
+	RewardPayment = "payment"
+)
+
+// RewardTrigger reads the operator's choice on q.
+type RewardTrigger func(ctx context.Context, q db.Querier) (string, error)
+
+// Signs count what an invitee did: a bound phone (1 or 0) and paid orders.
+type Signs struct {
+	Phone, Paid Counter
+}
+
+// trigger is the operator's choice now, RewardOff when none is wired.
+func (s *Invites) trigger(ctx context.Context, q db.Querier) (string, error) {
+	if s.Trigger == nil {
+		return RewardOff, nil
+	}
+	return s.Trigger(ctx, q)
+}
+
+// Contributions are what each of inviter's invitees paid (cents, refunds
+// left out) and what inviter earned from them in commission (cents, not
+// reversed).
+type Contributions func(ctx context.Context, inviter int64, invitees []int64) (paid, commission map[int64]int64, err error)
 
 // NewInvites returns the invitation service over d, rewarding through w,
 // throttling binds with limiter, telling inviters through events and
@@ -167,7 +208,8 @@ type InviteInfo struct {
 	TodayCount      int           `json:"todayCount"`
 	WeekCount       int           `json:"weekCount"`
 	RewardedCoins   int64         `json:"rewardedCoins"`
-	RewardCoins     int64         `json:"rewardCoins"`
+	RewardCoins     int64         `json:"rewardCoins"` // 0 while RewardOn is "off"
+	RewardOn        string        `json:"rewardOn"`    // "off", "phone" or "payment"
 	WindowDays      int           `json:"windowDays"`
 	Inviter         *InvitePerson `json:"inviter"`
 	CanBind         bool          `json:"canBind"`
@@ -183,6 +225,10 @@ type Invitee struct {
 	Registered  bool      `json:"registered"`
 	RewardState string    `json:"rewardState"`
 	RewardCoins int64     `json:"rewardCoins"`
+	// PaidCents is what the invitee paid in orders; CommissionCents what
+	// the inviter earned from those orders.
+	PaidCents       int64 `json:"paidCents"`
+	CommissionCents int64 `json:"commissionCents"`
 }
 
 // Code is uid's invite code, made on first ask.
@@ -230,10 +276,17 @@ func (s *Invites) Info(ctx context.Context, uid int64) (InviteInfo, error) {
 	if err != nil {
 		return InviteInfo{}, err
 	}
+	on, err := s.trigger(ctx, s.db)
+	if err != nil {
+		return InviteInfo{}, err
+	}
 	out := InviteInfo{
 		Code: code, Link: strings.TrimRight(s.PublicURL, "/") + "/?ic=" + code,
 		InviteCount: st.total, RegisteredCount: st.registered, TodayCount: st.today, WeekCount: st.week,
-		RewardedCoins: st.coins, RewardCoins: cfg.RewardCoins, WindowDays: cfg.WindowDays, Rules: []string{},
+		RewardedCoins: st.coins, RewardCoins: cfg.RewardCoins, RewardOn: on, WindowDays: cfg.WindowDays, Rules: []string{},
+	}
+	if on == RewardOff {
+		out.RewardCoins = 0
 	}
 	for _, l := range strings.Split(cfg.Rules, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
@@ -316,20 +369,81 @@ func (s *Invites) GuestCreated(ctx context.Context, tx *db.Tx, uid int64, cutInf
 	return err
 }
 
-// Registered rewards uid's inviter, if any, now that uid has an account;
-// called inside the registration's transaction.
+// Registered records that uid, an invitee, registered (an account and
+// password), inside the registration's transaction, and pays the inviter
+// if the sign the operator waits for is there already.
 func (s *Invites) Registered(ctx context.Context, tx *db.Tx, uid int64) error {
-	// Most registrations have no inviter: they skip the settings lock.
+	// Most registrations have no inviter: they cost one indexed read.
 	if _, err := inviterOf(ctx, tx, uid); errors.Is(err, db.ErrNotFound) {
 		return nil
 	} else if err != nil {
 		return err
 	}
+	if _, err := tx.Exec(ctx, `UPDATE invite_bindings SET registered_at = ? WHERE invitee_id = ? AND registered_at = 0`, s.now().Unix(), uid); err != nil {
+		return err
+	}
+	return s.settle(ctx, tx, uid)
+}
+
+// PhoneBound pays uid's inviter, when the operator waits for a bound
+// phone, inside the binding of uid's phone (account calls it).
+func (s *Invites) PhoneBound(ctx context.Context, tx *db.Tx, uid int64) error {
+	return s.settleBound(ctx, tx, uid)
+}
+
+// Paid pays uid's inviter, when the operator waits for a first payment,
+// inside the transaction of uid's paid order (the wallet's payment hook).
+func (s *Invites) Paid(ctx context.Context, tx *db.Tx, uid int64) error {
+	return s.settleBound(ctx, tx, uid)
+}
+
+func (s *Invites) settleBound(ctx context.Context, tx *db.Tx, uid int64) error {
+	if _, err := inviterOf(ctx, tx, uid); errors.Is(err, db.ErrNotFound) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	return s.settle(ctx, tx, uid)
+}
+
+// settle decides uid's pending binding once uid has registered: with the
+// trigger "off" it closes unpaid; otherwise it pays when uid shows the
+// trigger's sign (a bound phone, a paid order) and waits when not. reward
+// applies the cap and device rules and makes it happen once.
+func (s *Invites) settle(ctx context.Context, tx *db.Tx, uid int64) error {
+	var state string
+	var registered int64
+	err := tx.QueryRow(ctx, `SELECT reward_state, registered_at FROM invite_bindings WHERE invitee_id = ?`, uid).Scan(&state, &registered)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && (state != "pending" || registered == 0)) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	on, err := s.trigger(ctx, tx)
+	if err != nil {
+		return err
+	}
+	var sign Counter
+	switch on {
+	case RewardPhone:
+		sign = s.Signs.Phone
+	case RewardPayment:
+		sign = s.Signs.Paid
+	}
+	if sign != nil {
+		n, err := sign(ctx, tx, uid, 0)
+		if err != nil || n == 0 {
+			return err
+		}
+	} else if on != RewardOff {
+		return fmt.Errorf("invites: no sign counter for trigger %q", on)
+	}
 	cfg, err := loadConfig(ctx, tx, true)
 	if err != nil {
 		return err
 	}
-	return s.reward(ctx, tx, cfg, uid)
+	return s.reward(ctx, tx, cfg, uid, on)
 }
 
 // bind checks the rules and writes the binding in tx; a registered
@@ -397,16 +511,21 @@ func (s *Invites) bind(ctx context.Context, tx *db.Tx, uid int64, code, source s
 	if _, registered, err := s.people.Joined(ctx, tx, uid); err != nil {
 		return 0, err
 	} else if registered {
-		if err := s.reward(ctx, tx, cfg, uid); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE invite_bindings SET registered_at = ? WHERE invitee_id = ?`, now.Unix(), uid); err != nil {
+			return 0, err
+		}
+		if err := s.settle(ctx, tx, uid); err != nil {
 			return 0, err
 		}
 	}
 	return owner, nil
 }
 
-// reward settles uid's pending binding: rewarded, or why not. The
-// conditional update makes it happen once per invitee whatever races.
-func (s *Invites) reward(ctx context.Context, tx *db.Tx, cfg InviteConfig, uid int64) error {
+// reward settles uid's pending binding: rewarded, or why not (the reward
+// is off, the inviter's daily cap is reached, the invitee's device earned
+// a reward before). The conditional update makes it happen once per
+// invitee whatever races. on is the trigger it was paid on.
+func (s *Invites) reward(ctx context.Context, tx *db.Tx, cfg InviteConfig, uid int64, on string) error {
 	var inviter int64
 	var dev, state string
 	err := tx.QueryRow(ctx, `SELECT inviter_id, dev_id, reward_state FROM invite_bindings WHERE invitee_id = ?`, uid).Scan(&inviter, &dev, &state)
@@ -418,7 +537,7 @@ func (s *Invites) reward(ctx context.Context, tx *db.Tx, cfg InviteConfig, uid i
 	}
 	now := s.now()
 	state = "rewarded"
-	if cfg.RewardCoins == 0 {
+	if cfg.RewardCoins == 0 || on == RewardOff {
 		state = "off"
 	}
 	if state == "rewarded" {
@@ -444,8 +563,8 @@ func (s *Invites) reward(ctx context.Context, tx *db.Tx, cfg InviteConfig, uid i
 	if state == "rewarded" {
 		coins = cfg.RewardCoins
 	}
-	res, err := tx.Exec(ctx, `UPDATE invite_bindings SET registered_at = ?, reward_state = ?, reward_coins = ?, rewarded_at = ? WHERE invitee_id = ? AND reward_state = 'pending'`,
-		now.Unix(), state, coins, now.Unix(), uid)
+	res, err := tx.Exec(ctx, `UPDATE invite_bindings SET reward_state = ?, reward_coins = ?, rewarded_at = ? WHERE invitee_id = ? AND reward_state = 'pending'`,
+		state, coins, now.Unix(), uid)
 	if err != nil {
 		return err
 	}
@@ -453,12 +572,16 @@ func (s *Invites) reward(ctx context.Context, tx *db.Tx, cfg InviteConfig, uid i
 		return nil
 	}
 	key := fmt.Sprintf("invite:%d:%d", inviter, uid)
-	if err := s.wallet.GrantReward(ctx, tx, inviter, "invite", key, "邀请好友注册奖励", wallet.Reward{Coins: coins}, now); err != nil {
+	if err := s.wallet.GrantReward(ctx, tx, inviter, "invite", key, "邀请好友奖励", wallet.Reward{Coins: coins}, now); err != nil {
 		return err
+	}
+	what := "绑定了手机号"
+	if on == RewardPayment {
+		what = "完成了首次付费"
 	}
 	return messaging.Notify(ctx, tx, s.Events, messaging.Notice{
 		UserID: inviter, Category: messaging.CategorySystem, Kind: "invite",
-		Title: "邀请奖励到账", Body: fmt.Sprintf("你邀请的好友已注册，奖励 %d 金币已到账。", coins),
+		Title: "邀请奖励到账", Body: fmt.Sprintf("你邀请的好友已注册并%s，奖励 %d 金币已到账。", what, coins),
 		Ref: strconv.FormatInt(uid, 10),
 	}, now)
 }
@@ -483,9 +606,32 @@ func (s *Invites) Invitees(ctx context.Context, uid int64, pageNumber, pageSize 
 			list[i].Name, list[i].Portrait = MaskName(p.Name), p.Portrait
 		}
 	}
+	if err := s.contribute(ctx, uid, list); err != nil {
+		return page, err
+	}
 	page.List, page.Total = list, total
 	page.HasMore = pageNumber*pageSize < total
 	return page, nil
+}
+
+// contribute fills what each of inviter's invitees in list paid and earned
+// inviter.
+func (s *Invites) contribute(ctx context.Context, inviter int64, list []Invitee) error {
+	if s.Contributions == nil || len(list) == 0 {
+		return nil
+	}
+	uids := make([]int64, len(list))
+	for i, v := range list {
+		uids[i] = v.UID
+	}
+	paid, commission, err := s.Contributions(ctx, inviter, uids)
+	if err != nil {
+		return err
+	}
+	for i := range list {
+		list[i].PaidCents, list[i].CommissionCents = paid[list[i].UID], commission[list[i].UID]
+	}
+	return nil
 }
 
 // MaskName keeps an invitee's first and last characters: the inviter
@@ -564,6 +710,9 @@ func (s *Invites) Admin(ctx context.Context, uid int64, pageNumber, pageSize int
 		if p, ok := people[list[i].UID]; ok {
 			list[i].Name, list[i].Portrait = p.Name, p.Portrait
 		}
+	}
+	if err := s.contribute(ctx, uid, list); err != nil {
+		return out, err
 	}
 	out.Invitees = httpx.NewPage(list, total, pageNumber, pageSize)
 	return out, nil

@@ -42,6 +42,9 @@ type inviteFixture struct {
 	d    *db.DB
 	acct *account.Service
 	inv  *Invites
+	// on is the operator's reward trigger the fixture answers with
+	// (earnings' setting in the app): "phone" unless a test changes it.
+	on string
 }
 
 func newInviteFixture(t *testing.T, d *db.DB) *inviteFixture {
@@ -50,7 +53,41 @@ func newInviteFixture(t *testing.T, d *db.DB) *inviteFixture {
 	acct.Limits.RegisterPerIP = account.Rate{N: 10000, Per: time.Minute}
 	inv := NewInvites(d, wallet.NewService(d), people{d}, nil, nil, "")
 	acct.Invites = inv
-	return &inviteFixture{d: d, acct: acct, inv: inv}
+	f := &inviteFixture{d: d, acct: acct, inv: inv, on: RewardPhone}
+	inv.Trigger = func(context.Context, db.Querier) (string, error) { return f.on, nil }
+	inv.Signs = Signs{Phone: account.PhoneBound, Paid: wallet.PaidOrdersSince}
+	return f
+}
+
+// phone binds a phone number to uid as the account's phone flow does: the
+// number and the invitation's hook in one transaction.
+func (f *inviteFixture) phone(t *testing.T, uid int64, mobile string) {
+	t.Helper()
+	err := f.d.Tx(context.Background(), func(ctx context.Context, tx *db.Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE users SET mobile = ? WHERE id = ?`, mobile, uid); err != nil {
+			return err
+		}
+		return f.inv.PhoneBound(ctx, tx, uid)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// paid records a paid order of uid and tells the invitation, as the
+// wallet's payment hook does.
+func (f *inviteFixture) paid(t *testing.T, uid int64, no string) {
+	t.Helper()
+	err := f.d.Tx(context.Background(), func(ctx context.Context, tx *db.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO orders (order_no, user_id, product_type, product_id, title, amount, pay_type, status, created_at, expires_at, paid_at)
+			VALUES (?, ?, 'coins', 1, 't', 600, 'sandbox', 'paid', 1, 2, 1)`, no, uid); err != nil {
+			return err
+		}
+		return f.inv.Paid(ctx, tx, uid)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 func dev(n int) string { return fmt.Sprintf("dev%013d1772366400000", n) }
@@ -186,7 +223,12 @@ func toLower(s string) string {
 	return string(b)
 }
 
-func TestInviterIsRewardedOnceWhenTheInviteeRegisters(t *testing.T) {
+// The reward waits for the operator's sign (issue 19: registering alone,
+// with device ids the client makes up, let one inviter farm the sign-up
+// coins): registered and a bound phone ("phone"), registered and a paid
+// order ("payment"), never ("off"). Whatever the trigger, it is paid once
+// per invitee and once per device.
+func TestInviterIsRewardedOnceTheInviteeShowsTheSign(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		f := newInviteFixture(t, d)
@@ -197,8 +239,16 @@ func TestInviterIsRewardedOnceWhenTheInviteeRegisters(t *testing.T) {
 		if f.state(t, b.User.ID) != "pending" || f.coins(t, a.User.ID) != 0 {
 			t.Fatal("a guest invitee paid its inviter before registering")
 		}
-		// Parallel registrations with B's one guest token: one upgrades B,
-		// the inviter is paid once.
+		// A phone bound before registering is no sign on its own.
+		f.phone(t, b.User.ID, "13800000002")
+		if f.state(t, b.User.ID) != "pending" || f.coins(t, a.User.ID) != 0 {
+			t.Fatal("a guest's phone paid its inviter")
+		}
+		if _, err := d.Exec(ctx, `UPDATE users SET mobile = NULL WHERE id = ?`, b.User.ID); err != nil {
+			t.Fatal(err)
+		}
+		// Parallel registrations with B's one guest token: one upgrades B;
+		// registering pays nothing while the operator waits for a phone.
 		var wg sync.WaitGroup
 		for i := 0; i < 4; i++ {
 			wg.Add(1)
@@ -206,6 +256,14 @@ func TestInviterIsRewardedOnceWhenTheInviteeRegisters(t *testing.T) {
 				defer wg.Done()
 				_ = f.register(t, b, fmt.Sprintf("bee%d", i))
 			}(i)
+		}
+		wg.Wait()
+		if f.state(t, b.User.ID) != "pending" || f.coins(t, a.User.ID) != 0 {
+			t.Fatalf("registering paid: state %s, coins %d", f.state(t, b.User.ID), f.coins(t, a.User.ID))
+		}
+		// B binds a phone, four times at once: the inviter is paid once.
+		for range 4 {
+			wg.Go(func() { f.phone(t, b.User.ID, "13800000002") })
 		}
 		wg.Wait()
 		if got := f.coins(t, a.User.ID); got != 50 {
@@ -219,8 +277,8 @@ func TestInviterIsRewardedOnceWhenTheInviteeRegisters(t *testing.T) {
 			t.Fatalf("%d invite notices (%v), want 1", notices, err)
 		}
 		// The same phone starts over as a new guest (its user is
-		// registered now), binds A again through the clipboard and
-		// registers: the device already earned A a reward.
+		// registered now), binds A again through the clipboard, registers
+		// and binds a phone: the device already earned A a reward.
 		b2 := f.guest(t, 2, "ic="+codeA)
 		if b2.User.ID == b.User.ID {
 			t.Fatal("expected a new guest on the registered device")
@@ -228,14 +286,17 @@ func TestInviterIsRewardedOnceWhenTheInviteeRegisters(t *testing.T) {
 		if err := f.register(t, b2, "beetwo"); err != nil {
 			t.Fatal(err)
 		}
+		f.phone(t, b2.User.ID, "13800000022")
 		if f.state(t, b2.User.ID) != "device" || f.coins(t, a.User.ID) != 50 {
 			t.Fatalf("second invitee on one device: state %s, coins %d", f.state(t, b2.User.ID), f.coins(t, a.User.ID))
 		}
-		// A user who registered first and binds later pays at bind time.
+		// A user who registered and bound a phone first, and binds A
+		// later, pays at bind time.
 		c := f.guest(t, 3, "")
 		if err := f.register(t, c, "seaone"); err != nil {
 			t.Fatal(err)
 		}
+		f.phone(t, c.User.ID, "13800000003")
 		if _, err := f.inv.Bind(ctx, c.User.ID, codeA); err != nil {
 			t.Fatal(err)
 		}
@@ -243,11 +304,82 @@ func TestInviterIsRewardedOnceWhenTheInviteeRegisters(t *testing.T) {
 			t.Fatalf("registered invitee: state %s, coins %d", f.state(t, c.User.ID), f.coins(t, a.User.ID))
 		}
 		info, err := f.inv.Info(ctx, a.User.ID)
-		if err != nil || info.InviteCount != 3 || info.RegisteredCount != 3 || info.RewardedCoins != 100 {
+		if err != nil || info.InviteCount != 3 || info.RegisteredCount != 3 || info.RewardedCoins != 100 || info.RewardOn != "phone" || info.RewardCoins != 50 {
 			t.Fatalf("A's info: %+v %v", info, err)
+		}
+
+		// "payment": registered and a phone are not enough, a paid order is.
+		f.on = RewardPayment
+		e := f.guest(t, 5, "ic="+codeA)
+		if err := f.register(t, e, "eveone"); err != nil {
+			t.Fatal(err)
+		}
+		f.phone(t, e.User.ID, "13800000005")
+		if f.state(t, e.User.ID) != "pending" {
+			t.Fatalf("payment trigger paid on a phone: %s", f.state(t, e.User.ID))
+		}
+		f.paid(t, e.User.ID, "P-eve-1")
+		f.paid(t, e.User.ID, "P-eve-2")
+		if f.state(t, e.User.ID) != "rewarded" || f.coins(t, a.User.ID) != 150 {
+			t.Fatalf("first payment: state %s, coins %d", f.state(t, e.User.ID), f.coins(t, a.User.ID))
+		}
+		// A guest who pays, then registers: paid at registration.
+		g := f.guest(t, 6, "ic="+codeA)
+		f.paid(t, g.User.ID, "P-gus-1")
+		if f.state(t, g.User.ID) != "pending" {
+			t.Fatal("a guest's payment paid before registering")
+		}
+		if err := f.register(t, g, "gusone"); err != nil {
+			t.Fatal(err)
+		}
+		if f.state(t, g.User.ID) != "rewarded" || f.coins(t, a.User.ID) != 200 {
+			t.Fatalf("paid guest registering: state %s, coins %d", f.state(t, g.User.ID), f.coins(t, a.User.ID))
+		}
+
+		// "off" (the default): a registration closes the binding unpaid,
+		// and a phone or payment later pays nothing.
+		f.on = RewardOff
+		h := f.guest(t, 7, "ic="+codeA)
+		if err := f.register(t, h, "hanone"); err != nil {
+			t.Fatal(err)
+		}
+		f.phone(t, h.User.ID, "13800000007")
+		f.paid(t, h.User.ID, "P-han-1")
+		if f.state(t, h.User.ID) != "off" || f.coins(t, a.User.ID) != 200 {
+			t.Fatalf("off: state %s, coins %d", f.state(t, h.User.ID), f.coins(t, a.User.ID))
+		}
+		if info, _ := f.inv.Info(ctx, a.User.ID); info.RewardOn != "off" || info.RewardCoins != 0 {
+			t.Fatalf("off info %+v", info)
 		}
 		if err := wallet.Check(ctx, d); err != nil {
 			t.Fatalf("ledger: %v", err)
+		}
+	})
+}
+
+// One device farming invitees: five accounts registered and phone-bound
+// one after another on one phone (each a new guest of that device) earn
+// their inviter one reward, whatever the trigger waits for.
+func TestOneDeviceFarmingEarnsOnce(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		f := newInviteFixture(t, d)
+		a := f.guest(t, 1, "")
+		codeA := f.code(t, a.User.ID)
+		var wg sync.WaitGroup
+		for i := range 5 {
+			g := f.guest(t, 9, "ic="+codeA)
+			if err := f.register(t, g, fmt.Sprintf("farm%d", i)); err != nil {
+				t.Fatal(err)
+			}
+			wg.Go(func() { f.phone(t, g.User.ID, fmt.Sprintf("1390000000%d", i)) })
+		}
+		wg.Wait()
+		if got := f.coins(t, a.User.ID); got != 50 {
+			t.Fatalf("farming earned %d coins, want 50", got)
+		}
+		var device int
+		if err := d.QueryRow(context.Background(), `SELECT COUNT(*) FROM invite_bindings WHERE reward_state = 'device'`).Scan(&device); err != nil || device != 4 {
+			t.Fatalf("%d refused for their device (%v), want 4", device, err)
 		}
 	})
 }
@@ -266,6 +398,7 @@ func TestInviteDailyCapAndClipboardNoise(t *testing.T) {
 			if err := f.register(t, g, name); err != nil {
 				t.Fatal(err)
 			}
+			f.phone(t, g.User.ID, fmt.Sprintf("1370000000%d", i))
 		}
 		if got := f.coins(t, a.User.ID); got != 30 {
 			t.Fatalf("coins %d, want 30 (cap 1 a day)", got)

@@ -93,6 +93,18 @@ func latest(ctx context.Context, q db.Querier, uid int64) (Application, error) {
 	return scanApp(q.QueryRow(ctx, `SELECT `+appColumns+` FROM creator_applications WHERE user_id = ? ORDER BY id DESC LIMIT 1`, uid))
 }
 
+// IsCreator reports whether uid's creator application was approved, read
+// on q: earnings pays creator earnings to them (earnings.Creators, wired in
+// internal/app) in the purchase's transaction. An approval is for good.
+func IsCreator(ctx context.Context, q db.Querier, uid int64) (bool, error) {
+	var one int
+	err := q.QueryRow(ctx, `SELECT 1 FROM creator_applications WHERE user_id = ? AND status = 'approved' LIMIT 1`, uid).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // MySettled is uid's state.
 func (s *Service) MySettled(ctx context.Context, uid int64) (Settled, error) {
 	out := Settled{State: StateNone, Categories: Categories}

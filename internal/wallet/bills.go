@@ -152,6 +152,30 @@ func (s *Service) Bills(ctx context.Context, uid int64, q BillQuery) (BillPage, 
 	return out, nil
 }
 
+// MonthRange is the [from, to) unix range of month YYYY-MM in
+// Asia/Shanghai; ok false when m is not such a month.
+func MonthRange(m string) (from, to int64, ok bool) { return monthRange(m) }
+
+// IncomeByKind sums uid's income entries made in [from, to) per movement
+// kind (signed cents: "commission" +, "withdraw" -, ...): the month totals
+// of the income summary (earnings).
+func IncomeByKind(ctx context.Context, q db.Querier, uid, from, to int64) (map[string]int64, error) {
+	type sum struct {
+		kind   string
+		amount int64
+	}
+	rows, err := db.All(ctx, q, func(s db.Scanner) (sum, error) {
+		var v sum
+		return v, s.Scan(&v.kind, &v.amount)
+	}, `SELECT t.kind, SUM(e.amount) FROM ledger_entries e JOIN ledger_txns t ON t.id = e.txn_id JOIN ledger_accounts a ON a.id = e.account_id
+		WHERE a.user_id = ? AND a.kind = ? AND e.created_at >= ? AND e.created_at < ? GROUP BY t.kind`, uid, Income, from, to)
+	out := make(map[string]int64, len(rows))
+	for _, r := range rows {
+		out[r.kind] = r.amount
+	}
+	return out, err
+}
+
 // billQuery reads type, month and the page of a bill request on account.
 func billQuery(r *http.Request, account string, types []string) (BillQuery, error) {
 	q := httpx.Q(r)

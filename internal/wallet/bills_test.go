@@ -20,8 +20,10 @@ import (
 )
 
 // systemOnly are movement kinds that never touch a user account (the
-// payout of a held withdrawal moves system money only), so no bill shows them.
-var systemOnly = []string{"withdraw_paid"}
+// payout of a held withdrawal moves system money only; earnings pending,
+// reversed or owed back live in earnings' system accounts), so no bill
+// shows them.
+var systemOnly = []string{"withdraw_paid", "commission_pending", "commission_reversed", "commission_debt", "creator_pending"}
 
 // postedKinds finds, in the non-test Go source under internal/, every
 // movement kind the code can post: Transfer literals' Kind, assignments to

@@ -52,35 +52,73 @@ type GalleryPurchase struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
-// item says what is sold: the table of the goods, the purchase table and
-// the words for it.
+// item says what is sold: the kind of goods (which Goods seam reads
+// them, and the sale's kind for earnings), the purchase table and the
+// words for it.
 type item struct {
-	goods, purchases, col string // videos / video_purchases / video_id
-	kind, scope, key      string // ledger kind, idempotency scope, ledger key prefix
-	notFound, bought      string // tips
-	notGold, couponOnly   string
-	// live is the SQL condition of goods on sale ("published = 1"); owner,
-	// when set, names the column of the goods' owner, who cannot buy them
-	// (ownTip, 422).
-	live, owner, ownTip string
+	sale             string // "video", "gallery" or "post"
+	purchases, col   string // video_purchases / video_id
+	kind, scope, key string // ledger kind, idempotency scope, ledger key prefix
+	notFound, bought string // tips
+	missing          string // the developers' words of notFound
+	notGold          string
+	couponOnly       string
+	// ownTip, when set, refuses the goods' owner buying them (422).
+	ownTip string
 }
 
 var (
-	videoItem = item{goods: "videos", purchases: "video_purchases", col: "video_id",
+	videoItem = item{sale: SaleVideo, purchases: "video_purchases", col: "video_id",
 		kind: "buy_video", scope: "vid.buy", key: "buyvid",
-		notFound: "视频不存在或已下架", bought: "已购买该视频", notGold: "该视频无需购买", live: "published = 1"}
-	galleryItem = item{goods: "galleries", purchases: "gallery_purchases", col: "gallery_id",
+		notFound: "视频不存在或已下架", missing: "videos not found", bought: "已购买该视频", notGold: "该视频无需购买"}
+	galleryItem = item{sale: SaleGallery, purchases: "gallery_purchases", col: "gallery_id",
 		kind: "buy_gallery", scope: "gallery.buy", key: "buygal",
-		notFound: "图集不存在或已下架", bought: "已购买该图集", notGold: "该图集无需购买",
-		couponOnly: "金币视频券仅限购买视频", live: "published = 1"}
+		notFound: "图集不存在或已下架", missing: "galleries not found", bought: "已购买该图集", notGold: "该图集无需购买",
+		couponOnly: "金币视频券仅限购买视频"}
 	// A community post is on sale while published; its author cannot buy
 	// it. A post the buyer may not see (pending, rejected, removed,
 	// deleted) answers as a missing one.
-	postItem = item{goods: "posts", purchases: "post_purchases", col: "post_id",
+	postItem = item{sale: SalePost, purchases: "post_purchases", col: "post_id",
 		kind: "buy_post", scope: "post.buy", key: "buypost",
-		notFound: "帖子不存在或已删除", bought: "已购买该帖子", notGold: "该帖子无需购买",
-		couponOnly: "金币视频券仅限购买视频", live: "state = 'published'", owner: "author_id", ownTip: "不能购买自己的帖子"}
+		notFound: "帖子不存在或已删除", missing: "posts not found", bought: "已购买该帖子", notGold: "该帖子无需购买",
+		couponOnly: "金币视频券仅限购买视频", ownTip: "不能购买自己的帖子"}
 )
+
+// Kinds of goods sold one by one.
+const (
+	SaleVideo   = "video"
+	SaleGallery = "gallery"
+	SalePost    = "post"
+)
+
+// Goods reads one item of a kind of goods for a sale, on the sale's
+// transaction q: its price in coins, its title, its owner (the user who
+// made it and earns from it; 0 for the platform's own catalogue) and
+// whether it is on sale now; db.ErrNotFound when there is no such item.
+// The goods' owner implements it (catalog.VideoGoods, gallery.GalleryGoods,
+// community.PostGoods), wired in internal/app, so the wallet reads no
+// other domain's table.
+type Goods func(ctx context.Context, q db.Querier, id int64) (price int64, title string, owner int64, onSale bool, err error)
+
+// PublishedVideos says which of ids are published videos, read on q
+// (catalog.PublishedVideos): the bought-videos list shows those only.
+type PublishedVideos func(ctx context.Context, q db.Querier, ids []int64) (map[int64]bool, error)
+
+// errNoGoods: a Goods seam is not wired (a bug in the wiring, not input).
+var errNoGoods = errors.New("wallet: no goods seam wired for this kind")
+
+// goods is the seam that reads kind's goods.
+func (s *Service) goods(kind string) Goods {
+	switch kind {
+	case SaleVideo:
+		return s.VideoGoods
+	case SaleGallery:
+		return s.GalleryGoods
+	case SalePost:
+		return s.PostGoods
+	}
+	return nil
+}
 
 // Refusals of a buy (answered by purchaseErrs). Their tips name the kind of
 // item, so sell returns them as a *refusal carrying the item's words.
@@ -153,22 +191,18 @@ func (s *Service) limitBuys(ctx context.Context, uid int64) error {
 // row (unique per user and item: a concurrent second buy finds it and
 // fails), then the payment. Any failure rolls the whole transaction back.
 func (s *Service) sell(ctx context.Context, tx *db.Tx, it item, uid, id int64, useCoupon bool, now time.Time) (bought, error) {
-	var (
-		price, owner int64
-		title        string
-	)
-	ownerCol := "0"
-	if it.owner != "" {
-		ownerCol = it.owner
+	read := s.goods(it.sale)
+	if read == nil {
+		return bought{}, errNoGoods
 	}
-	err := tx.QueryRow(ctx, `SELECT coins, title, `+ownerCol+` FROM `+it.goods+` WHERE id = ? AND `+it.live, id).Scan(&price, &title, &owner)
-	if errors.Is(err, sql.ErrNoRows) {
-		return bought{}, httpx.Refuse(ErrNoItem, it.notFound, it.goods+" not found")
+	price, title, owner, onSale, err := read(ctx, tx, id)
+	if errors.Is(err, db.ErrNotFound) || (err == nil && !onSale) {
+		return bought{}, httpx.Refuse(ErrNoItem, it.notFound, it.missing)
 	}
 	if err != nil {
 		return bought{}, err
 	}
-	if it.owner != "" && owner == uid {
+	if it.ownTip != "" && owner == uid {
 		return bought{}, httpx.Refuse(ErrOwnItem, it.ownTip, "the owner cannot buy their own item")
 	}
 	if title == "" {
@@ -202,6 +236,9 @@ func (s *Service) sell(ctx context.Context, tx *db.Tx, it item, uid, id int64, u
 			return bought{}, httpx.Refuse(ErrAlreadyBought, it.bought, "already bought")
 		}
 		txnID = p.TxnID
+		if err := s.earnSold(ctx, tx, Sale{Kind: it.sale, ItemID: id, Title: title, Buyer: uid, Owner: owner, Coins: price, At: now}); err != nil {
+			return bought{}, err
+		}
 	}
 	err = tx.QueryRow(ctx, `INSERT INTO `+it.purchases+` (user_id, `+it.col+`, price, paid_with, coupon_id, txn_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (user_id, `+it.col+`) DO NOTHING RETURNING id`, uid, id, b.Price, b.PaidWith, couponID, txnID, b.CreatedAt).Scan(&b.ID)
@@ -317,24 +354,51 @@ func (s *Service) has(ctx context.Context, it item, uid, id int64) (bool, error)
 
 // VideoPurchases is GET /api/app/mine/buyVid: uid's purchases of videos
 // published now, newest first. A purchase of a video taken down is kept
-// and listed again when the video is back.
+// and listed again when the video is back. The purchases are the wallet's
+// and what is published the catalog's (PublishedVideos): the newest
+// httpx.PageWindow purchases are read, those of published videos kept,
+// and the page cut from them, so total is exact up to the window, as every
+// list's total is.
 func (s *Service) VideoPurchases(ctx context.Context, uid int64, pageNumber, pageSize int) (httpx.Page[Purchase], error) {
 	page := httpx.Page[Purchase]{List: []Purchase{}, PageNumber: pageNumber, PageSize: pageSize}
-	const from = ` FROM video_purchases p JOIN videos v ON v.id = p.video_id WHERE p.user_id = ? AND v.published = 1`
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*)`+from, uid).Scan(&page.Total); err != nil {
-		return page, err
+	if s.PublishedVideos == nil {
+		return page, errNoGoods
 	}
-	offset := (pageNumber - 1) * pageSize
-	list, err := db.All(ctx, s.db, func(r db.Scanner) (Purchase, error) {
+	all, err := db.All(ctx, s.db, func(r db.Scanner) (Purchase, error) {
 		var p Purchase
 		var at int64
 		err := r.Scan(&p.ID, &p.VideoID, &p.Price, &p.PaidWith, &at)
 		p.CreatedAt = time.Unix(at, 0).UTC()
 		return p, err
-	}, `SELECT p.id, p.video_id, p.price, p.paid_with, p.created_at`+from+` ORDER BY p.created_at DESC, p.id DESC LIMIT ? OFFSET ?`,
-		uid, pageSize, offset)
+	}, `SELECT id, video_id, price, paid_with, created_at FROM video_purchases WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+		uid, httpx.PageWindow)
 	if err != nil {
 		return page, err
+	}
+	live := map[int64]bool{}
+	for from := 0; from < len(all); from += 500 {
+		ids := make([]int64, 0, 500)
+		for _, p := range all[from:min(from+500, len(all))] {
+			ids = append(ids, p.VideoID)
+		}
+		got, err := s.PublishedVideos(ctx, s.db, ids)
+		if err != nil {
+			return page, err
+		}
+		for id, ok := range got {
+			live[id] = ok
+		}
+	}
+	shown := all[:0]
+	for _, p := range all {
+		if live[p.VideoID] {
+			shown = append(shown, p)
+		}
+	}
+	offset := (pageNumber - 1) * pageSize
+	list := []Purchase{}
+	if offset < len(shown) {
+		list = append(list, shown[offset:min(offset+pageSize, len(shown))]...)
 	}
 	ptrs := make([]*Purchase, len(list))
 	for i := range list {
@@ -343,7 +407,5 @@ func (s *Service) VideoPurchases(ctx context.Context, uid int64, pageNumber, pag
 	if err := s.attachVideos(ctx, ptrs); err != nil {
 		return page, err
 	}
-	page.List = list
-	page.HasMore = offset+len(list) < page.Total
-	return page, nil
+	return httpx.NewPage(list, len(shown), pageNumber, pageSize), nil
 }

@@ -26,6 +26,7 @@ func BenchmarkBuyVideo(b *testing.B) {
 			d := dbtest.Open(b, c.e)
 			d.SetGroupCommit(c.group)
 			s := NewService(d)
+			wireGoods(s)
 			const buyers = 8
 			n := b.N
 			var vids []int64

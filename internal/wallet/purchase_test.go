@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"prima/internal/catalog"
+	"prima/internal/community"
+	"prima/internal/gallery"
 	"prima/internal/membership"
 	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
@@ -82,7 +84,14 @@ func newUser(t *testing.T, d *db.DB) int64 {
 func testService(d *db.DB) *Service {
 	s := NewService(d)
 	s.SetClock(func() time.Time { return now })
+	wireGoods(s)
 	return s
+}
+
+// wireGoods reads the goods through their owners, as internal/app does.
+func wireGoods(s *Service) {
+	s.VideoGoods, s.PublishedVideos = catalog.VideoGoods, catalog.PublishedVideos
+	s.GalleryGoods, s.PostGoods = gallery.GalleryGoods, community.PostGoods
 }
 
 func coins(t *testing.T, d *db.DB, uid int64) int64 {

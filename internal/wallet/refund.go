@@ -76,6 +76,9 @@ func (s *Service) Refund(ctx context.Context, no, reason string, operator int64,
 				return err
 			}
 		}
+		if err := s.earnRefunded(ctx, tx, before, now); err != nil {
+			return err
+		}
 		o = before
 		o.Status, o.PayURL = OrderRefunded, ""
 		uid := o.UserID

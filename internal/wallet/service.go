@@ -68,7 +68,17 @@ type Service struct {
 	Limiter ratelimit.Limiter
 	// Pay are the payment providers and the limits of top-up orders (providers.go).
 	Pay Payments
-	now func() time.Time
+	// VideoGoods, GalleryGoods and PostGoods read the goods sold one by
+	// one in the sale's transaction (purchase.go); PublishedVideos filters
+	// the bought-videos list. Wired in internal/app.
+	VideoGoods      Goods
+	GalleryGoods    Goods
+	PostGoods       Goods
+	PublishedVideos PublishedVideos
+	// Earnings hears of payments, refunds and sales inside their
+	// transaction (earnings.go); nil pays nobody.
+	Earnings Earnings
+	now      func() time.Time
 }
 
 // NewService is the wallet over d with the default settings.

@@ -152,6 +152,9 @@ func (s *Service) fulfil(ctx context.Context, tx *db.Tx, o Order, from []string,
 			return o, err
 		}
 	}
+	if err := s.earnPaid(ctx, tx, o, now); err != nil {
+		return o, err
+	}
 	uid := o.UserID
 	s.notify(tx, uid, "topup")
 	t := now.UTC().Truncate(time.Second)

@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/earnings"
 	"prima/internal/platform/db"
 	"prima/internal/wallet"
 )
@@ -375,7 +376,7 @@ func (tg *Target) callback(form url.Values) (int, envelope, error) {
 func Verify(t testing.TB, d *db.DB) {
 	t.Helper()
 	ctx := context.Background()
-	if err := wallet.Check(ctx, d); err != nil {
+	if err := wallet.Check(ctx, d, earnings.Check); err != nil {
 		t.Fatal(err)
 	}
 	for what, q := range map[string]string{
