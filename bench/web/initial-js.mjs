@@ -6,6 +6,14 @@
 // It flags hls.js (the player's lazy chunk, hls.light-<hash>.js) where it
 // appears.
 //
+// The total here is NOT the budget's figure: it includes the scripts
+// fetched after the content showed, above all antd-mobile's toast (about
+// 27.5 KB, which web/src/lib/toast.ts fetches once the page has loaded and
+// the browser is idle). Each script is marked initial or after content as
+// e2e/budget.mjs defines them, and each /home visit prints its initial
+// figure against the 130 KB budget (the one e2e/jsbudget.test.mjs asserts
+// and measure.mjs reports). Exit status 1 when a /home visit is over.
+//
 //   node initial-js.mjs [--bin ../../bin/prima] [--json out.json]
 import { writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -13,28 +21,29 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { chromium, devices } from 'playwright-core'
 import { chromeFlags, startServer } from '../../e2e/harness.mjs'
+import { JS_BUDGET_GZIP, homeContentAt, kb, scripts } from '../../e2e/budget.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const { values: opts } = parseArgs({ options: { bin: { type: 'string' }, json: { type: 'string' } } })
 const phone = () => ({ ...devices['iPhone 13'], colorScheme: 'light', locale: 'zh-CN', timezoneId: 'Asia/Shanghai' })
-const kb = (n) => (n / 1024).toFixed(1)
 
+// ready waits for the page's content and returns that moment on the
+// page's clock.
 async function visit(browser, storageState, url, ready) {
   const ctx = await browser.newContext({ ...phone(), storageState })
   const page = await ctx.newPage()
   await page.goto(url)
-  await ready(page)
+  const contentAt = await ready(page)
   await page.waitForLoadState('networkidle')
   await page.waitForTimeout(3000)
   await page.waitForLoadState('networkidle')
-  const entries = await page.evaluate(() =>
-    performance.getEntriesByType('resource').filter((e) => /\.m?js$/.test(new URL(e.name).pathname)).map((e) => ({ path: new URL(e.name).pathname, wire: e.encodedBodySize, decoded: e.decodedBodySize, start: Math.round(e.startTime) })),
-  )
+  const { js, initial, after } = await scripts(page, contentAt)
+  const entries = js.map((e) => ({ ...e, start: Math.round(e.start) }))
   // hls.js: Vite keeps the module's name in its chunk's (hls.light-<hash>.js).
   for (const e of entries) e.hls = /\/hls[.-]/.test(e.path)
   const finalPath = new URL(page.url()).pathname
   await ctx.close()
-  return { url, finalPath, entries, total: entries.reduce((a, e) => a + e.wire, 0) }
+  return { url, finalPath, entries, total: initial + after, initial, after }
 }
 
 async function main() {
@@ -56,22 +65,35 @@ async function main() {
       const d = (await (await fetch(`${server.base}/api/app/vid/info?id=${vid}`, { headers: { Authorization: `Bearer ${token}` } })).json()).data
       if (d?.playback && !d.playback.preview) { id = vid; break }
     }
-    const home = (p) => p.waitForURL(/\/home/, { timeout: 20000 }).then(() => p.locator('[data-testid=video-card] img').first().waitFor())
-    out.push({ name: '/home, signed in', ...(await visit(browser, state, server.base + '/home', home)) })
-    out.push({ name: '/home, new visitor (no session: splash, guest sign-in, home)', ...(await visit(browser, undefined, server.base + '/home', home)) })
-    out.push({ name: `/detail/${id}, signed in, before any tap`, ...(await visit(browser, state, `${server.base}/detail/${id}`, (p) => p.locator('[data-testid=player][data-status=ready]').waitFor({ timeout: 20000 }))) })
+    out.push({ name: '/home, signed in', budget: true, ...(await visit(browser, state, server.base + '/home', homeContentAt)) })
+    out.push({ name: '/home, new visitor (no session: splash, guest sign-in, home)', budget: true, ...(await visit(browser, undefined, server.base + '/home', homeContentAt)) })
+    const player = async (p) => {
+      await p.locator('[data-testid=player][data-status=ready]').waitFor({ timeout: 20000 })
+      return p.evaluate(() => performance.now())
+    }
+    out.push({ name: `/detail/${id}, signed in, before any tap`, ...(await visit(browser, state, `${server.base}/detail/${id}`, player)) })
   } finally {
     await browser.close()
     await server.stop()
   }
   const lines = []
   for (const v of out) {
-    lines.push(`#### ${v.name} (ended on ${v.finalPath}): ${kb(v.total)} KB gzip JS in ${v.entries.length} files`, '', '| script | requested at | gzip KB | decoded KB |', '| --- | ---: | ---: | ---: |')
-    for (const e of v.entries) lines.push(`| ${e.path}${e.hls ? ' (hls.js)' : ''} | ${e.start} ms | ${kb(e.wire)} | ${kb(e.decoded)} |`)
+    const over = v.budget && v.initial > JS_BUDGET_GZIP ? ' **over budget**' : ''
+    const budget = v.budget ? ` (budget ${kb(JS_BUDGET_GZIP)} KB${over})` : ''
+    lines.push(
+      `#### ${v.name} (ended on ${v.finalPath}): ${kb(v.total)} KB gzip JS in ${v.entries.length} files`,
+      '',
+      `Initial (before the content showed): ${kb(v.initial)} KB${budget}; after content: ${kb(v.after)} KB.`,
+      '',
+      '| script | requested at | when | gzip KB | decoded KB |',
+      '| --- | ---: | --- | ---: | ---: |',
+    )
+    for (const e of v.entries) lines.push(`| ${e.path}${e.hls ? ' (hls.js)' : ''} | ${e.start} ms | ${e.deferred ? 'after content' : 'initial'} | ${kb(e.wire)} | ${kb(e.decoded)} |`)
     lines.push('')
   }
   console.log(lines.join('\n'))
   if (opts.json) writeFileSync(opts.json, JSON.stringify(out, null, 2))
+  if (out.some((v) => v.budget && v.initial > JS_BUDGET_GZIP)) process.exitCode = 1
 }
 
 main().catch((e) => {
