@@ -310,27 +310,27 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op(content, "POST /api/admin/tags/update", cat.AdminUpdateTag)
 	op(content, "POST /api/admin/tags/delete", cat.AdminDeleteTag)
 	op(content, "GET /api/admin/lines", cat.AdminLines)
-	op(content, "POST /api/admin/lines", cat.SetLines)
+	op(content.StepUp(), "POST /api/admin/lines", cat.SetLines)
 	op(errorReports, "GET /api/admin/reports", rep.List)
 	op(moneyRead, "GET /api/admin/wallet", wal.AdminWallet)
-	op(finance, "POST /api/admin/wallet/adjust", wal.AdminAdjust)
+	op(finance.StepUp(), "POST /api/admin/wallet/adjust", wal.AdminAdjust)
 	op(finance, "GET /api/admin/vip/products", wal.AdminVIPProducts)
 	op(finance, "POST /api/admin/vip/products", wal.AdminSaveVIPProduct)
 	op(finance, "GET /api/admin/withdrawals", wal.AdminWithdrawals)
-	op(finance, "POST /api/admin/withdrawals/approve", wal.AdminApprove)
+	op(finance.StepUp(), "POST /api/admin/withdrawals/approve", wal.AdminApprove)
 	op(finance, "POST /api/admin/withdrawals/reject", wal.AdminReject)
 	op(moneyRead, "GET /api/admin/orders", wal.AdminOrders)
 	op(moneyRead, "GET /api/admin/orders/callbacks", wal.AdminCallbacks)
-	op(finance, "POST /api/admin/orders/paid", wal.AdminOrderPaid)
-	op(finance, "POST /api/admin/orders/refund", wal.AdminOrderRefund)
+	op(finance.StepUp(), "POST /api/admin/orders/paid", wal.AdminOrderPaid)
+	op(finance.StepUp(), "POST /api/admin/orders/refund", wal.AdminOrderRefund)
 	op(finance, "GET /api/admin/currencys", wal.AdminCurrencys)
 	op(finance, "POST /api/admin/currencys", wal.AdminSaveCurrency)
 	// Support and information: remote configuration lists, feedback
 	// replies, creator reviews, application centre clicks.
 	op(content, "GET /api/admin/source", cat.AdminSource)
-	op(content, "POST /api/admin/source", cat.AdminSetSource)
+	op(content.StepUp(), "POST /api/admin/source", cat.AdminSetSource)
 	op(content, "GET /api/admin/preview", cat.AdminPreviewRule)
-	op(content, "POST /api/admin/preview", cat.AdminSetPreviewRule)
+	op(content.StepUp(), "POST /api/admin/preview", cat.AdminSetPreviewRule)
 	op(content, "GET /api/admin/apps/clicks", cat.AdminAppClicks)
 	op(supportRole, "GET /api/admin/feedback", sup.AdminFeedback)
 	op(supportRole, "POST /api/admin/feedback/reply", sup.AdminReply)
@@ -400,7 +400,12 @@ func isAdmin(pattern string) bool {
 // search pins; moderator: community moderation, reports, mutes; finance:
 // wallet, orders, withdrawals, coupons, codes, VIP products, coin
 // packages, rewards and invitations; support: users (read), feedback,
-// creator applications. StepUp() adds a fresh TOTP code (5 minutes).
+// creator applications. StepUp() asks for a code entered in the last 5
+// minutes (the sign-in's counts; then POST /api/admin/session/stepup):
+// operator management and role changes, configuration publishes (remote
+// configuration, delivery lines, the preview rule) and moving money by hand
+// (adjustments, withdrawal payouts, orders marked paid or refunded). API
+// keys cannot step up, so scripts cannot make these calls.
 var (
 	anyOp       = operator.Anyone
 	owner       = operator.Allow()
