@@ -12,6 +12,7 @@ import (
 	"prima/internal/apitest"
 	"prima/internal/app/apptest"
 	"prima/internal/operator"
+	"prima/internal/platform/audit"
 	"prima/internal/platform/httpx"
 )
 
@@ -48,6 +49,8 @@ var policy = map[string]string{
 	"POST /api/admin/session/stepup":            "content moderator finance support session",
 	"GET /api/admin/sessions":                   "content moderator finance support",
 	"POST /api/admin/sessions/revoke":           "content moderator finance support",
+	"GET /api/admin/keys":                       "content moderator finance support",
+	"POST /api/admin/keys/revoke":               "content moderator finance support",
 	"GET /api/admin/operators":                  "",
 	"POST /api/admin/operators":                 "stepup",
 	"POST /api/admin/operators/role":            "stepup",
@@ -179,7 +182,9 @@ type caller struct {
 //   - a role it names: the handler answers, as it answers the owner;
 //   - a step-up route without a code in the last 5 minutes: 403 with
 //     data {stepUp: true}, nothing changed; after POST
-//     /api/admin/session/stepup it answers again.
+//     /api/admin/session/stepup it answers again;
+//   - an API key (a content operator's): its role's routes as the role,
+//     but 403 on step-up and session-only routes; every call audited.
 func TestEveryAdminRouteNamesItsRoles(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
 		ctx := context.Background()
@@ -246,6 +251,22 @@ func TestEveryAdminRouteNamesItsRoles(t *testing.T) {
 		for _, r := range httpx.ConsoleRoles {
 			roles = append(roles, caller{string(r), ops[r].Token, r})
 		}
+		// A content operator's API key: the role's routes, but no step-up
+		// and no session calls; every use audited.
+		keyToken, _, err := s.App.Operators.IssueKey(ctx, audit.Actor{UID: audit.CLI}, ops[httpx.RoleContent].UID, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := caller{"a content API key", keyToken, httpx.RoleContent}
+		keyUses := 0
+		keyAudit := func() int {
+			t.Helper()
+			var n int
+			if err := s.App.DB.QueryRow(ctx, `SELECT COUNT(*) FROM audit_log WHERE action = 'apikey.use'`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
 
 		// Bodies that would be valid for some routes that change things, so
 		// a gate that let one through would show in the fingerprint.
@@ -273,7 +294,7 @@ func TestEveryAdminRouteNamesItsRoles(t *testing.T) {
 		fingerprint := func() string {
 			var f string
 			err := s.App.DB.QueryRow(ctx, `SELECT
-				(SELECT COUNT(*) FROM audit_log) || '/' || (SELECT COUNT(*) FROM modules) || '/' || (SELECT COUNT(*) FROM tags) || '/' ||
+				(SELECT COUNT(*) FROM audit_log WHERE action <> 'apikey.use') || '/' || (SELECT COUNT(*) FROM modules) || '/' || (SELECT COUNT(*) FROM tags) || '/' ||
 				(SELECT COUNT(*) FROM topics) || '/' || (SELECT COUNT(*) FROM operators) || '/' || (SELECT COUNT(*) FROM operator_totp) || '/' ||
 				(SELECT COUNT(*) FROM operator_sessions WHERE revoked_at <> 0) || '/' || (SELECT COUNT(*) FROM ledger_txns) || '/' ||
 				(SELECT COUNT(*) FROM user_coupons) || '/' || (SELECT COUNT(*) FROM code_batches) || '/' || (SELECT COUNT(*) FROM search_pins) || '/' ||
@@ -288,6 +309,9 @@ func TestEveryAdminRouteNamesItsRoles(t *testing.T) {
 		send := func(r operator.Route, c caller, body string) *apitest.Response {
 			t.Helper()
 			sent++ // each call from its own address: the sign-in limits count per address
+			if c.token == keyToken {
+				keyUses++
+			}
 			method, path, ok := strings.Cut(r.Pattern, " ")
 			if !ok { // the catch-all "/api/admin/": any method, any path
 				method, path = "GET", r.Pattern+"no/such/call"
@@ -323,6 +347,19 @@ func TestEveryAdminRouteNamesItsRoles(t *testing.T) {
 					t.Errorf("%s as %s: %d %q, want 403 没有权限", r.Pattern, c.name, res.Code, res.Envelope.Tip)
 				}
 			}
+			switch p := rules[r.Pattern]; {
+			case !p.roles[key.role]:
+				if res := send(r, key, valid[r.Pattern]); res.Code != 403 || res.Envelope.Tip != "没有权限" {
+					t.Errorf("%s as %s: %d %q, want 403 没有权限", r.Pattern, key.name, res.Code, res.Envelope.Tip)
+				}
+			case p.session:
+				if res := send(r, key, valid[r.Pattern]); res.Code != 403 || !strings.Contains(res.Envelope.Tip, "API 密钥不能") {
+					t.Errorf("%s as %s: %d %q, want 403 API 密钥不能…", r.Pattern, key.name, res.Code, res.Envelope.Tip)
+				}
+			}
+		}
+		if n := keyAudit(); n != keyUses || n == 0 {
+			t.Fatalf("%d uses of the key audited, %d made", n, keyUses)
 		}
 		if after := fingerprint(); after != before {
 			t.Fatalf("refused calls changed something: %s -> %s", before, after)
@@ -362,6 +399,14 @@ func TestEveryAdminRouteNamesItsRoles(t *testing.T) {
 					t.Errorf("%s as %s: %d, the owner got %d (%s)", r.Pattern, c.name, res.Code, answers[r.Pattern], res.Body)
 				}
 			}
+			if p := rules[r.Pattern]; p.roles[key.role] && !p.session {
+				if res := send(r, key, ""); res.Code != answers[r.Pattern] {
+					t.Errorf("%s as %s: %d, the owner got %d (%s)", r.Pattern, key.name, res.Code, answers[r.Pattern], res.Body)
+				}
+			}
+		}
+		if n := keyAudit(); n != keyUses {
+			t.Fatalf("%d uses of the key audited, %d made", n, keyUses)
 		}
 
 		// Step-up: 6 minutes after the sign-ins, the step-up routes answer

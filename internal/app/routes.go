@@ -275,6 +275,8 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	op(anyOp.SessionOnly(), "POST /api/admin/session/stepup", opr.StepUp)
 	op(anyOp, "GET /api/admin/sessions", opr.Sessions)
 	op(anyOp, "POST /api/admin/sessions/revoke", opr.RevokeSession)
+	op(anyOp, "GET /api/admin/keys", opr.Keys)
+	op(anyOp, "POST /api/admin/keys/revoke", opr.RevokeKey)
 	op(owner, "GET /api/admin/operators", opr.Operators)
 	op(owner.StepUp(), "POST /api/admin/operators", opr.CreateOperator)
 	op(owner.StepUp(), "POST /api/admin/operators/role", opr.SetOperatorRole)

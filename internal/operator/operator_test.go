@@ -2,6 +2,7 @@ package operator_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -559,4 +560,111 @@ func registerUID(t *testing.T, s *apptest.Server, account string) (string, int64
 		User  struct{ UID int64 }
 	}](t, res)
 	return d.Token, d.User.UID
+}
+
+// API keys: issued for an operator with a lifetime, shown once and kept
+// hashed; a key acts with its operator's role as it is now, never on
+// step-up or session-only calls; every use is audited, refused ones too;
+// it ends at its expiry, when revoked (by its operator or an owner), and
+// when its operator leaves the console.
+func TestAPIKeys(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		ctx := context.Background()
+		c := setClock(s)
+		owner := s.Operator(t, "ops_k", httpx.RoleOwner)
+		con := s.Operator(t, "ops_kc", httpx.RoleContent)
+		key, k, err := s.App.Operators.IssueKey(ctx, cli, con.UID, 24*time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(key, "pk_") || k.Prefix != key[:8] || k.Role != httpx.RoleContent || k.Account != "ops_kc" ||
+			!k.ExpiresAt.Equal(c.Now().Add(24*time.Hour).Truncate(time.Second)) || k.LastUsedAt != nil || k.RevokedAt != nil {
+			t.Fatalf("key %s %+v", key, k)
+		}
+		if n := count(t, s, `SELECT COUNT(*) FROM operator_api_keys WHERE key_hash = ? OR prefix <> ?`, key, key[:8]); n != 0 {
+			t.Fatal("the key is stored in the clear")
+		}
+		for _, ttl := range []time.Duration{0, 30 * time.Second, 91 * 24 * time.Hour} {
+			if _, _, err := s.App.Operators.IssueKey(ctx, cli, con.UID, ttl); !errors.Is(err, operator.ErrKeyTTL) {
+				t.Errorf("ttl %v: %v", ttl, err)
+			}
+		}
+		if _, _, err := s.App.Operators.IssueKey(ctx, cli, 987654, time.Hour); !errors.Is(err, operator.ErrNoOperator) {
+			t.Errorf("a key for nobody: %v", err)
+		}
+
+		uses := func() int {
+			return count(t, s, `SELECT COUNT(*) FROM audit_log WHERE action = 'apikey.use' AND target_id = ?`, fmt.Sprint(k.ID))
+		}
+		get(t, s, "/api/admin/modules", key, 200, "")
+		post(t, s, "/api/admin/modules", key, `{"name":"脚本栏目","moduleType":0}`, 200, "")
+		if n := count(t, s, `SELECT COUNT(*) FROM audit_log WHERE action = 'module.create' AND actor_uid = ?`, con.UID); n != 1 {
+			t.Fatal("the key's change is not its operator's")
+		}
+		get(t, s, "/api/admin/wallet?uid=1", key, 403, "没有权限")
+		post(t, s, "/api/admin/source", key, `{"key":"GROUP","entries":[]}`, 403, "API 密钥不能")
+		post(t, s, "/api/admin/session/stepup", key, `{"code":"123456"}`, 403, "API 密钥不能")
+		apitest.Scenario{Method: "DELETE", URL: "/api/admin/session", Token: key, ExpectedStatus: 403}.Run(t, s.Handler)
+		res := get(t, s, "/api/admin/session", key, 200, "")
+		if d := apitest.Data[struct {
+			Account     string
+			Role        httpx.Role
+			StepUpUntil *time.Time
+		}](t, res); d.Account != "ops_kc" || d.Role != httpx.RoleContent || d.StepUpUntil != nil {
+			t.Fatalf("the key's session %s", res.Envelope.Data)
+		}
+		if n := uses(); n != 7 {
+			t.Fatalf("%d uses audited, want 7", n)
+		}
+		if n := count(t, s, `SELECT COUNT(*) FROM audit_log WHERE action = 'apikey.use' AND after LIKE '%"allowed":false%' AND after LIKE '%/api/admin/wallet%'`); n != 1 {
+			t.Fatal("the refused use is not audited as refused")
+		}
+		if n := count(t, s, `SELECT COUNT(*) FROM operator_api_keys WHERE last_used_at = ?`, c.Now().Unix()); n != 1 {
+			t.Fatal("last use not recorded")
+		}
+
+		// The role is read at each use.
+		post(t, s, "/api/admin/operators/role", owner.Token, fmt.Sprintf(`{"uid":%d,"role":"finance"}`, con.UID), 200, "")
+		get(t, s, "/api/admin/modules", key, 403, "没有权限")
+		get(t, s, "/api/admin/wallet?uid=1", key, 200, "")
+
+		// Listing and revoking: own keys for anyone, all for an owner.
+		key2, k2, _ := s.App.Operators.IssueKey(ctx, cli, owner.UID, time.Hour)
+		list := func(tok string) []operator.Key {
+			return apitest.Data[struct{ List []operator.Key }](t, get(t, s, "/api/admin/keys", tok, 200, "")).List
+		}
+		if l := list(owner.Token); len(l) != 2 || l[0].ID != k2.ID || l[1].LastUsedAt == nil {
+			t.Fatalf("the owner's keys %+v", l)
+		}
+		if l := list(con.Token); len(l) != 1 || l[0].ID != k.ID {
+			t.Fatalf("own keys %+v", l)
+		}
+		post(t, s, "/api/admin/keys/revoke", con.Token, fmt.Sprintf(`{"id":%d}`, k2.ID), 404, "")
+		get(t, s, "/api/admin/session", key2, 200, "")
+		res = post(t, s, "/api/admin/keys/revoke", con.Token, fmt.Sprintf(`{"id":%d}`, k.ID), 200, "")
+		if string(res.Envelope.Data) != `{"revoked":true}` {
+			t.Fatalf("revoke %s", res.Envelope.Data)
+		}
+		get(t, s, "/api/admin/session", key, 401, "登录已过期")
+		if l := list(owner.Token); l[1].RevokedAt == nil {
+			t.Fatal("revokedAt not shown")
+		}
+		if res := post(t, s, "/api/admin/keys/revoke", owner.Token, fmt.Sprintf(`{"id":%d}`, k.ID), 200, ""); string(res.Envelope.Data) != `{"revoked":false}` {
+			t.Fatalf("revoke again %s", res.Envelope.Data)
+		}
+
+		// Expiry, and an operator leaving the console.
+		key3, _, _ := s.App.Operators.IssueKey(ctx, cli, owner.UID, time.Hour)
+		c.Add(time.Hour)
+		get(t, s, "/api/admin/session", key3, 401, "登录已过期")
+		key4, _, _ := s.App.Operators.IssueKey(ctx, cli, con.UID, time.Hour)
+		get(t, s, "/api/admin/session", key4, 200, "")
+		owner2 := s.Operator(t, "ops_k2", httpx.RoleOwner)
+		post(t, s, "/api/admin/operators/role", owner2.Token, fmt.Sprintf(`{"uid":%d,"role":"user"}`, con.UID), 200, "")
+		get(t, s, "/api/admin/session", key4, 401, "登录已过期")
+		if n := count(t, s, `SELECT COUNT(*) FROM operator_api_keys WHERE uid = ? AND revoked_at = 0`, con.UID); n != 0 {
+			t.Fatalf("%d keys of a former operator live", n)
+		}
+		get(t, s, "/api/admin/session", "pk_garbage", 401, "登录已过期")
+	})
 }

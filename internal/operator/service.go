@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -404,6 +405,9 @@ func (s *Service) openSession(ctx context.Context, tx *db.Tx, uid int64, role ht
 // session (its last request moves its idle end) or a live API key. Anything
 // else, a phone-app token included, is ErrSessionInvalid.
 func (s *Service) Authenticate(ctx context.Context, token string) (Caller, error) {
+	if strings.HasPrefix(token, keyPrefix) {
+		return s.authenticateKey(ctx, token)
+	}
 	th, ok := tokenHashOf(token, sessionPrefix)
 	if !ok {
 		return Caller{}, fmt.Errorf("%w: not a console token", ErrSessionInvalid)
