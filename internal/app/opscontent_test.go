@@ -18,10 +18,10 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/admin"
 	"prima/internal/apitest"
 	"prima/internal/app/apptest"
 	"prima/internal/catalog"
-	"prima/internal/platform/audit"
 	"prima/internal/platform/httpx"
 )
 
@@ -446,12 +446,12 @@ func TestOperatorVideos(t *testing.T) {
 		o.call(t, o.op, "POST", "/api/admin/videos/delete", fmt.Sprintf(`{"id":%d}`, v.ID), 404)
 
 		// Every change is in the audit log, by this operator.
-		var page audit.Page
-		page = decode[audit.Page](t, o.call(t, o.op, "GET", "/api/admin/audit?targetType=video&targetID="+fmt.Sprint(v.ID)+"&pageSize=50", "", 200))
+		var page admin.AuditPage
+		page = decode[admin.AuditPage](t, o.call(t, o.op, "GET", "/api/admin/audit?target=video:"+fmt.Sprint(v.ID)+"&limit=50", "", 200))
 		var actions []string
 		for _, r := range page.List {
-			if r.ActorUID != o.opUID {
-				t.Fatalf("actor %d", r.ActorUID)
+			if r.Actor != o.opUID {
+				t.Fatalf("actor %d", r.Actor)
 			}
 			actions = append(actions, r.Action)
 		}
@@ -611,7 +611,7 @@ func TestOperatorGuide(t *testing.T) {
 			info.Playback.PreviewMs != 4000 || info.Paywall.PreviewMs != 4000 {
 			t.Fatalf("info: %+v", info)
 		}
-		page := decode[audit.Page](t, o.call(t, o.op, "GET", "/api/admin/audit?targetType=video", "", 200))
+		page := decode[admin.AuditPage](t, o.call(t, o.op, "GET", "/api/admin/audit?target=video", "", 200))
 		var actions []string
 		for _, r := range page.List {
 			actions = append(actions, r.Action)
