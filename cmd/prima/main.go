@@ -1,4 +1,4 @@
-// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima wallet`, `prima withdrawals`, `prima reindex`, `prima help`.
+// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima wallet`, `prima audit`, `prima withdrawals`, `prima reindex`, `prima help`.
 package main
 
 import (
@@ -26,18 +26,27 @@ Usage:
   prima worker    run background jobs only, no HTTP (for scaled-out deployments)
   prima migrate   apply database migrations
   prima seed      load the demo catalogue into an empty database
-  prima admin create -account NAME
-                  make NAME an operator (creates it, asking for a password,
-                  or promotes an existing account)
+  prima admin create -account NAME [-role ROLE]
+                  make NAME an operator of the console (creates it, asking for
+                  a password, or promotes an existing account); ROLE: owner
+                  (default), content, moderator, finance or support
+  prima admin reset-totp -account NAME
+                  forget NAME's authenticator (a lost phone)
+  prima admin key -account NAME -ttl 24h
+                  issue an API key with NAME's role for scripts (printed once)
   prima wallet check
                   verify the ledger's invariants; exits non-zero on a breach
+  prima audit verify
+                  recompute the audit log's hash chain; names the first broken
+                  row and exits non-zero
   prima withdrawals list|approve|reject
                   list withdrawals, mark one paid or reject it (-h for flags)
   prima reindex   rebuild the search index from the content; prints counts
 
 Each command takes -h for its flags (prima help COMMAND says the same);
 every flag also reads an environment variable (PRIMA_LISTEN, PRIMA_DATA_DIR,
-PRIMA_DATABASE_URL, PRIMA_WORKERS, ...).
+PRIMA_DATABASE_URL, PRIMA_WORKERS, ...). PRIMA_ADMIN_ALLOW (-admin-allow) limits
+the operator console's API (/api/admin, its sign-in too) to a list of CIDRs.
 `
 
 func main() { os.Exit(cli(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -84,6 +93,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if cmd == "wallet" {
 		return runWallet(args, stdout)
+	}
+	if cmd == "audit" {
+		return runAudit(args, stdout)
 	}
 	if cmd == "withdrawals" {
 		return runWithdrawals(args, stdout, stderr)

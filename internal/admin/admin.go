@@ -1,19 +1,20 @@
 // Package admin is the operator's API under /api/admin/...: the users
-// calls and the audit log. Every route is mounted behind the account
-// handler's RequireOperator, and every action writes the audit log in its
-// own transaction through prima/internal/platform/audit.
+// calls and the audit log. Every route is mounted behind the console's
+// gate (internal/operator, with the roles the route names), and every
+// action writes the audit log in its own transaction through
+// prima/internal/platform/audit.
 //
 // Admin reaches the domains it operates on; no domain imports admin. A
 // domain that adds an operator call of its own puts the action (with its
 // audit.Record) in its service and mounts the handler under /api/admin in
-// internal/app/routes.go behind RequireOperator (docs/architecture.md).
+// internal/app/routes.go with op(access, pattern, handler)
+// (docs/architecture.md).
 package admin
 
 import (
 	"context"
 	"math"
 	"net/http"
-	"strings"
 	"time"
 
 	"prima/internal/account"
@@ -27,7 +28,6 @@ type Users interface {
 	User(ctx context.Context, uid int64) (account.User, error)
 	UserByAccount(ctx context.Context, name string) (account.User, error)
 	LiveSessions(ctx context.Context, uid int64) (int, error)
-	SetRole(ctx context.Context, actor audit.Actor, uid int64, role httpx.Role) (account.User, error)
 	RevokeSessions(ctx context.Context, actor audit.Actor, uid int64) (int64, error)
 }
 
@@ -39,12 +39,6 @@ type Handler struct {
 
 // NewHandler returns the operator API over users, reading the audit log from q.
 func NewHandler(users Users, q db.Querier) *Handler { return &Handler{users: users, db: q} }
-
-// Page sizes of the audit listing.
-const (
-	defaultPageSize = 20
-	maxPageSize     = 100
-)
 
 // UserView is a user as an operator sees it: no password hash, but the
 // account, role and how many devices are signed in.
@@ -105,34 +99,6 @@ func (h *Handler) User(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, v)
 }
 
-// SetRole is POST /api/admin/users/role {uid, role}: promote a registered
-// user to operator or demote an operator to user.
-func (h *Handler) SetRole(w http.ResponseWriter, r *http.Request) error {
-	var req struct {
-		UID  int64  `json:"uid"`
-		Role string `json:"role"`
-	}
-	if err := httpx.Decode(w, r, &req); err != nil {
-		return err
-	}
-	if req.UID < 1 {
-		return httpx.Invalid("请输入用户ID", "uid must be a positive integer")
-	}
-	role := httpx.Role(strings.TrimSpace(req.Role))
-	if !role.Valid() {
-		return httpx.Invalid("角色无效，应为 user 或 operator", "role must be user or operator")
-	}
-	u, err := h.users.SetRole(r.Context(), audit.ActorFrom(r), req.UID, role)
-	if err != nil {
-		return errs.Map(err)
-	}
-	v, err := h.view(r.Context(), u)
-	if err != nil {
-		return httpx.Internal(err)
-	}
-	return httpx.OK(w, v)
-}
-
 // RevokeSessions is POST /api/admin/users/sessions/revoke {uid}: sign the
 // user out on every device.
 func (h *Handler) RevokeSessions(w http.ResponseWriter, r *http.Request) error {
@@ -152,40 +118,8 @@ func (h *Handler) RevokeSessions(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, map[string]int64{"uid": req.UID, "revoked": n})
 }
 
-// Audit is GET /api/admin/audit: the log newest first, filtered by actor,
-// action, targetType and targetID, paged by pageNumber/pageSize or, to
-// page through a growing log without repeats, by beforeID.
-func (h *Handler) Audit(w http.ResponseWriter, r *http.Request) error {
-	q := httpx.Q(r)
-	pageSize := int(q.Int("pageSize", defaultPageSize, 1, maxPageSize))
-	pageNumber := int(q.Int("pageNumber", 1, 1, math.MaxInt32))
-	f := audit.Filter{
-		Actor:      q.Int("actor", -1, 0, math.MaxInt64),
-		Action:     q.String("action"),
-		TargetType: q.String("targetType"),
-		TargetID:   q.String("targetID"),
-		BeforeID:   q.Int("beforeID", 0, 1, math.MaxInt64),
-	}
-	if err := q.Err(); err != nil {
-		return err
-	}
-	if (pageNumber-1)*pageSize >= audit.Window {
-		return httpx.Invalid("页码过大，请缩小范围或使用 beforeID", "pageNumber reaches past the first 10000 rows; page on with beforeID")
-	}
-	for name, v := range map[string]string{"action": f.Action, "targetType": f.TargetType, "targetID": f.TargetID} {
-		if len(v) > 128 {
-			return httpx.Invalid("参数 "+name+" 过长", name+" is longer than 128 bytes")
-		}
-	}
-	page, err := audit.List(r.Context(), h.db, f, pageNumber, pageSize)
-	if err != nil {
-		return httpx.Internal(err)
-	}
-	return httpx.OK(w, page)
-}
-
 // NotFound answers an /api/admin path no route matched; it is mounted
-// behind RequireOperator so that only operators learn which calls exist.
+// behind the console's gate so that only operators learn which calls exist.
 func NotFound(w http.ResponseWriter, r *http.Request) error {
 	return httpx.NotFound("请求地址不存在", "no route for "+r.Method+" "+r.URL.Path)
 }

@@ -18,30 +18,33 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/admin"
 	"prima/internal/apitest"
 	"prima/internal/app/apptest"
 	"prima/internal/catalog"
 	"prima/internal/platform/audit"
+	"prima/internal/platform/httpx"
 )
 
-// ops is a test server with an operator and a plain user signed in.
+// ops is a test server with an operator and a plain user signed in. op
+// is the operator's console token (an owner's); app is the same
+// account's phone-app token, with which operators upload pictures and
+// videos like anyone (POST /api/app/vid/uploadStatic), and which opens
+// nothing under /api/admin.
 type ops struct {
-	s        *apptest.Server
-	op, user string
-	opUID    int64
+	s             *apptest.Server
+	op, app, user string
+	opUID         int64
 }
 
 func newOps(t *testing.T, s *apptest.Server) *ops {
 	t.Helper()
-	u, _, err := s.App.Account.CreateOperator(context.Background(), audit.Actor{UID: audit.CLI}, "ops_1", "secret12")
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := s.Operator(t, "ops_1", httpx.RoleOwner)
 	res := apitest.Scenario{Method: "POST", URL: "/api/app/mine/login/h5", Body: `{"account":"ops_1","passWord":"secret12","sysType":"ios"}`, ExpectedStatus: 200}.Run(t, s.Handler)
-	tok := apitest.Data[struct {
+	app := apitest.Data[struct {
 		Token string `json:"token"`
 	}](t, res).Token
-	return &ops{s: s, op: tok, opUID: u.ID, user: apitest.GuestLogin(t, s.Handler, apitest.DevID(1))}
+	return &ops{s: s, op: o.Token, app: app, opUID: o.UID, user: apitest.GuestLogin(t, s.Handler, apitest.DevID(1))}
 }
 
 // call sends a request and checks its status; it returns the envelope's data.
@@ -221,7 +224,10 @@ func TestOperatorContentNeedsAnOperator(t *testing.T) {
 				body = `{"id":1,"name":"x","moduleType":0,"title":"x","subModuleID":1,"published":true,"tagIds":[]}`
 			}
 			o.call(t, "", c[0], c[1], body, 401, "请先登录")
-			o.call(t, o.user, c[0], c[1], body, 403, "无权访问")
+			// A phone-app token opens nothing under /api/admin, the
+			// operator's own neither.
+			o.call(t, o.user, c[0], c[1], body, 401, "登录已过期")
+			o.call(t, o.app, c[0], c[1], body, 401, "登录已过期")
 		}
 		if n := o.count(t, "SELECT COUNT(*) FROM modules"); n != 0 {
 			t.Fatalf("refused calls made %d modules", n)
@@ -258,7 +264,7 @@ func TestOperatorVideos(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
 		o := newOps(t, s)
 		f := newContent(t, o)
-		pic := upload(t, s, o.op, "p.jpg", jpegBytes(t))
+		pic := upload(t, s, o.app, "p.jpg", jpegBytes(t))
 
 		// Bad input: each refused, nothing written.
 		videos := func() int { return o.count(t, "SELECT COUNT(*) FROM videos") }
@@ -349,7 +355,7 @@ func TestOperatorVideos(t *testing.T) {
 
 		// Edit only what is given; a move takes the sub-module's module.
 		oldCover := v.Cover
-		pic2 := upload(t, s, o.op, "q.jpg", jpegBytes(t))
+		pic2 := upload(t, s, o.app, "q.jpg", jpegBytes(t))
 		v = decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos/update", fmt.Sprintf(
 			`{"id":%d,"subModuleID":%d,"vipLevel":2,"coins":0,"coverId":%d}`, v.ID, f.sub2, pic2), 200))
 		if v.ModuleID != f.mod2 || v.SubModuleID != f.sub2 || v.Access != "svip" || v.Title != "新片" || len(v.Tags) != 2 || v.Cover == oldCover {
@@ -441,12 +447,12 @@ func TestOperatorVideos(t *testing.T) {
 		o.call(t, o.op, "POST", "/api/admin/videos/delete", fmt.Sprintf(`{"id":%d}`, v.ID), 404)
 
 		// Every change is in the audit log, by this operator.
-		var page audit.Page
-		page = decode[audit.Page](t, o.call(t, o.op, "GET", "/api/admin/audit?targetType=video&targetID="+fmt.Sprint(v.ID)+"&pageSize=50", "", 200))
+		var page admin.AuditPage
+		page = decode[admin.AuditPage](t, o.call(t, o.op, "GET", "/api/admin/audit?target=video:"+fmt.Sprint(v.ID)+"&limit=50", "", 200))
 		var actions []string
 		for _, r := range page.List {
-			if r.ActorUID != o.opUID {
-				t.Fatalf("actor %d", r.ActorUID)
+			if r.Actor != o.opUID {
+				t.Fatalf("actor %d", r.Actor)
 			}
 			actions = append(actions, r.Action)
 		}
@@ -557,15 +563,20 @@ func TestOperatorGuide(t *testing.T) {
 			defer c()
 			s.App.Jobs.Stop(stop)
 		})
-		o := newOps(t, s) // prima admin create, then POST /api/app/mine/login/h5
-		mod := decode[adminModule](t, o.call(t, o.op, "POST", "/api/admin/modules", `{"name":"电影","moduleType":0,"sort":1}`, 200))
-		sub := decode[adminModule](t, o.call(t, o.op, "POST", "/api/admin/modules", fmt.Sprintf(`{"name":"新片","pid":%d,"sort":1}`, mod.ID), 200))
-		media := upload(t, s, o.op, "clip.mp4", clipBytes)
+		o := newOps(t, s) // prima admin create; the app token for uploads
+		// The guide's scripts use an API key (prima admin key -account ops_1 -ttl 24h).
+		key, _, err := s.App.Operators.IssueKey(ctx, audit.Actor{UID: audit.CLI}, o.opUID, 24*time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod := decode[adminModule](t, o.call(t, key, "POST", "/api/admin/modules", `{"name":"电影","moduleType":0,"sort":1}`, 200))
+		sub := decode[adminModule](t, o.call(t, key, "POST", "/api/admin/modules", fmt.Sprintf(`{"name":"新片","pid":%d,"sort":1}`, mod.ID), 200))
+		media := upload(t, s, o.app, "clip.mp4", clipBytes)
 		deadline := time.Now().Add(60 * time.Second)
 		for {
 			st := decode[struct {
 				State string `json:"state"`
-			}](t, o.call(t, o.op, "GET", fmt.Sprintf("/api/app/vid/uploadStatic?id=%d", media), "", 200)).State
+			}](t, o.call(t, o.app, "GET", fmt.Sprintf("/api/app/vid/uploadStatic?id=%d", media), "", 200)).State
 			if st == "ready" {
 				break
 			}
@@ -574,14 +585,14 @@ func TestOperatorGuide(t *testing.T) {
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		cover := upload(t, s, o.op, "cover.jpg", jpegBytes(t))
+		cover := upload(t, s, o.app, "cover.jpg", jpegBytes(t))
 		// A video upload is no cover.
-		o.call(t, o.op, "POST", "/api/admin/videos", fmt.Sprintf(`{"title":"x","subModuleID":%d,"coverId":%d}`, sub.ID, media), 422, "封面必须是")
-		tag := decode[catalog.AdminTag](t, o.call(t, o.op, "POST", "/api/admin/tags", `{"name":"高清"}`, 200))
-		v := decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos", fmt.Sprintf(
+		o.call(t, key, "POST", "/api/admin/videos", fmt.Sprintf(`{"title":"x","subModuleID":%d,"coverId":%d}`, sub.ID, media), 422, "封面必须是")
+		tag := decode[catalog.AdminTag](t, o.call(t, key, "POST", "/api/admin/tags", `{"name":"高清"}`, 200))
+		v := decode[adminVideo](t, o.call(t, key, "POST", "/api/admin/videos", fmt.Sprintf(
 			`{"title":"第一部影片","moduleID":%d,"subModuleID":%d,"tagIds":[%d],"coverId":%d,"coins":30}`, mod.ID, sub.ID, tag.ID, cover), 200))
-		o.call(t, o.op, "POST", "/api/admin/videos/media", fmt.Sprintf(`{"videoId":%d,"mediaId":%d}`, v.ID, media), 200)
-		v = decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos/publish", fmt.Sprintf(`{"id":%d,"published":true}`, v.ID), 200))
+		o.call(t, key, "POST", "/api/admin/videos/media", fmt.Sprintf(`{"videoId":%d,"mediaId":%d}`, v.ID, media), 200)
+		v = decode[adminVideo](t, o.call(t, key, "POST", "/api/admin/videos/publish", fmt.Sprintf(`{"id":%d,"published":true}`, v.ID), 200))
 		if !v.Published || v.MediaID != media || v.Duration != 12 {
 			t.Fatalf("video: %+v", v)
 		}
@@ -606,13 +617,17 @@ func TestOperatorGuide(t *testing.T) {
 			info.Playback.PreviewMs != 4000 || info.Paywall.PreviewMs != 4000 {
 			t.Fatalf("info: %+v", info)
 		}
-		page := decode[audit.Page](t, o.call(t, o.op, "GET", "/api/admin/audit?targetType=video", "", 200))
+		page := decode[admin.AuditPage](t, o.call(t, key, "GET", "/api/admin/audit?target=video", "", 200))
 		var actions []string
 		for _, r := range page.List {
 			actions = append(actions, r.Action)
 		}
 		if strings.Join(actions, " ") != "video.publish video.media video.create" {
 			t.Fatalf("audit: %v", actions)
+		}
+		// Every use of the key is in the log too.
+		if n := o.count(t, `SELECT COUNT(*) FROM audit_log WHERE action = 'apikey.use' AND actor_uid = ?`, o.opUID); n != 8 {
+			t.Fatalf("%d key uses audited, want 8", n)
 		}
 	})
 }

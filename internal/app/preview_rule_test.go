@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"strings"
 	"testing"
 
 	"prima/internal/apitest"
@@ -14,8 +15,8 @@ func TestPreviewRuleCalls(t *testing.T) {
 		o := newOps(t, s)
 		apitest.Run(t, s.Handler,
 			apitest.Scenario{Name: "no token", URL: "/api/admin/preview", ExpectedStatus: 401},
-			apitest.Scenario{Name: "a user reads", URL: "/api/admin/preview", Token: user, ExpectedStatus: 403},
-			apitest.Scenario{Name: "a user sets", Method: "POST", URL: "/api/admin/preview", Token: user, Body: `{"maxSeconds":60}`, ExpectedStatus: 403},
+			apitest.Scenario{Name: "a user reads", URL: "/api/admin/preview", Token: user, ExpectedStatus: 401},
+			apitest.Scenario{Name: "a user sets", Method: "POST", URL: "/api/admin/preview", Token: user, Body: `{"maxSeconds":60}`, ExpectedStatus: 401},
 			apitest.Scenario{Name: "defaults", URL: "/api/admin/preview", Token: o.op, ExpectedStatus: 200,
 				ExpectedContent: []string{`"maxSeconds":10`, `"maxFraction":{"num":1,"den":3}`, `"updatedAt":0`}},
 			apitest.Scenario{Name: "more than half", Method: "POST", URL: "/api/admin/preview", Token: o.op, Body: `{"maxFraction":{"num":2,"den":3}}`,
@@ -27,8 +28,12 @@ func TestPreviewRuleCalls(t *testing.T) {
 				ExpectedStatus: 200, ExpectedContent: []string{`"maxSeconds":6`, `"maxFraction":{"num":1,"den":4}`}},
 			apitest.Scenario{Name: "read back", URL: "/api/admin/preview", Token: o.op, ExpectedStatus: 200,
 				ExpectedContent: []string{`"maxSeconds":6`, `"num":1,"den":4`}},
-			apitest.Scenario{Name: "audited", URL: "/api/admin/audit?targetType=preview_rule", Token: o.op, ExpectedStatus: 200,
-				ExpectedContent: []string{`"action":"preview.rule"`, `"total":1`}},
+			apitest.Scenario{Name: "audited", URL: "/api/admin/audit?target=preview_rule", Token: o.op, ExpectedStatus: 200,
+				ExpectedContent: []string{`"action":"preview.rule"`, `"nextCursor":null`}, Check: func(t *testing.T, res *apitest.Response) {
+					if n := strings.Count(string(res.Envelope.Data), `"action":`); n != 1 {
+						t.Fatalf("%d rows: %s", n, res.Envelope.Data)
+					}
+				}},
 		)
 	})
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 
 	"prima/internal/account"
@@ -13,6 +14,7 @@ import (
 	"prima/internal/gallery"
 	"prima/internal/media"
 	"prima/internal/messaging"
+	"prima/internal/operator"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/httpx"
 	"prima/internal/report"
@@ -31,7 +33,27 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	cat := catalog.NewHandler(a.Catalog)
 	mux := http.NewServeMux()
 	api := httpx.NewAPIMux()
-	h := func(pattern string, fn httpx.Handler) { api.Handle(pattern, fn) }
+	h := func(pattern string, fn httpx.Handler) {
+		if isAdmin(pattern) {
+			panic("routes: " + pattern + " is under /api/admin: mount it with op(access, pattern, handler)")
+		}
+		api.Handle(pattern, fn)
+	}
+	// op mounts an /api/admin route behind the console's gate with the
+	// access it names: the roles it opens to (owner always), step-up,
+	// sessions only (docs/architecture.md, *Operator identity*). It is the
+	// only way in: h refuses /api/admin patterns, and the table test
+	// (internal/app/access_test.go) calls every route op mounted as every
+	// role, so a route without its roles cannot be added unnoticed.
+	opr := operator.NewHandler(a.Operators, a.adminAllow)
+	a.adminRoutes = nil
+	op := func(access operator.Access, pattern string, fn httpx.Handler) {
+		if !isAdmin(pattern) {
+			panic("routes: op(" + pattern + ") is not under /api/admin")
+		}
+		a.adminRoutes = append(a.adminRoutes, operator.Route{Pattern: pattern, Access: access})
+		api.Handle(pattern, opr.Gate(access, fn))
+	}
 
 	// Process health for orchestrators and load balancers: liveness says
 	// the process answers, readiness that its dependencies do.
@@ -255,108 +277,123 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	// A share link's visit, reported by the landing page after its guest login.
 	h("POST /api/app/userinvite/visit", acct.RequireUser(earn.Visit))
 
-	// Operators: every /api/admin path, known or not, is behind
-	// RequireOperator (no token 401, a user's token 403); each action
-	// writes the audit log in its own transaction.
+	// Operators (docs/api.md, *Operator console* and *Operator API*):
+	// every /api/admin path, known or not, is behind the console's gate
+	// (a console session or an API key; a phone-app token is 401) and the
+	// address allowlist; each action writes the audit log in its own
+	// transaction.
 	adm := admin.NewHandler(a.Account, a.DB)
-	op := func(pattern string, fn httpx.Handler) { h(pattern, acct.RequireOperator(fn)) }
-	op("GET /api/admin/users", adm.User)
-	op("POST /api/admin/users/role", adm.SetRole)
-	op("POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
-	op("GET /api/admin/audit", adm.Audit)
-	op("GET /api/admin/rewards/invite", inv.AdminConfig)
-	op("POST /api/admin/rewards/invite", inv.AdminSetConfig)
-	op("GET /api/admin/invites", inv.AdminInvites)
-	op("GET /api/admin/commission/config", earn.AdminConfig)
-	op("POST /api/admin/commission/config", earn.AdminSetConfig)
-	op("GET /api/admin/promoters", earn.AdminPromoters)
-	op("POST /api/admin/promoters/decide", earn.AdminDecide)
-	op("POST /api/admin/coupons/grant", wal.AdminGrantCoupons)
-	op("GET /api/admin/media", up.AdminList)
-	op("POST /api/admin/videos/media", cat.AdminAttachMedia)
-	op("POST /api/admin/galleries", gal.AdminCreate)
-	op("POST /api/admin/galleries/update", gal.AdminUpdate)
-	op("POST /api/admin/galleries/publish", gal.AdminPublish)
-	op("POST /api/admin/galleries/images", gal.AdminImages)
-	op("GET /api/admin/galleries/info", gal.AdminInfo)
+	// The console's own calls: sign-in and enrolment need no credential.
+	op(operator.Public, "POST /api/admin/session", opr.SignIn)
+	op(operator.Public, "POST /api/admin/session/enrol", opr.Enrol)
+	op(anyOp, "GET /api/admin/session", opr.Session)
+	op(anyOp.SessionOnly(), "DELETE /api/admin/session", opr.SignOut)
+	op(anyOp.SessionOnly(), "POST /api/admin/session/stepup", opr.StepUp)
+	op(anyOp, "GET /api/admin/sessions", opr.Sessions)
+	op(anyOp, "POST /api/admin/sessions/revoke", opr.RevokeSession)
+	op(anyOp, "GET /api/admin/keys", opr.Keys)
+	op(anyOp, "POST /api/admin/keys/revoke", opr.RevokeKey)
+	op(owner, "GET /api/admin/operators", opr.Operators)
+	op(owner.StepUp(), "POST /api/admin/operators", opr.CreateOperator)
+	op(owner.StepUp(), "POST /api/admin/operators/role", opr.SetOperatorRole)
+	op(owner.StepUp(), "POST /api/admin/operators/reset-totp", opr.ResetTOTP)
+	op(people, "GET /api/admin/users", adm.User)
+	op(userSessions, "POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
+	op(owner, "GET /api/admin/audit", adm.Audit)
+	op(owner, "GET /api/admin/audit.csv", adm.AuditCSV)
+	op(finance, "GET /api/admin/rewards/invite", inv.AdminConfig)
+	op(finance, "POST /api/admin/rewards/invite", inv.AdminSetConfig)
+	op(finance, "GET /api/admin/invites", inv.AdminInvites)
+	op(finance, "GET /api/admin/commission/config", earn.AdminConfig)
+	op(finance.StepUp(), "POST /api/admin/commission/config", earn.AdminSetConfig)
+	op(finance, "GET /api/admin/promoters", earn.AdminPromoters)
+	op(finance, "POST /api/admin/promoters/decide", earn.AdminDecide)
+	op(finance, "POST /api/admin/coupons/grant", wal.AdminGrantCoupons)
+	op(content, "GET /api/admin/media", up.AdminList)
+	op(content, "POST /api/admin/videos/media", cat.AdminAttachMedia)
+	op(content, "POST /api/admin/galleries", gal.AdminCreate)
+	op(content, "POST /api/admin/galleries/update", gal.AdminUpdate)
+	op(content, "POST /api/admin/galleries/publish", gal.AdminPublish)
+	op(content, "POST /api/admin/galleries/images", gal.AdminImages)
+	op(content, "GET /api/admin/galleries/info", gal.AdminInfo)
 	// Operator content (docs/api.md, "Operator content"): modules, videos, tags.
-	op("GET /api/admin/modules", cat.AdminModules)
-	op("POST /api/admin/modules", cat.AdminCreateModule)
-	op("POST /api/admin/modules/update", cat.AdminUpdateModule)
-	op("POST /api/admin/modules/delete", cat.AdminDeleteModule)
-	op("GET /api/admin/videos", cat.AdminVideos)
-	op("GET /api/admin/videos/info", cat.AdminVideoInfo)
-	op("POST /api/admin/videos", cat.AdminCreateVideo)
-	op("POST /api/admin/videos/update", cat.AdminUpdateVideo)
-	op("POST /api/admin/videos/tags", cat.AdminVideoTags)
-	op("POST /api/admin/videos/publish", cat.AdminPublishVideo)
-	op("POST /api/admin/videos/delete", cat.AdminDeleteVideo)
-	op("GET /api/admin/tags", cat.AdminTags)
-	op("POST /api/admin/tags", cat.AdminCreateTag)
-	op("POST /api/admin/tags/update", cat.AdminUpdateTag)
-	op("POST /api/admin/tags/delete", cat.AdminDeleteTag)
-	op("GET /api/admin/lines", cat.AdminLines)
-	op("POST /api/admin/lines", cat.SetLines)
-	op("GET /api/admin/reports", rep.List)
-	op("GET /api/admin/wallet", wal.AdminWallet)
-	op("POST /api/admin/wallet/adjust", wal.AdminAdjust)
-	op("GET /api/admin/vip/products", wal.AdminVIPProducts)
-	op("POST /api/admin/vip/products", wal.AdminSaveVIPProduct)
-	op("GET /api/admin/withdrawals", wal.AdminWithdrawals)
-	op("POST /api/admin/withdrawals/approve", wal.AdminApprove)
-	op("POST /api/admin/withdrawals/reject", wal.AdminReject)
-	op("GET /api/admin/orders", wal.AdminOrders)
-	op("GET /api/admin/orders/callbacks", wal.AdminCallbacks)
-	op("POST /api/admin/orders/paid", wal.AdminOrderPaid)
-	op("POST /api/admin/orders/refund", wal.AdminOrderRefund)
-	op("GET /api/admin/currencys", wal.AdminCurrencys)
-	op("POST /api/admin/currencys", wal.AdminSaveCurrency)
+	op(content, "GET /api/admin/modules", cat.AdminModules)
+	op(content, "POST /api/admin/modules", cat.AdminCreateModule)
+	op(content, "POST /api/admin/modules/update", cat.AdminUpdateModule)
+	op(content, "POST /api/admin/modules/delete", cat.AdminDeleteModule)
+	op(content, "GET /api/admin/videos", cat.AdminVideos)
+	op(content, "GET /api/admin/videos/info", cat.AdminVideoInfo)
+	op(content, "POST /api/admin/videos", cat.AdminCreateVideo)
+	op(content, "POST /api/admin/videos/update", cat.AdminUpdateVideo)
+	op(content, "POST /api/admin/videos/tags", cat.AdminVideoTags)
+	op(content, "POST /api/admin/videos/publish", cat.AdminPublishVideo)
+	op(content, "POST /api/admin/videos/delete", cat.AdminDeleteVideo)
+	op(content, "GET /api/admin/tags", cat.AdminTags)
+	op(content, "POST /api/admin/tags", cat.AdminCreateTag)
+	op(content, "POST /api/admin/tags/update", cat.AdminUpdateTag)
+	op(content, "POST /api/admin/tags/delete", cat.AdminDeleteTag)
+	op(content, "GET /api/admin/lines", cat.AdminLines)
+	op(content.StepUp(), "POST /api/admin/lines", cat.SetLines)
+	op(errorReports, "GET /api/admin/reports", rep.List)
+	op(moneyRead, "GET /api/admin/wallet", wal.AdminWallet)
+	op(finance.StepUp(), "POST /api/admin/wallet/adjust", wal.AdminAdjust)
+	op(finance, "GET /api/admin/vip/products", wal.AdminVIPProducts)
+	op(finance, "POST /api/admin/vip/products", wal.AdminSaveVIPProduct)
+	op(finance, "GET /api/admin/withdrawals", wal.AdminWithdrawals)
+	op(finance.StepUp(), "POST /api/admin/withdrawals/approve", wal.AdminApprove)
+	op(finance, "POST /api/admin/withdrawals/reject", wal.AdminReject)
+	op(moneyRead, "GET /api/admin/orders", wal.AdminOrders)
+	op(moneyRead, "GET /api/admin/orders/callbacks", wal.AdminCallbacks)
+	op(finance.StepUp(), "POST /api/admin/orders/paid", wal.AdminOrderPaid)
+	op(finance.StepUp(), "POST /api/admin/orders/refund", wal.AdminOrderRefund)
+	op(finance, "GET /api/admin/currencys", wal.AdminCurrencys)
+	op(finance, "POST /api/admin/currencys", wal.AdminSaveCurrency)
 	// Support and information: remote configuration lists, feedback
 	// replies, creator reviews, application centre clicks.
-	op("GET /api/admin/source", cat.AdminSource)
-	op("POST /api/admin/source", cat.AdminSetSource)
-	op("GET /api/admin/preview", cat.AdminPreviewRule)
-	op("POST /api/admin/preview", cat.AdminSetPreviewRule)
-	op("GET /api/admin/apps/clicks", cat.AdminAppClicks)
-	op("GET /api/admin/feedback", sup.AdminFeedback)
-	op("POST /api/admin/feedback/reply", sup.AdminReply)
-	op("GET /api/admin/settled", sup.AdminApplications)
-	op("POST /api/admin/settled/approve", sup.AdminApprove)
-	op("POST /api/admin/settled/reject", sup.AdminReject)
+	op(content, "GET /api/admin/source", cat.AdminSource)
+	op(content.StepUp(), "POST /api/admin/source", cat.AdminSetSource)
+	op(content, "GET /api/admin/preview", cat.AdminPreviewRule)
+	op(content.StepUp(), "POST /api/admin/preview", cat.AdminSetPreviewRule)
+	op(content, "GET /api/admin/apps/clicks", cat.AdminAppClicks)
+	op(supportRole, "GET /api/admin/feedback", sup.AdminFeedback)
+	op(supportRole, "POST /api/admin/feedback/reply", sup.AdminReply)
+	op(supportRole, "GET /api/admin/settled", sup.AdminApplications)
+	op(supportRole, "POST /api/admin/settled/approve", sup.AdminApprove)
+	op(supportRole, "POST /api/admin/settled/reject", sup.AdminReject)
 
-	op("GET /api/admin/message/reports", msg.AdminReports)
-	op("GET /api/admin/rewards/checkin", wf.AdminCycle)
-	op("POST /api/admin/rewards/checkin", wf.AdminSetCycle)
-	op("GET /api/admin/rewards/tasks", wf.AdminTasks)
-	op("POST /api/admin/rewards/tasks", wf.AdminSaveTask)
-	op("GET /api/admin/rewards/prizes", wf.AdminPrizes)
-	op("POST /api/admin/rewards/prizes", wf.AdminSavePrize)
+	op(moderator, "GET /api/admin/message/reports", msg.AdminReports)
+	op(finance, "GET /api/admin/rewards/checkin", wf.AdminCycle)
+	op(finance, "POST /api/admin/rewards/checkin", wf.AdminSetCycle)
+	op(finance, "GET /api/admin/rewards/tasks", wf.AdminTasks)
+	op(finance, "POST /api/admin/rewards/tasks", wf.AdminSaveTask)
+	op(finance, "GET /api/admin/rewards/prizes", wf.AdminPrizes)
+	op(finance, "POST /api/admin/rewards/prizes", wf.AdminSavePrize)
 	// Redemption code batches (codes): the plain codes only in the answer
 	// that makes them.
-	op("POST /api/admin/codes/batches", codes.AdminCreateBatch)
-	op("GET /api/admin/codes/batches", codes.AdminBatches)
-	op("POST /api/admin/codes/batches/disable", codes.AdminDisableBatch)
+	op(finance, "POST /api/admin/codes/batches", codes.AdminCreateBatch)
+	op(finance, "GET /api/admin/codes/batches", codes.AdminBatches)
+	op(finance, "POST /api/admin/codes/batches/disable", codes.AdminDisableBatch)
 	// Community moderation: review, pin, feature, remove, reports, mutes,
 	// settings and topics (docs/operator-guide.md, *Community*).
-	op("GET /api/admin/community/posts", mod.AdminPosts)
-	op("POST /api/admin/community/posts/review", mod.AdminReview)
-	op("POST /api/admin/community/posts/pin", mod.AdminPin)
-	op("POST /api/admin/community/posts/feature", mod.AdminFeature)
-	op("POST /api/admin/community/posts/remove", mod.AdminRemovePost)
-	op("GET /api/admin/community/comments", mod.AdminComments)
-	op("POST /api/admin/community/comments/remove", mod.AdminRemoveComment)
-	op("GET /api/admin/community/reports", mod.AdminReports)
-	op("POST /api/admin/community/reports/resolve", mod.AdminResolveReport)
-	op("POST /api/admin/community/mute", mod.AdminMute)
-	op("GET /api/admin/community/settings", mod.AdminSettings)
-	op("POST /api/admin/community/settings", mod.AdminSaveSettings)
-	op("GET /api/admin/community/topics", mod.AdminTopics)
-	op("POST /api/admin/community/topics", mod.AdminCreateTopic)
-	op("POST /api/admin/community/topics/update", mod.AdminUpdateTopic)
+	op(moderator, "GET /api/admin/community/posts", mod.AdminPosts)
+	op(moderator, "POST /api/admin/community/posts/review", mod.AdminReview)
+	op(moderator, "POST /api/admin/community/posts/pin", mod.AdminPin)
+	op(moderator, "POST /api/admin/community/posts/feature", mod.AdminFeature)
+	op(moderator, "POST /api/admin/community/posts/remove", mod.AdminRemovePost)
+	op(moderator, "GET /api/admin/community/comments", mod.AdminComments)
+	op(moderator, "POST /api/admin/community/comments/remove", mod.AdminRemoveComment)
+	op(moderator, "GET /api/admin/community/reports", mod.AdminReports)
+	op(moderator, "POST /api/admin/community/reports/resolve", mod.AdminResolveReport)
+	op(moderator, "POST /api/admin/community/mute", mod.AdminMute)
+	op(moderator, "GET /api/admin/community/settings", mod.AdminSettings)
+	op(moderator, "POST /api/admin/community/settings", mod.AdminSaveSettings)
+	op(moderator, "GET /api/admin/community/topics", mod.AdminTopics)
+	op(moderator, "POST /api/admin/community/topics", mod.AdminCreateTopic)
+	op(moderator, "POST /api/admin/community/topics/update", mod.AdminUpdateTopic)
 	// Search: the operator's pinned hot words.
-	op("GET /api/admin/search/pins", a.Search.AdminPins)
-	op("POST /api/admin/search/pins", a.Search.AdminSetPins)
-	op("/api/admin/", admin.NotFound)
+	op(content, "GET /api/admin/search/pins", a.Search.AdminPins)
+	op(content, "POST /api/admin/search/pins", a.Search.AdminSetPins)
+	op(anyOp, "/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed
 	// URLs (/media/s/<token>/<key>); see docs/architecture.md.
@@ -364,10 +401,52 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 
 	// Everything under /api is the API table; everything outside it is the
 	// web app, which routes on the client.
+	a.apiPatterns = api.Patterns()
+	mux.Handle("/api/admin/", opr.AllowList(api))
 	mux.Handle("/api/", api)
 	mux.Handle("/", webApp)
 	return mux
 }
+
+// isAdmin reports whether a route pattern's path is under /api/admin.
+func isAdmin(pattern string) bool {
+	path := pattern
+	if _, p, ok := strings.Cut(pattern, " "); ok {
+		path = strings.TrimSpace(p)
+	}
+	return strings.HasPrefix(path, "/api/admin/") || path == "/api/admin"
+}
+
+// Access of the /api/admin routes: owner opens everything (operators,
+// roles, the audit log); each route names the other roles it opens to.
+// content: the catalogue, media, galleries, lines, remote configuration,
+// search pins; moderator: community moderation, reports, mutes; finance:
+// wallet, orders, withdrawals, coupons, codes, VIP products, coin
+// packages, rewards and invitations; support: users (read), feedback,
+// creator applications. StepUp() asks for a code entered in the last 5
+// minutes (the sign-in's counts; then POST /api/admin/session/stepup):
+// operator management and role changes, configuration publishes (remote
+// configuration, delivery lines, the preview rule) and moving money by hand
+// (adjustments, withdrawal payouts, orders marked paid or refunded). API
+// keys cannot step up, so scripts cannot make these calls.
+var (
+	anyOp       = operator.Anyone
+	owner       = operator.Allow()
+	content     = operator.Allow(httpx.RoleContent)
+	moderator   = operator.Allow(httpx.RoleModerator)
+	finance     = operator.Allow(httpx.RoleFinance)
+	supportRole = operator.Allow(httpx.RoleSupport) // "support" is the package
+	// people reads users (a user's page: support, a moderator before a
+	// mute, finance before an adjustment); userSessions signs a user out
+	// of the app (support for a stolen phone, a moderator for abuse).
+	people       = operator.Allow(httpx.RoleSupport, httpx.RoleModerator, httpx.RoleFinance)
+	userSessions = operator.Allow(httpx.RoleSupport, httpx.RoleModerator)
+	// moneyRead: a user's balances and orders, read-only, for support too.
+	moneyRead = operator.Allow(httpx.RoleFinance, httpx.RoleSupport)
+	// errorReports: failing lines (content) and failed payments (finance),
+	// which users bring to support.
+	errorReports = operator.Allow(httpx.RoleContent, httpx.RoleFinance, httpx.RoleSupport)
+)
 
 // pingCheck answers 200 only when the database answers too, so a client
 // fails over from a line whose database is gone.

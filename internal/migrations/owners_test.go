@@ -45,8 +45,11 @@ var owners = map[string]string{
 	"commission_config": "earnings", "promoter_applications": "earnings", "commissions": "earnings",
 	"creator_earnings": "earnings", "earning_debts": "earnings", "invitee_orders": "earnings", "share_visits": "earnings",
 
-	"audit_log": "platform/audit",
-	"jobs":      "platform/jobs",
+	"audit_log": "platform/audit", "audit_chain": "platform/audit",
+	"jobs": "platform/jobs",
+
+	"operators": "operator", "operator_totp": "operator", "operator_recovery_codes": "operator",
+	"operator_enrol_tickets": "operator", "operator_sessions": "operator", "operator_api_keys": "operator",
 
 	"error_reports": "report", "error_report_lines": "report",
 
