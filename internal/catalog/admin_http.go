@@ -8,8 +8,9 @@ import (
 	"prima/internal/platform/httpx"
 )
 
-// The operator content calls, mounted under /api/admin behind
-// RequireOperator in internal/app/routes.go (docs/api.md, "Operator content").
+// The operator content calls, mounted under /api/admin behind the
+// console's gate (the content role) in internal/app/routes.go (docs/api.md,
+// "Operator content").
 
 // AdminModules answers GET /api/admin/modules.
 func (h *Handler) AdminModules(w http.ResponseWriter, r *http.Request) error {

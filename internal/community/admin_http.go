@@ -8,7 +8,7 @@ import (
 )
 
 // The operator's community calls, mounted under /api/admin/community behind
-// RequireOperator in internal/app/routes.go (docs/api.md, *Community →
+// the console's gate (the moderator role) in internal/app/routes.go (docs/api.md, *Community →
 // Reports, purchases and moderation*). Handlers decode and check the body;
 // the rules live in admin.go and topic_admin.go.
 
