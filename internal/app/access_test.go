@@ -63,6 +63,10 @@ var policy = map[string]string{
 	"GET /api/admin/audit.csv":                  "",
 	"GET /api/admin/rewards/invite":             "finance",
 	"POST /api/admin/rewards/invite":            "finance",
+	"GET /api/admin/commission/config":          "finance",
+	"POST /api/admin/commission/config":         "finance stepup",
+	"GET /api/admin/promoters":                  "finance",
+	"POST /api/admin/promoters/decide":          "finance",
 	"GET /api/admin/invites":                    "finance",
 	"POST /api/admin/coupons/grant":             "finance",
 	"GET /api/admin/media":                      "content",
@@ -289,6 +293,7 @@ func TestEveryAdminRouteNamesItsRoles(t *testing.T) {
 			"POST /api/admin/community/settings":      `{"review":true,"rules":"拒绝"}`,
 			"POST /api/admin/rewards/invite":          `{"rewardCoins":10,"windowDays":7,"dailyCap":5}`,
 			"POST /api/admin/preview":                 `{"maxSeconds":60}`,
+			"POST /api/admin/commission/config":       `{"levels":[0],"promoterLevels":[0],"settleDays":0,"creatorShareBps":0,"inviteReward":"payment"}`,
 			"POST /api/admin/session/stepup":          `{"code":"000000"}`,
 			"POST /api/admin/currencys":               `{"name":"拒绝","coins":1,"price":1}`,
 			"POST /api/admin/vip/products":            `{"level":1,"name":"拒绝","days":1,"price":1}`,
@@ -302,7 +307,7 @@ func TestEveryAdminRouteNamesItsRoles(t *testing.T) {
 				(SELECT COUNT(*) FROM operator_sessions WHERE revoked_at <> 0) || '/' || (SELECT COUNT(*) FROM ledger_txns) || '/' ||
 				(SELECT COUNT(*) FROM user_coupons) || '/' || (SELECT COUNT(*) FROM code_batches) || '/' || (SELECT COUNT(*) FROM search_pins) || '/' ||
 				(SELECT COUNT(*) FROM delivery_lines) || '/' || (SELECT COUNT(*) FROM sessions WHERE revoked_at <> 0) || '/' ||
-				(SELECT COUNT(*) FROM community_settings WHERE review <> 0) || '/' || (SELECT COUNT(*) FROM users WHERE role = 'operator')`).Scan(&f)
+				(SELECT COUNT(*) FROM community_settings WHERE review <> 0) || '/' || (SELECT COUNT(*) FROM users WHERE role = 'operator') || '/' || (SELECT COUNT(*) FROM audit_log WHERE action = 'commission.config')`).Scan(&f)
 			if err != nil {
 				t.Fatal(err)
 			}

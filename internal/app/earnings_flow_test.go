@@ -197,9 +197,9 @@ func TestEarningsBadInput(t *testing.T) {
 			{"GET", "/api/app/mine/commissions", "", "", 401},
 			{"GET", "/api/app/mine/income/summary", "", "", 401},
 			{"POST", "/api/app/userinvite/visit", "", `{"code":"ABCDEF"}`, 401},
-			{"GET", "/api/admin/commission/config", a, "", 403},
-			{"POST", "/api/admin/commission/config", a, `{"levels":[5000]}`, 403},
-			{"POST", "/api/admin/promoters/decide", a, `{"id":1,"approve":true}`, 403},
+			{"GET", "/api/admin/commission/config", a, "", 401},                        // a phone-app token opens nothing under /api/admin
+			{"POST", "/api/admin/commission/config", a, `{"levels":[5000]}`, 401},      // a phone-app token opens nothing under /api/admin
+			{"POST", "/api/admin/promoters/decide", a, `{"id":1,"approve":true}`, 401}, // a phone-app token opens nothing under /api/admin
 			{"POST", "/api/admin/promoters/decide", op, `{"id":-5,"approve":true}`, 422},
 			{"POST", "/api/admin/promoters/decide", op, `{"id":1e30,"approve":true}`, 400},
 			{"POST", "/api/admin/promoters/decide", op, `{"id":99999,"approve":true}`, 404},
