@@ -14,7 +14,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import { devices } from 'playwright-core'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, consoleToken } from './harness.mjs'
 import { OPERATOR, operatorSetup, call } from './media.mjs'
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
@@ -32,8 +32,7 @@ before(async () => {
   phone = await launchPhone({ bypassCSP: true })
   watch('A', phone.page)
   users.A = { page: phone.page }
-  const op = await call(server.base, 'POST', '/api/app/mine/login/h5', { body: { account: OPERATOR.account, passWord: OPERATOR.password, sysType: 'ios' } })
-  opToken = op.token
+  opToken = await consoleToken(server.base, OPERATOR) // the operator console's token (password + TOTP)
 })
 
 after(async () => {
@@ -56,7 +55,9 @@ async function newPhone(who) {
 }
 
 const $ = (page, id) => page.locator(`[data-testid=${id}]`)
-const op = (method, path, body) => call(server.base, method, path, { token: opToken, body })
+// Each call asks consoleToken again: it steps the session up when its
+// code is older than 4 minutes (the commission settings need a fresh one).
+const op = async (method, path, body) => call(server.base, method, path, { token: (opToken = await consoleToken(server.base, OPERATOR)), body })
 const as = (who, method, path, body) => call(server.base, method, path, { token: users[who].token, body })
 
 async function register(who, page) {

@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { devices } from 'playwright-core'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, consoleToken } from './harness.mjs'
 import { OPERATOR, operatorSetup, call as api } from './media.mjs'
 
 let server, phone, page
@@ -52,7 +52,7 @@ async function register(p, account) {
 }
 
 test('a friend opening the invite link, registering and binding a phone pays the inviter', async () => {
-  const op = await api(server.base, 'POST', '/api/app/mine/login/h5', { body: { account: OPERATOR.account, passWord: OPERATOR.password, sysType: 'ios' } })
+  const op = { token: await consoleToken(server.base, OPERATOR) } // the operator console's token (password + TOTP)
   const config = await api(server.base, 'GET', '/api/admin/commission/config', { token: op.token })
   await api(server.base, 'POST', '/api/admin/commission/config', { token: op.token, body: { ...config, inviteReward: 'phone' } })
   const errors = []
