@@ -1,0 +1,25 @@
+// The console's one route table, under /admin (the router's basename). Every
+// page is its own lazily loaded chunk; the shell (Signed) checks the session
+// and the role's sections before any of them shows.
+import type { RouteObject } from 'react-router'
+import { Signed } from './Signed'
+import { NotFound, RouteError } from './RouteError'
+
+export const routes: RouteObject[] = [
+  { path: '/login', lazy: async () => ({ Component: (await import('@/features/auth/LoginPage')).LoginPage }), errorElement: <RouteError /> },
+  {
+    path: '/',
+    element: <Signed />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, lazy: async () => ({ Component: (await import('@/features/dashboard/DashboardPage')).DashboardPage }) },
+      { path: 'content/modules', lazy: async () => ({ Component: (await import('@/features/content/ModulesPage')).ModulesPage }) },
+      { path: 'content/videos', lazy: async () => ({ Component: (await import('@/features/content/VideosPage')).VideosPage }) },
+      { path: 'people', lazy: async () => ({ Component: (await import('@/features/people/PeoplePage')).PeoplePage }) },
+      { path: 'audit', lazy: async () => ({ Component: (await import('@/features/audit/AuditPage')).AuditPage }) },
+      { path: 'operators', lazy: async () => ({ Component: (await import('@/features/operators/OperatorsPage')).OperatorsPage }) },
+      { path: 'security', lazy: async () => ({ Component: (await import('@/features/security/SecurityPage')).SecurityPage }) },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+]
