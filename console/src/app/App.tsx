@@ -7,6 +7,7 @@ import { useEffect } from 'react'
 import { createBrowserRouter, RouterProvider } from 'react-router'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { App as AntApp, ConfigProvider } from 'antd'
+import { StyleProvider } from '@ant-design/cssinjs'
 import zhCN from 'antd/locale/zh_CN'
 import enUS from 'antd/locale/en_US'
 import dayjs from 'dayjs'
@@ -16,6 +17,7 @@ import { setUnauthorizedHandler } from '@/lib/client'
 import { clearSession } from '@/lib/session-store'
 import { queryClient } from './query-client'
 import { routes } from './routes'
+import { theme, tokenSink } from './theme'
 import { StepUpHost } from './StepUp'
 
 export const router = createBrowserRouter(routes, { basename: '/admin' })
@@ -38,13 +40,15 @@ export function App() {
     document.documentElement.lang = lang
   }, [lang])
   return (
-    <ConfigProvider locale={lang === 'en' ? enUS : zhCN} theme={{ zeroRuntime: true }}>
-      <AntApp>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-          <StepUpHost />
-        </QueryClientProvider>
-      </AntApp>
-    </ConfigProvider>
+    <StyleProvider container={tokenSink}>
+      <ConfigProvider locale={lang === 'en' ? enUS : zhCN} theme={theme}>
+        <AntApp>
+          <QueryClientProvider client={queryClient}>
+            <RouterProvider router={router} />
+            <StepUpHost />
+          </QueryClientProvider>
+        </AntApp>
+      </ConfigProvider>
+    </StyleProvider>
   )
 }

@@ -2,15 +2,18 @@
 // page is its own lazily loaded chunk; the shell (Signed) checks the session
 // and the role's sections before any of them shows.
 import type { RouteObject } from 'react-router'
+import { Spin } from 'antd'
 import { Signed } from './Signed'
 import { NotFound, RouteError } from './RouteError'
 
 export const routes: RouteObject[] = [
-  { path: '/login', lazy: async () => ({ Component: (await import('@/features/auth/LoginPage')).LoginPage }), errorElement: <RouteError /> },
+  { path: '/login', lazy: async () => ({ Component: (await import('@/features/auth/LoginPage')).LoginPage }), errorElement: <RouteError />, hydrateFallbackElement: <Spin fullscreen /> },
   {
     path: '/',
     element: <Signed />,
     errorElement: <RouteError />,
+    // shown while the first page's lazy chunk loads
+    hydrateFallbackElement: <Spin fullscreen />,
     children: [
       { index: true, lazy: async () => ({ Component: (await import('@/features/dashboard/DashboardPage')).DashboardPage }) },
       { path: 'content/modules', lazy: async () => ({ Component: (await import('@/features/content/ModulesPage')).ModulesPage }) },
