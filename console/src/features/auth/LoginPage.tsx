@@ -47,7 +47,10 @@ export function LoginPage() {
   }
 
   const submit = async (f: Fields) => {
-    const code = normalizeCode(f.code)
+    // An operator who has not bound an authenticator yet has no code: the
+    // field may be left empty, and the server answers with the enrolment.
+    const typed = (f.code ?? '').trim()
+    const code = typed === '' ? { code: '' } : normalizeCode(typed)
     if (!code) {
       form.setFields([{ name: 'code', errors: [t('login.badCode')] }])
       return
@@ -117,7 +120,6 @@ export function LoginPage() {
             name="code"
             label={recovery ? t('login.recovery') : t('login.code')}
             extra={recovery ? t('login.recoveryHint') : t('login.codeHint')}
-            rules={[{ required: true, message: t('login.badCode') }]}
           >
             <Input
               autoComplete="one-time-code"
