@@ -15,7 +15,8 @@ import { Shell } from './Shell'
 export function Signed() {
   const tok = useSyncExternalStore(onSessionChange, token, token)
   const loc = useLocation()
-  const q = useQuery({ queryKey: sessionKeys.all, queryFn: getSession, enabled: tok !== null, staleTime: 60_000, refetchInterval: 60_000 })
+  // No polling: a tab left open must not keep the session from idling out.
+  const q = useQuery({ queryKey: sessionKeys.all, queryFn: getSession, enabled: tok !== null, staleTime: 60_000 })
   if (tok === null) {
     const next = loc.pathname + loc.search
     return <Navigate to={next === '/' ? '/login' : `/login?next=${encodeURIComponent(next)}`} replace />

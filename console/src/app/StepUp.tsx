@@ -41,6 +41,7 @@ export function StepUpHost() {
   }
 
   const submit = async () => {
+    if (busy) return
     const c = normalizeCode(code)
     if (!c) {
       setError(t('login.badCode'))
@@ -74,6 +75,8 @@ export function StepUpHost() {
       ]}
     >
       <Typography.Paragraph>{t('stepup.intro')}</Typography.Paragraph>
+      {/* Enter in the one field submits the form (and only the form: no
+          onPressEnter too, or a code would be sent twice and refused as used). */}
       <Form layout="vertical" onFinish={() => void submit()}>
         <Form.Item label={t('login.code')} validateStatus={error ? 'error' : undefined} help={error ?? undefined}>
           <Input
@@ -85,7 +88,6 @@ export function StepUpHost() {
             maxLength={12}
             placeholder="123456"
             data-testid="stepup-code"
-            onPressEnter={() => void submit()}
           />
         </Form.Item>
       </Form>
