@@ -123,6 +123,13 @@ describe('LoginPage', () => {
     expect(readSession()?.token).toBe('ct_ok')
   })
 
+  it('goes straight on when a session is stored already', async () => {
+    localStorage.setItem('prima_console_session', JSON.stringify({ token: 'ct_1', expiresAt: '2999-01-01T00:00:00Z' }))
+    const router = mount()
+    await waitFor(() => expect(router.state.location.pathname).toBe('/audit'))
+    expect(seen).toHaveLength(0)
+  })
+
   it('starts again when the enrolment ticket is gone', async () => {
     mount()
     answers.push(env(428, { enrol: { ticket: 'old', secret: 'JBSWY3DPEHPK3PXP', otpauthURL: 'otpauth://totp/x?secret=JBSWY3DPEHPK3PXP' } }))

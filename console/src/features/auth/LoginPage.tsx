@@ -5,7 +5,7 @@
 // text, takes a code, and then shows the ten recovery codes once, with
 // copy, download and an "I saved them" confirmation before the console opens.
 import { useState } from 'react'
-import { useLocation, useNavigate, useSearchParams } from 'react-router'
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router'
 import { Alert, Button, Card, Form, Input, Typography } from 'antd'
 import { TranslationOutlined } from '@ant-design/icons'
 import { useQueryClient } from '@tanstack/react-query'
@@ -13,7 +13,7 @@ import { setLang, useLang, useT } from '@/i18n'
 import { normalizeCode } from '@/lib/codes'
 import { safeNext } from '@/lib/nav'
 import { signIn, type Enrolment, type SignedIn } from '@/lib/session'
-import { saveSession } from '@/lib/session-store'
+import { readSession, saveSession } from '@/lib/session-store'
 import { errorTip } from '@/components/ErrorState'
 import { EnrolStep } from './EnrolStep'
 import { RecoveryCodes } from './RecoveryCodes'
@@ -39,6 +39,10 @@ export function LoginPage() {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const [form] = Form.useForm<Fields>()
+  // Signed in already (another tab, the back button): straight on. A token
+  // the server no longer takes comes back here through the 401 handler,
+  // which forgets it first.
+  const [signedIn] = useState(() => readSession() !== null)
 
   const enter = (s: SignedIn) => {
     saveSession({ token: s.token, expiresAt: s.expiresAt })
@@ -74,6 +78,8 @@ export function LoginPage() {
       {t('header.lang')}
     </Button>
   )
+
+  if (signedIn && step.kind === 'sign') return <Navigate to={safeNext(params.get('next'))} replace />
 
   if (step.kind === 'enrol')
     return (
