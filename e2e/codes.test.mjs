@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, consoleToken } from './harness.mjs'
 import { OPERATOR, operatorSetup, call } from './media.mjs'
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
@@ -19,8 +19,7 @@ before(async () => {
   server = await startServer({}, { setup: operatorSetup })
   phone = await launchPhone({ bypassCSP: true })
   page = phone.page
-  const op = await call(server.base, 'POST', '/api/app/mine/login/h5', { body: { account: OPERATOR.account, passWord: OPERATOR.password, sysType: 'ios' } })
-  opToken = op.token
+  opToken = await consoleToken(server.base, OPERATOR) // the operator console's token (password + TOTP)
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
 })

@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, consoleToken } from './harness.mjs'
 import { call, OPERATOR, operatorSetup } from './media.mjs'
 
 const stamp = Date.now().toString(36).slice(-5)
@@ -64,7 +64,7 @@ async function setLayout(title) {
 
 before(async () => {
   server = await startServer({}, { setup: operatorSetup })
-  op = await call(server.base, 'POST', '/api/app/mine/login/h5', { body: { account: OPERATOR.account, passWord: OPERATOR.password, sysType: 'ios' } })
+  op = { token: await consoleToken(server.base, OPERATOR) } // the operator console's token (password + TOTP)
   author = await call(server.base, 'POST', '/api/app/mine/register', { body: { account: 'ca_' + stamp, passWord: PASSWORD } })
   sql(`INSERT INTO topics (name, description, sort, status, created_at) VALUES ('下线话题', '', 99, 0, 3)`)
   topics = Object.fromEntries(sql(`SELECT name || '=' || id FROM topics`).split('\n').map((l) => l.split('=')).map(([k, v]) => [k, Number(v)]))

@@ -1,6 +1,7 @@
 // The e2e harness: the real bin/prima on a temporary data dir (seeded, SQLite
 // by default), and Debian's Chromium driven by playwright-core as an iPhone.
 import { spawn, execFileSync } from 'node:child_process'
+import { createHmac } from 'node:crypto'
 import { mkdtempSync, mkdirSync, rmSync, statSync, existsSync, cpSync, renameSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
@@ -130,4 +131,58 @@ export async function landingServer() {
   const srv = http.createServer((req, res) => { res.setHeader('Content-Type', 'text/html'); res.end('<title>landing</title><h1>landing</h1>') })
   await new Promise((r) => srv.listen(port, '127.0.0.1', r))
   return { url: `http://127.0.0.1:${port}/landing`, stop: () => new Promise((r) => srv.close(r)) }
+}
+
+// totp is the RFC 6238 code (HMAC-SHA-1, 6 digits, 30 s steps) of a base32
+// secret at time at (ms): what an operator's authenticator app shows.
+export function totp(secret, at = Date.now()) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
+  let bits = ''
+  for (const c of secret.replace(/=+$/, '').toUpperCase()) bits += alphabet.indexOf(c).toString(2).padStart(5, '0')
+  const key = Buffer.from(bits.match(/.{8}/g).map((b) => parseInt(b, 2)))
+  const counter = Buffer.alloc(8)
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 1000 / 30)))
+  const mac = createHmac('sha1', key).update(counter).digest()
+  const o = mac[mac.length - 1] & 0xf
+  return String((mac.readUInt32BE(o) & 0x7fffffff) % 1e6).padStart(6, '0')
+}
+
+// consoleSessions keeps, per server and operator account, the console
+// token and the TOTP secret (an authenticator app's memory).
+const consoleSessions = new Map()
+
+// consoleToken signs an operator (made by `prima admin create`) in to the
+// operator console the way a person does, and returns the console token
+// that opens /api/admin (a phone-app token does not). The first sign-in
+// answers 428 with an enrolment ticket and the TOTP secret; the code is
+// computed from the secret and POST /api/admin/session/enrol answers the
+// token. Later calls for the same server and account reuse the session;
+// fresh: true signs in again with the next unused code.
+export async function consoleToken(base, { account, password }, { fresh = false } = {}) {
+  const key = `${base}|${account.toLowerCase()}`
+  const known = consoleSessions.get(key)
+  if (known?.token && !fresh) return known.token
+  const post = async (path, body) => {
+    const r = await fetch(base + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+    return { status: r.status, env: await r.json() }
+  }
+  if (known?.secret) {
+    // A code is taken once: a second sign-in in the same 30 s step uses
+    // the next step's code, which the server also accepts.
+    for (const at of [Date.now(), Date.now() + 30_000]) {
+      const r = await post('/api/admin/session', { account, passWord: password, code: totp(known.secret, at) })
+      if (r.status === 200) {
+        known.token = r.env.data.token
+        return known.token
+      }
+    }
+    throw new Error(`console sign-in of ${account} failed`)
+  }
+  const first = await post('/api/admin/session', { account, passWord: password, code: '' })
+  if (first.status !== 428) throw new Error(`console sign-in of ${account}: ${first.status} ${JSON.stringify(first.env)}`)
+  const { ticket, secret } = first.env.data.enrol
+  const done = await post('/api/admin/session/enrol', { ticket, code: totp(secret) })
+  if (done.status !== 200) throw new Error(`console enrolment of ${account}: ${done.status} ${JSON.stringify(done.env)}`)
+  consoleSessions.set(key, { secret, token: done.env.data.token, recoveryCodes: done.env.data.recoveryCodes })
+  return done.env.data.token
 }

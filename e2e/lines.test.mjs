@@ -5,7 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { startServer, launchPhone, freePort, shot } from './harness.mjs'
+import { startServer, launchPhone, freePort, shot, consoleToken } from './harness.mjs'
 
 async function call(base, method, path, body, token) {
   const headers = { Accept: 'application/json' }
@@ -24,7 +24,7 @@ test('two API lines, one down: the app uses the live one and the dead one is rep
   try {
     // The first operator, made on the command line (password on stdin).
     execFileSync(server.bin, ['admin', 'create', '-account', 'ops_1'], { env: server.env, input: 'lines-e2e-pass\n', stdio: ['pipe', 'ignore', 'inherit'] })
-    const { token } = await call(server.base, 'POST', '/api/app/mine/login/h5', { account: 'ops_1', passWord: 'lines-e2e-pass', sysType: 'ios' })
+    const token = await consoleToken(server.base, { account: 'ops_1', password: 'lines-e2e-pass' }) // the console: password + TOTP
     const set = await call(server.base, 'POST', '/api/admin/lines', { api: [dead, server.base] }, token)
     assert.deepEqual(set.api, [dead, server.base])
     const domains = await call(server.base, 'GET', '/api/app/ping/domain/h5')
@@ -87,7 +87,7 @@ test('two video lines, one down: videos play from the live one', async () => {
   const phone = await launchPhone()
   try {
     execFileSync(server.bin, ['admin', 'create', '-account', 'ops_1'], { env: server.env, input: 'lines-e2e-pass\n', stdio: ['pipe', 'ignore', 'inherit'] })
-    const { token } = await call(server.base, 'POST', '/api/app/mine/login/h5', { account: 'ops_1', passWord: 'lines-e2e-pass', sysType: 'ios' })
+    const token = await consoleToken(server.base, { account: 'ops_1', password: 'lines-e2e-pass' }) // the console: password + TOTP
     await call(server.base, 'POST', '/api/admin/lines', { api: [server.base], video: [dead, live] }, token)
     let free
     for (let id = 1; id <= 400 && !free; id++) {

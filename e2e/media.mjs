@@ -5,10 +5,11 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { consoleToken } from './harness.mjs'
 
 export const OPERATOR = { account: 'ops_1', password: 'secret12' }
 
-// operatorSetup is startServer's setup: it creates the operator.
+// operatorSetup is startServer's setup: it creates the operator (an owner).
 export const operatorSetup = (run) => run(['admin', 'create', '-account', OPERATOR.account], OPERATOR.password + '\n')
 
 export async function call(base, method, path, { token, body, form } = {}) {
@@ -44,7 +45,10 @@ export async function shortFeedIds(base, n) {
 export async function attachClips(base, videoIds, colours = ['red', 'green', 'blue', 'yellow'], uploaderToken, seconds = 12) {
   const work = mkdtempSync(join(tmpdir(), 'prima-clips-'))
   try {
+    // The operator uploads through the app like anyone (its phone-app
+    // token) and attaches in the console (its console token).
     const op = await call(base, 'POST', '/api/app/mine/login/h5', { body: { account: OPERATOR.account, passWord: OPERATOR.password, sysType: 'ios' } })
+    const console = await consoleToken(base, OPERATOR)
     const upTok = uploaderToken ?? op.token
     const assets = []
     for (let i = 0; i < videoIds.length; i++) {
@@ -65,7 +69,7 @@ export async function attachClips(base, videoIds, colours = ['red', 'green', 'bl
         await new Promise((r) => setTimeout(r, 300))
       }
     }
-    for (let i = 0; i < videoIds.length; i++) await call(base, 'POST', '/api/admin/videos/media', { token: op.token, body: { videoId: videoIds[i], mediaId: assets[i] } })
+    for (let i = 0; i < videoIds.length; i++) await call(base, 'POST', '/api/admin/videos/media', { token: console, body: { videoId: videoIds[i], mediaId: assets[i] } })
   } finally {
     rmSync(work, { recursive: true, force: true })
   }

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { root, startServer, launchPhone, shot } from './harness.mjs'
+import { root, startServer, launchPhone, shot, consoleToken } from './harness.mjs'
 
 let server, phone, page, tmp
 let freeVideo, vipVideo, shortVip, demoVip
@@ -37,7 +37,10 @@ before(async () => {
   server = await startServer()
   tmp = mkdtempSync(join(tmpdir(), 'prima-clip-'))
   execFileSync(bin, ['admin', 'create', '-account', 'ops_e2e'], { env: server.env, input: 'secret12\n', stdio: ['pipe', 'ignore', 'inherit'] })
+  // The operator uploads through the app (a phone-app token) and attaches
+  // in the console (a console token: password + TOTP).
   const op = (await call('POST', '/api/app/mine/login/h5', null, { account: 'ops_e2e', passWord: 'secret12', sysType: 'ios' })).token
+  const opConsole = await consoleToken(server.base, { account: 'ops_e2e', password: 'secret12' })
   // A 12 s clip (its preview: a third, 4 s) and a 3 s one (too short for a
   // preview of one whole 2 s segment).
   const upload = async (secs) => {
@@ -64,8 +67,8 @@ before(async () => {
     if (vips.length < 3 && d.vipLevel === 1 && d.coins === 0) vips.push(d)
   }
   ;[vipVideo, shortVip, demoVip] = vips
-  for (const v of [freeVideo, vipVideo]) await call('POST', '/api/admin/videos/media', op, { videoId: v.id, mediaId: asset.id })
-  await call('POST', '/api/admin/videos/media', op, { videoId: shortVip.id, mediaId: short.id })
+  for (const v of [freeVideo, vipVideo]) await call('POST', '/api/admin/videos/media', opConsole, { videoId: v.id, mediaId: asset.id })
+  await call('POST', '/api/admin/videos/media', opConsole, { videoId: shortVip.id, mediaId: short.id })
   phone = await launchPhone()
   page = phone.page
   await page.goto(server.base + '/')

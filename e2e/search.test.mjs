@@ -14,7 +14,7 @@
 // Screenshots light and dark.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, consoleToken } from './harness.mjs'
 import { OPERATOR, operatorSetup, call } from './media.mjs'
 
 const stamp = Date.now().toString(36).slice(-5)
@@ -53,7 +53,7 @@ async function writer(account, titles) {
 
 before(async () => {
   server = await startServer({}, { setup: operatorSetup })
-  opToken = (await api('POST', '/api/app/mine/login/h5', { body: { account: OPERATOR.account, passWord: OPERATOR.password, sysType: 'ios' } })).token
+  opToken = await consoleToken(server.base, OPERATOR) // the operator console's token (password + TOTP)
   // Videos: two long ones and a short one holding 北京, one long with iPhone.
   const long = (await api('GET', '/api/app/modules/list?moduleType=0'))[0]
   const short = (await api('GET', '/api/app/modules/list?moduleType=4'))[0]

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { root, startServer, launchPhone, shot } from './harness.mjs'
+import { root, startServer, launchPhone, shot, consoleToken } from './harness.mjs'
 
 let server, phone, page
 let videoID, videoTitle
@@ -151,7 +151,7 @@ test('a free video without media says honestly there is nothing to play yet', as
     assert.equal(env.code, 200, `${path}: ${env.msg}`)
     return env.data
   }
-  const op = (await post('/api/app/mine/login/h5', null, { account: 'ops_video', passWord: 'secret12', sysType: 'ios' })).token
+  const op = await consoleToken(server.base, { account: 'ops_video', password: 'secret12' }) // the console: password + TOTP
   const withMedia = await findVideo((d) => d.access.allowed && d.playback != null)
   await post('/api/admin/videos/media', op, { videoId: withMedia.id, mediaId: 0 })
   const free = await findVideo((d) => d.access.allowed && d.playback == null)

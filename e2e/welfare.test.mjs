@@ -5,7 +5,7 @@
 // confirm sheet (points fall, coins rise). Screenshots light and dark.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, consoleToken } from './harness.mjs'
 import { OPERATOR, operatorSetup, call, shortFeedIds } from './media.mjs'
 
 let server, phone, page, opToken
@@ -13,8 +13,7 @@ const $ = (id) => page.locator(`[data-testid=${id}]`)
 
 before(async () => {
   server = await startServer({}, { setup: operatorSetup })
-  const op = await call(server.base, 'POST', '/api/app/mine/login/h5', { body: { account: OPERATOR.account, passWord: OPERATOR.password, sysType: 'ios' } })
-  opToken = op.token
+  opToken = await consoleToken(server.base, OPERATOR) // the operator console's token (password + TOTP)
   phone = await launchPhone()
   page = phone.page
 })

@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, consoleToken } from './harness.mjs'
 import { OPERATOR, operatorSetup, call } from './media.mjs'
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
@@ -29,8 +29,7 @@ before(async () => {
   phone = await launchPhone({ bypassCSP: true })
   page = phone.page
   page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${new URL(r.url()).pathname}`) })
-  const op = await call(server.base, 'POST', '/api/app/mine/login/h5', { body: { account: OPERATOR.account, passWord: OPERATOR.password, sysType: 'ios' } })
-  opToken = op.token
+  opToken = await consoleToken(server.base, OPERATOR) // the operator console's token (password + TOTP)
 })
 
 after(async () => {

@@ -26,9 +26,12 @@ Usage:
   prima worker    run background jobs only, no HTTP (for scaled-out deployments)
   prima migrate   apply database migrations
   prima seed      load the demo catalogue into an empty database
-  prima admin create -account NAME
-                  make NAME an operator (creates it, asking for a password,
-                  or promotes an existing account)
+  prima admin create -account NAME [-role ROLE]
+                  make NAME an operator of the console (creates it, asking for
+                  a password, or promotes an existing account); ROLE: owner
+                  (default), content, moderator, finance or support
+  prima admin reset-totp -account NAME
+                  forget NAME's authenticator (a lost phone)
   prima wallet check
                   verify the ledger's invariants; exits non-zero on a breach
   prima withdrawals list|approve|reject

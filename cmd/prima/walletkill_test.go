@@ -5,13 +5,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -83,24 +80,10 @@ func TestWalletSurvivesSIGKILL(t *testing.T) {
 				stdinWith(t, "secret12\n"), &sink, &sink); err != nil {
 				t.Fatalf("admin create: %v %s", err, sink.String())
 			}
-			resp, err := http.Post(base+"/api/app/mine/login/h5", "application/json",
-				strings.NewReader(`{"account":"ops_kill","passWord":"secret12","sysType":"h5"}`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			var login struct {
-				Data struct {
-					Token string `json:"token"`
-				} `json:"data"`
-			}
-			if err := json.Unmarshal(body, &login); err != nil || login.Data.Token == "" {
-				t.Fatalf("operator login: %s", body)
-			}
+			ops := consoleSignIn(t, base, "ops_kill", "secret12")
 			sb := wallet.NewSandbox(secret, base)
 			down := &atomic.Bool{}
-			tg := &wallettest.Target{Base: func() string { return base }, Ops: login.Data.Token, Sign: func(v url.Values) string { return sb.Sign(v) }, Down: down}
+			tg := &wallettest.Target{Base: func() string { return base }, Ops: ops, Sign: func(v url.Values) string { return sb.Sign(v) }, Down: down}
 			f := wallettest.Setup(t, tg, 25, 40)
 
 			ctx, cancel := context.WithTimeout(context.Background(), 12*time.Second)

@@ -54,8 +54,10 @@ func (h *Handler) Authenticate(next http.Handler) http.Handler {
 	})
 }
 
-// RequireUser and RequireOperator are the two gates of the route table:
-// every route is public, for a signed-in user, or for an operator.
+// RequireUser is the gate of the phone app's routes: every route is
+// public or for a signed-in user (a guest too). The /api/admin routes have
+// the console's own gate (internal/operator), which no phone-app token
+// opens.
 //
 // RequireUser lets only requests with a valid token through.
 func (h *Handler) RequireUser(next httpx.Handler) httpx.Handler {
@@ -69,20 +71,6 @@ func (h *Handler) RequireUser(next httpx.Handler) httpx.Handler {
 
 // Require is RequireUser, under the name routes used before roles existed.
 func (h *Handler) Require(next httpx.Handler) httpx.Handler { return h.RequireUser(next) }
-
-// RequireOperator lets only an operator's valid token through: no token is
-// 401 as on any auth route, a user's token is 403.
-func (h *Handler) RequireOperator(next httpx.Handler) httpx.Handler {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		if err := signedIn(r.Context()); err != nil {
-			return err
-		}
-		if p, _ := httpx.PrincipalFrom(r.Context()); !p.IsOperator() {
-			return httpx.Forbidden("无权访问", "operator role required")
-		}
-		return next(w, r)
-	}
-}
 
 // signedIn is nil for a request with a valid token, else the error to answer.
 func signedIn(ctx context.Context) error {

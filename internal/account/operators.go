@@ -35,38 +35,25 @@ const (
 // one is created with password, which must pass the registration rule.
 // created says which happened. The audit row is written in the same
 // transaction, with actor as the actor (audit.CLI for the command line).
+//
+// It makes the users row staff only; the console role is the operator
+// package's (operator.Service.Create calls EnsureOperator in its own
+// transaction).
 func (s *Service) CreateOperator(ctx context.Context, actor audit.Actor, account, password string) (u User, created bool, err error) {
 	if err := checkAccount(account); err != nil {
 		return User{}, false, err
 	}
-	if existing, err := userByAccount(ctx, s.db, account); err == nil {
-		u, err = s.SetRole(ctx, actor, existing.ID, httpx.RoleOperator)
-		return u, false, err
-	} else if !errors.Is(err, db.ErrNotFound) {
+	hash := ""
+	if _, err := userByAccount(ctx, s.db, account); errors.Is(err, db.ErrNotFound) {
+		if hash, err = s.HashOperatorPassword(ctx, password); err != nil {
+			return User{}, false, err
+		}
+	} else if err != nil {
 		return User{}, false, err
 	}
-	if password == "" {
-		return User{}, false, ErrPasswordNeeded
-	}
-	if err := checkPassword(password); err != nil {
-		return User{}, false, err
-	}
-	hash, err := hashPassword(ctx, password)
-	if err != nil {
-		return User{}, false, err
-	}
-	now := s.now()
 	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		id, err := insertUser(ctx, tx, &User{Name: account, Account: account, PasswordHash: hash, Role: httpx.RoleOperator,
-			CreatedAt: now.Unix(), UpdatedAt: now.Unix()})
-		if err != nil {
-			return err
-		}
-		if u, err = userByID(ctx, tx, id); err != nil {
-			return err
-		}
-		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: ActionUserCreate, TargetType: "user", TargetID: strconv.FormatInt(id, 10),
-			After: map[string]any{"account": account, "role": httpx.RoleOperator}}, now)
+		u, created, err = s.EnsureOperator(ctx, tx, actor, account, hash)
+		return err
 	})
 	if db.IsUnique(err) {
 		// Registered between the lookup and the insert: promote that one.
@@ -75,54 +62,105 @@ func (s *Service) CreateOperator(ctx context.Context, actor audit.Actor, account
 	if err != nil {
 		return User{}, false, fmt.Errorf("create operator: %w", err)
 	}
-	return u, true, nil
+	return u, created, nil
+}
+
+// HashOperatorPassword checks a new operator account's password against
+// the registration rule and hashes it, outside any transaction (the hash
+// takes ~50 ms); EnsureOperator stores it.
+func (s *Service) HashOperatorPassword(ctx context.Context, password string) (string, error) {
+	if password == "" {
+		return "", ErrPasswordNeeded
+	}
+	if err := checkPassword(password); err != nil {
+		return "", err
+	}
+	return hashPassword(ctx, password)
+}
+
+// EnsureOperator is CreateOperator's step in the caller's transaction: the
+// existing account is promoted (a guest cannot be), else a new one is
+// created with the password hash (from HashOperatorPassword; empty ->
+// ErrPasswordNeeded). The users row and its audit row are written in tx.
+func (s *Service) EnsureOperator(ctx context.Context, tx *db.Tx, actor audit.Actor, account, hash string) (u User, created bool, err error) {
+	if err := checkAccount(account); err != nil {
+		return User{}, false, err
+	}
+	if existing, err := userByAccount(ctx, tx, account); err == nil {
+		u, err = s.SetRoleIn(ctx, tx, actor, existing.ID, httpx.RoleOperator)
+		return u, false, err
+	} else if !errors.Is(err, db.ErrNotFound) {
+		return User{}, false, err
+	}
+	if hash == "" {
+		return User{}, false, ErrPasswordNeeded
+	}
+	now := s.now()
+	id, err := insertUser(ctx, tx, &User{Name: account, Account: account, PasswordHash: hash, Role: httpx.RoleOperator,
+		CreatedAt: now.Unix(), UpdatedAt: now.Unix()})
+	if err != nil {
+		return User{}, false, err
+	}
+	if u, err = userByID(ctx, tx, id); err != nil {
+		return User{}, false, err
+	}
+	return u, true, audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: ActionUserCreate, TargetType: "user", TargetID: strconv.FormatInt(id, 10),
+		After: map[string]any{"account": account, "role": httpx.RoleOperator}}, now)
 }
 
 // SetRole gives user uid role and audits the change; setting the role the
 // user already has changes and records nothing. The last operator cannot
 // be demoted, and a guest cannot be promoted.
 func (s *Service) SetRole(ctx context.Context, actor audit.Actor, uid int64, role httpx.Role) (User, error) {
-	if !role.Valid() {
-		return User{}, invalid("role", "角色无效", fmt.Sprintf("role %q is not user or operator", role))
-	}
-	now := s.now()
 	var u User
 	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		if role == httpx.RoleUser {
-			// Lock every operator row first, in one order: two operators
-			// demoting each other at once then take turns, and the second
-			// sees one operator left. (PostgreSQL re-checks the WHERE of a
-			// row that changed while it waited for the lock.)
-			ops, err := operatorIDs(ctx, tx)
-			if err != nil {
-				return err
-			}
-			if len(ops) == 1 && ops[0] == uid {
-				return ErrLastOperator
-			}
-		}
 		var err error
-		if u, err = lockUser(ctx, tx, uid); err != nil {
-			return err
-		}
-		if u.Role == role {
-			return nil
-		}
-		if role == httpx.RoleOperator && u.IsGuest() {
-			return ErrGuestOperator
-		}
-		if _, err := tx.Exec(ctx, `UPDATE users SET role = ?, updated_at = ? WHERE id = ?`, role, now.Unix(), uid); err != nil {
-			return err
-		}
-		before := u.Role
-		u.Role, u.UpdatedAt = role, now.Unix()
-		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: ActionUserRole, TargetType: "user", TargetID: strconv.FormatInt(uid, 10),
-			Before: map[string]any{"role": before}, After: map[string]any{"role": role}}, now)
+		u, err = s.SetRoleIn(ctx, tx, actor, uid, role)
+		return err
 	})
 	if err != nil {
 		return User{}, err
 	}
 	return u, nil
+}
+
+// SetRoleIn is SetRole in the caller's transaction (the operator package
+// changes the users row and its console role together).
+func (s *Service) SetRoleIn(ctx context.Context, tx *db.Tx, actor audit.Actor, uid int64, role httpx.Role) (User, error) {
+	if !role.Valid() {
+		return User{}, invalid("role", "角色无效", fmt.Sprintf("role %q is not user or operator", role))
+	}
+	now := s.now()
+	if role == httpx.RoleUser {
+		// Lock every operator row first, in one order: two operators
+		// demoting each other at once then take turns, and the second
+		// sees one operator left. (PostgreSQL re-checks the WHERE of a
+		// row that changed while it waited for the lock.)
+		ops, err := operatorIDs(ctx, tx)
+		if err != nil {
+			return User{}, err
+		}
+		if len(ops) == 1 && ops[0] == uid {
+			return User{}, ErrLastOperator
+		}
+	}
+	u, err := lockUser(ctx, tx, uid)
+	if err != nil {
+		return User{}, err
+	}
+	if u.Role == role {
+		return u, nil
+	}
+	if role == httpx.RoleOperator && u.IsGuest() {
+		return User{}, ErrGuestOperator
+	}
+	if _, err := tx.Exec(ctx, `UPDATE users SET role = ?, updated_at = ? WHERE id = ?`, role, now.Unix(), uid); err != nil {
+		return User{}, err
+	}
+	before := u.Role
+	u.Role, u.UpdatedAt = role, now.Unix()
+	return u, audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: ActionUserRole, TargetType: "user", TargetID: strconv.FormatInt(uid, 10),
+		Before: map[string]any{"role": before}, After: map[string]any{"role": role}}, now)
 }
 
 // RevokeSessions signs user uid out everywhere and reports how many live

@@ -333,8 +333,32 @@ func (s *Service) PasswordLogin(ctx context.Context, in PasswordLoginInput) (Log
 	if err := checkSysType(in.SysType, false); err != nil {
 		return Login{}, err
 	}
-	if err := s.limit(ctx, "login", "login:ip:"+in.IP, s.Limits.LoginPerIP); err != nil {
+	u, err := s.CheckPassword(ctx, in.Account, in.Password, in.IP)
+	if err != nil {
 		return Login{}, err
+	}
+	token, th := newToken()
+	if err := insertSession(ctx, s.db, newSession(th, u.ID, in.DevID, s.now().Unix()).from(in.SysType, in.Device)); err != nil {
+		return Login{}, err
+	}
+	return Login{Token: token, User: u}, nil
+}
+
+// CheckPassword is the credential check of a password login without the
+// session: the same limits (every attempt per address, failures per
+// address and per account), the same answer and about the same time for an
+// unknown account and a wrong password (ErrBadCredentials). The operator
+// console's sign-in (internal/operator) checks the password through it, so
+// a guess counts against the same limits wherever it is made.
+func (s *Service) CheckPassword(ctx context.Context, account, password, ip string) (User, error) {
+	if strings.TrimSpace(account) == "" {
+		return User{}, invalid("account", "请输入账号", "account is required")
+	}
+	if password == "" {
+		return User{}, invalid("passWord", "请输入密码", "passWord is required")
+	}
+	if err := s.limit(ctx, "login", "login:ip:"+ip, s.Limits.LoginPerIP); err != nil {
+		return User{}, err
 	}
 	// A name that breaks the account rule cannot exist: it is neither
 	// looked up nor given per-account limiter keys (keys stay short and
@@ -345,52 +369,47 @@ func (s *Service) PasswordLogin(ctx context.Context, in PasswordLoginInput) (Log
 		found bool
 		acct  string
 	)
-	if checkAccount(in.Account) == nil {
-		acct = strings.ToLower(in.Account)
+	if checkAccount(account) == nil {
+		acct = strings.ToLower(account)
 	}
-	keys := newLoginKeys(acct, in.IP)
+	keys := newLoginKeys(acct, ip)
 	if err := s.loginGate(ctx, keys); err != nil {
-		return Login{}, err
+		return User{}, err
 	}
 	if acct != "" {
 		var err error
-		u, err = userByAccount(ctx, s.db, in.Account)
+		u, err = userByAccount(ctx, s.db, account)
 		found = err == nil
 		if err != nil && !errors.Is(err, db.ErrNotFound) {
-			return Login{}, err
+			return User{}, err
 		}
 	}
 	hash := u.PasswordHash
 	if !found {
 		var err error
 		if hash, err = dummyHash(); err != nil {
-			return Login{}, err
+			return User{}, err
 		}
 	}
-	ok, stale, err := verifyPassword(ctx, hash, in.Password)
+	ok, stale, err := verifyPassword(ctx, hash, password)
 	if err != nil {
-		return Login{}, fmt.Errorf("user %d: %w", u.ID, err)
+		return User{}, fmt.Errorf("user %d: %w", u.ID, err)
 	}
 	if !found || !ok {
 		s.loginFailed(ctx, keys)
-		return Login{}, ErrBadCredentials
+		return User{}, ErrBadCredentials
 	}
 	s.loginSucceeded(ctx, keys)
-	now := s.now().Unix()
 	if stale {
 		// Best effort: the login stands even if the upgrade fails; the next
 		// login tries again.
-		if h, err := hashPassword(ctx, in.Password); err == nil {
-			if err := setPasswordHash(ctx, s.db, u.ID, h, now); err != nil {
+		if h, err := hashPassword(ctx, password); err == nil {
+			if err := setPasswordHash(ctx, s.db, u.ID, h, s.now().Unix()); err != nil {
 				slog.WarnContext(ctx, "password rehash failed", "uid", u.ID, "err", err)
 			}
 		}
 	}
-	token, th := newToken()
-	if err := insertSession(ctx, s.db, newSession(th, u.ID, in.DevID, now).from(in.SysType, in.Device)); err != nil {
-		return Login{}, err
-	}
-	return Login{Token: token, User: u}, nil
+	return u, nil
 }
 
 // RegisterInput is a registration request. Current is the caller's live

@@ -1,19 +1,20 @@
 // Package admin is the operator's API under /api/admin/...: the users
-// calls and the audit log. Every route is mounted behind the account
-// handler's RequireOperator, and every action writes the audit log in its
-// own transaction through prima/internal/platform/audit.
+// calls and the audit log. Every route is mounted behind the console's
+// gate (internal/operator, with the roles the route names), and every
+// action writes the audit log in its own transaction through
+// prima/internal/platform/audit.
 //
 // Admin reaches the domains it operates on; no domain imports admin. A
 // domain that adds an operator call of its own puts the action (with its
 // audit.Record) in its service and mounts the handler under /api/admin in
-// internal/app/routes.go behind RequireOperator (docs/architecture.md).
+// internal/app/routes.go with op(access, pattern, handler)
+// (docs/architecture.md).
 package admin
 
 import (
 	"context"
 	"math"
 	"net/http"
-	"strings"
 	"time"
 
 	"prima/internal/account"
@@ -27,7 +28,6 @@ type Users interface {
 	User(ctx context.Context, uid int64) (account.User, error)
 	UserByAccount(ctx context.Context, name string) (account.User, error)
 	LiveSessions(ctx context.Context, uid int64) (int, error)
-	SetRole(ctx context.Context, actor audit.Actor, uid int64, role httpx.Role) (account.User, error)
 	RevokeSessions(ctx context.Context, actor audit.Actor, uid int64) (int64, error)
 }
 
@@ -105,34 +105,6 @@ func (h *Handler) User(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, v)
 }
 
-// SetRole is POST /api/admin/users/role {uid, role}: promote a registered
-// user to operator or demote an operator to user.
-func (h *Handler) SetRole(w http.ResponseWriter, r *http.Request) error {
-	var req struct {
-		UID  int64  `json:"uid"`
-		Role string `json:"role"`
-	}
-	if err := httpx.Decode(w, r, &req); err != nil {
-		return err
-	}
-	if req.UID < 1 {
-		return httpx.Invalid("请输入用户ID", "uid must be a positive integer")
-	}
-	role := httpx.Role(strings.TrimSpace(req.Role))
-	if !role.Valid() {
-		return httpx.Invalid("角色无效，应为 user 或 operator", "role must be user or operator")
-	}
-	u, err := h.users.SetRole(r.Context(), audit.ActorFrom(r), req.UID, role)
-	if err != nil {
-		return errs.Map(err)
-	}
-	v, err := h.view(r.Context(), u)
-	if err != nil {
-		return httpx.Internal(err)
-	}
-	return httpx.OK(w, v)
-}
-
 // RevokeSessions is POST /api/admin/users/sessions/revoke {uid}: sign the
 // user out on every device.
 func (h *Handler) RevokeSessions(w http.ResponseWriter, r *http.Request) error {
@@ -185,7 +157,7 @@ func (h *Handler) Audit(w http.ResponseWriter, r *http.Request) error {
 }
 
 // NotFound answers an /api/admin path no route matched; it is mounted
-// behind RequireOperator so that only operators learn which calls exist.
+// behind the console's gate so that only operators learn which calls exist.
 func NotFound(w http.ResponseWriter, r *http.Request) error {
 	return httpx.NotFound("请求地址不存在", "no route for "+r.Method+" "+r.URL.Path)
 }

@@ -1,4 +1,4 @@
-package admin
+package admin_test
 
 import (
 	"context"
@@ -10,11 +10,10 @@ import (
 	"testing"
 
 	"prima/internal/account"
+	"prima/internal/admin"
+	"prima/internal/app/apptest"
 	"prima/internal/platform/audit"
-	"prima/internal/platform/db"
-	"prima/internal/platform/db/dbtest"
 	"prima/internal/platform/httpx"
-	"prima/internal/platform/ratelimit"
 )
 
 type envelope struct {
@@ -24,48 +23,31 @@ type envelope struct {
 	Data json.RawMessage `json:"data"`
 }
 
-// fixture is an install with one operator, one registered user and one guest.
+// fixture is an install with one operator (an owner, signed in to the
+// console and to the phone app), one registered user and one guest.
 type fixture struct {
-	d                          *db.DB
-	s                          *account.Service
-	api                        http.Handler
-	opUID, userUID, guestUID   int64
-	opToken, userToken, guestT string
+	s                        *apptest.Server
+	op                       *apptest.Operator
+	opUID, userUID, guestUID int64
+	opApp, userToken, guestT string
 }
 
-func newFixture(t *testing.T, d *db.DB) *fixture {
+func newFixture(t *testing.T, s *apptest.Server) *fixture {
 	t.Helper()
 	ctx := context.Background()
-	s := account.NewService(d, ratelimit.NewMemory())
-	acct := account.NewHandler(s)
-	adm := NewHandler(s, d)
-	mux := http.NewServeMux()
-	op := func(pattern string, fn httpx.Handler) { mux.Handle(pattern, acct.RequireOperator(fn)) }
-	// The same table as internal/app/routes.go.
-	op("GET /api/admin/users", adm.User)
-	op("POST /api/admin/users/role", adm.SetRole)
-	op("POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
-	op("GET /api/admin/audit", adm.Audit)
-	op("/api/admin/", NotFound)
-	// The test's requests come from 192.0.2.9, trusted here as a proxy so
-	// that the request id it sends is kept and lands in the audit rows.
-	trusted, _ := httpx.ParseTrustedProxies("192.0.2.0/24")
-	f := &fixture{d: d, s: s, api: httpx.Chain(mux, httpx.RealIP(trusted), httpx.WithRequestID, acct.Authenticate)}
-
-	if _, _, err := s.CreateOperator(ctx, audit.Actor{UID: audit.CLI}, "ops_1", "secret12"); err != nil {
-		t.Fatal(err)
-	}
-	l, err := s.PasswordLogin(ctx, account.PasswordLoginInput{Account: "ops_1", Password: "secret12", IP: "10.0.0.1"})
+	f := &fixture{s: s, op: s.Operator(t, "ops_1", httpx.RoleOwner)}
+	f.opUID = f.op.UID
+	l, err := s.App.Account.PasswordLogin(ctx, account.PasswordLoginInput{Account: "ops_1", Password: apptest.OperatorPassword, IP: "10.0.0.1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.opUID, f.opToken = l.User.ID, l.Token
-	u, err := s.Register(ctx, account.RegisterInput{Account: "kate", Password: "pass123", IP: "10.0.0.2"})
+	f.opApp = l.Token
+	u, err := s.App.Account.Register(ctx, account.RegisterInput{Account: "kate", Password: "pass123", IP: "10.0.0.2"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.userUID, f.userToken = u.User.ID, u.Token
-	g, err := s.GuestLogin(ctx, account.GuestLoginInput{DevID: "abcdefghABCDEFGH1772366400000", SysType: "ios", IP: "10.0.0.3"})
+	g, err := s.App.Account.GuestLogin(ctx, account.GuestLoginInput{DevID: "abcdefghABCDEFGH1772366400000", SysType: "ios", IP: "10.0.0.3"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,16 +55,21 @@ func newFixture(t *testing.T, d *db.DB) *fixture {
 	return f
 }
 
+// do sends a request as if through a proxy at 192.0.2.9 (trusted by the
+// test server, so the request id it sends lands in the audit rows).
 func (f *fixture) do(t *testing.T, method, path, body, token string) (int, envelope) {
 	t.Helper()
 	r := httptest.NewRequest(method, path, strings.NewReader(body))
 	r.RemoteAddr = "192.0.2.9:5000"
 	r.Header.Set("X-Request-Id", "test-req")
+	if body != "" {
+		r.Header.Set("Content-Type", "application/json")
+	}
 	if token != "" {
 		r.Header.Set("Authorization", "Bearer "+token)
 	}
 	rec := httptest.NewRecorder()
-	f.api.ServeHTTP(rec, r)
+	f.s.Handler.ServeHTTP(rec, r)
 	var e envelope
 	if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil {
 		t.Fatalf("%s %s: not an envelope: %s", method, path, rec.Body)
@@ -99,18 +86,26 @@ func (f *fixture) do(t *testing.T, method, path, body, token string) (int, envel
 func (f *fixture) auditCount(t *testing.T) int {
 	t.Helper()
 	var n int
-	if err := f.d.QueryRow(context.Background(), `SELECT COUNT(*) FROM audit_log`).Scan(&n); err != nil {
+	if err := f.s.App.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM audit_log`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
 }
 
+const trusted = "-trusted-proxies"
+
+func each(t *testing.T, fn func(t *testing.T, f *fixture)) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) { fn(t, newFixture(t, s)) }, trusted, "192.0.2.0/24")
+}
+
+// Only a console token opens the operator API: no token, a garbage token
+// and every phone-app token (a user's, a guest's, the operator's own) are
+// 401, for known and unknown paths alike, and change nothing.
 func TestOnlyOperatorsReachTheAdminAPI(t *testing.T) {
-	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		f := newFixture(t, d)
+	each(t, func(t *testing.T, f *fixture) {
 		calls := []struct{ method, path, body string }{
 			{"GET", "/api/admin/users?account=kate", ""},
-			{"POST", "/api/admin/users/role", fmt.Sprintf(`{"uid":%d,"role":"operator"}`, f.userUID)},
+			{"POST", "/api/admin/operators/role", fmt.Sprintf(`{"uid":%d,"role":"owner"}`, f.userUID)},
 			{"POST", "/api/admin/users/sessions/revoke", fmt.Sprintf(`{"uid":%d}`, f.opUID)},
 			{"GET", "/api/admin/audit", ""},
 			{"GET", "/api/admin/no/such/call", ""},
@@ -123,31 +118,30 @@ func TestOnlyOperatorsReachTheAdminAPI(t *testing.T) {
 			if code, _ := f.do(t, c.method, c.path, c.body, "garbage"); code != 401 {
 				t.Errorf("%s %s with a bad token: %d", c.method, c.path, code)
 			}
-			for _, tok := range []string{f.userToken, f.guestT} {
-				if code, e := f.do(t, c.method, c.path, c.body, tok); code != 403 || e.Tip != "无权访问" {
-					t.Errorf("%s %s as a user: %d %q", c.method, c.path, code, e.Tip)
+			for _, tok := range []string{f.userToken, f.guestT, f.opApp} {
+				if code, e := f.do(t, c.method, c.path, c.body, tok); code != 401 || e.Tip != "登录已过期，请重新登录" {
+					t.Errorf("%s %s with a phone-app token: %d %q", c.method, c.path, code, e.Tip)
 				}
 			}
 		}
 		if n := f.auditCount(t); n != before {
 			t.Fatalf("refused calls wrote %d audit rows", n-before)
 		}
-		if u, _ := f.s.User(context.Background(), f.userUID); u.Role != httpx.RoleUser {
+		if u, _ := f.s.App.Account.User(context.Background(), f.userUID); u.Role != httpx.RoleUser {
 			t.Fatalf("a refused call promoted the user")
 		}
-		if code, _ := f.do(t, "GET", "/api/admin/no/such/call", "", f.opToken); code != 404 {
+		if code, _ := f.do(t, "GET", "/api/admin/no/such/call", "", f.op.Token); code != 404 {
 			t.Fatalf("unknown admin call as operator: %d", code)
 		}
 	})
 }
 
 func TestAdminUsersAndAudit(t *testing.T) {
-	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		f := newFixture(t, d)
-		op := f.opToken
+	each(t, func(t *testing.T, f *fixture) {
+		op := f.op.Token
 		// Lookup by account (any case) and by uid.
 		code, e := f.do(t, "GET", "/api/admin/users?account=KATE", "", op)
-		var v UserView
+		var v admin.UserView
 		if code != 200 || json.Unmarshal(e.Data, &v) != nil || v.UID != f.userUID || v.Role != "user" || v.Account == nil || *v.Account != "kate" || v.LiveSessions != 1 {
 			t.Fatalf("lookup kate: %d %s", code, e.Data)
 		}
@@ -159,36 +153,48 @@ func TestAdminUsersAndAudit(t *testing.T) {
 			t.Fatalf("lookup guest: %d %s", code, e.Data)
 		}
 
-		// Promote kate, then kate can use the admin API with her existing token.
-		code, e = f.do(t, "POST", "/api/admin/users/role", fmt.Sprintf(`{"uid":%d,"role":"operator"}`, f.userUID), op)
-		if code != 200 || json.Unmarshal(e.Data, &v) != nil || v.Role != "operator" {
+		// Make kate an owner. Her phone-app token still opens nothing: she
+		// signs in to the console (and enrols) first.
+		code, e = f.do(t, "POST", "/api/admin/operators/role", fmt.Sprintf(`{"uid":%d,"role":"owner"}`, f.userUID), op)
+		if code != 200 || !strings.Contains(string(e.Data), `"role":"owner"`) {
 			t.Fatalf("promote: %d %s", code, e.Data)
 		}
-		if code, _ := f.do(t, "GET", "/api/admin/audit", "", f.userToken); code != 200 {
-			t.Fatalf("kate after promotion: %d", code)
+		if u, _ := f.s.App.Account.User(context.Background(), f.userUID); u.Role != httpx.RoleOperator {
+			t.Fatalf("kate's users row: %q", u.Role)
 		}
-		// kate demotes ops; ops's token loses the API on its next call.
-		if code, e := f.do(t, "POST", "/api/admin/users/role", fmt.Sprintf(`{"uid":%d,"role":"user"}`, f.opUID), f.userToken); code != 200 {
+		if code, _ := f.do(t, "GET", "/api/admin/audit", "", f.userToken); code != 401 {
+			t.Fatalf("kate's phone-app token after promotion: %d", code)
+		}
+		kate := consoleSignIn(t, f, "kate", "pass123")
+		if code, _ := f.do(t, "GET", "/api/admin/audit", "", kate); code != 200 {
+			t.Fatalf("kate in the console: %d", code)
+		}
+		// kate takes ops out of the console; ops's token loses the API on
+		// its next call.
+		if code, e := f.do(t, "POST", "/api/admin/operators/role", fmt.Sprintf(`{"uid":%d,"role":"user"}`, f.opUID), kate); code != 200 {
 			t.Fatalf("demote ops: %d %s", code, e.Tip)
 		}
-		if code, _ := f.do(t, "GET", "/api/admin/audit", "", op); code != 403 {
+		if code, _ := f.do(t, "GET", "/api/admin/audit", "", op); code != 401 {
 			t.Fatalf("ops after demotion: %d", code)
 		}
-		// kate is the last operator now and cannot demote herself.
-		if code, e := f.do(t, "POST", "/api/admin/users/role", fmt.Sprintf(`{"uid":%d,"role":"user"}`, f.userUID), f.userToken); code != 409 || !strings.Contains(e.Tip, "最后一位") {
-			t.Fatalf("demote the last operator: %d %q", code, e.Tip)
+		// kate is the last owner now and cannot step down.
+		for _, role := range []string{"user", "content"} {
+			if code, e := f.do(t, "POST", "/api/admin/operators/role", fmt.Sprintf(`{"uid":%d,"role":%q}`, f.userUID, role), kate); code != 409 || !strings.Contains(e.Tip, "最后一位") {
+				t.Fatalf("the last owner to %s: %d %q", role, code, e.Tip)
+			}
 		}
-		// Sign ops out everywhere.
-		code, e = f.do(t, "POST", "/api/admin/users/sessions/revoke", fmt.Sprintf(`{"uid":%d}`, f.opUID), f.userToken)
+		// Sign ops out of the phone app everywhere.
+		code, e = f.do(t, "POST", "/api/admin/users/sessions/revoke", fmt.Sprintf(`{"uid":%d}`, f.opUID), kate)
 		if code != 200 || string(e.Data) != fmt.Sprintf(`{"revoked":1,"uid":%d}`, f.opUID) {
 			t.Fatalf("revoke: %d %s", code, e.Data)
 		}
-		if code, e := f.do(t, "GET", "/api/admin/audit", "", op); code != 401 || e.Tip != "登录已失效，请重新登录" {
-			t.Fatalf("ops's revoked token: %d %q", code, e.Tip)
+		if _, err := f.s.App.Account.Authenticate(context.Background(), f.opApp); err == nil {
+			t.Fatal("ops's phone-app token survived the revoke")
 		}
 
-		// The log, newest first: revoke, demote, promote, the CLI's create.
-		code, e = f.do(t, "GET", "/api/admin/audit?pageSize=10", "", f.userToken)
+		// The user rows of the log, newest first: revoke, demote, promote,
+		// the CLI's create.
+		code, e = f.do(t, "GET", "/api/admin/audit?pageSize=10&targetType=user", "", kate)
 		var page audit.Page
 		if code != 200 || json.Unmarshal(e.Data, &page) != nil {
 			t.Fatalf("audit: %d %s", code, e.Data)
@@ -216,28 +222,47 @@ func TestAdminUsersAndAudit(t *testing.T) {
 			}
 		}
 		// Filters and paging.
-		code, e = f.do(t, "GET", fmt.Sprintf("/api/admin/audit?action=user.role&targetType=user&targetID=%d", f.userUID), "", f.userToken)
+		code, e = f.do(t, "GET", fmt.Sprintf("/api/admin/audit?action=user.role&targetType=user&targetID=%d", f.userUID), "", kate)
 		if code != 200 || json.Unmarshal(e.Data, &page) != nil || page.Total != 1 || page.List[0].ActorUID != f.opUID {
 			t.Fatalf("filtered: %d %s", code, e.Data)
 		}
-		code, e = f.do(t, "GET", "/api/admin/audit?actor=0", "", f.userToken)
+		code, e = f.do(t, "GET", "/api/admin/audit?actor=0&targetType=user", "", kate)
 		if code != 200 || json.Unmarshal(e.Data, &page) != nil || page.Total != 1 || page.List[0].Action != account.ActionUserCreate {
 			t.Fatalf("actor 0: %d %s", code, e.Data)
 		}
-		code, e = f.do(t, "GET", "/api/admin/audit?pageSize=3", "", f.userToken)
+		code, e = f.do(t, "GET", "/api/admin/audit?pageSize=3&targetType=user", "", kate)
 		if code != 200 || json.Unmarshal(e.Data, &page) != nil || !page.HasMore || page.NextBeforeID == 0 {
 			t.Fatalf("page 1 of 3: %s", e.Data)
 		}
-		code, e = f.do(t, "GET", fmt.Sprintf("/api/admin/audit?pageSize=3&beforeID=%d", page.NextBeforeID), "", f.userToken)
+		code, e = f.do(t, "GET", fmt.Sprintf("/api/admin/audit?pageSize=3&targetType=user&beforeID=%d", page.NextBeforeID), "", kate)
 		if code != 200 || json.Unmarshal(e.Data, &page) != nil || len(page.List) != 1 || page.List[0].Action != account.ActionUserCreate || page.HasMore {
 			t.Fatalf("after the cursor: %s", e.Data)
 		}
 	})
 }
 
+// consoleSignIn signs a fresh operator in to the console: 428 with a
+// ticket, then the enrolment with a code from the secret.
+func consoleSignIn(t *testing.T, f *fixture, acct, password string) string {
+	t.Helper()
+	code, e := f.do(t, "POST", "/api/admin/session", fmt.Sprintf(`{"account":%q,"passWord":%q,"code":""}`, acct, password), "")
+	var d struct {
+		Enrol struct{ Ticket, Secret string } `json:"enrol"`
+	}
+	if code != http.StatusPreconditionRequired || json.Unmarshal(e.Data, &d) != nil {
+		t.Fatalf("sign-in: %d %s", code, e.Data)
+	}
+	o := &apptest.Operator{Secret: d.Enrol.Secret}
+	code, e = f.do(t, "POST", "/api/admin/session/enrol", fmt.Sprintf(`{"ticket":%q,"code":%q}`, d.Enrol.Ticket, o.Code(t, f.s.App.Operators.Now())), "")
+	var s struct{ Token string }
+	if code != 200 || json.Unmarshal(e.Data, &s) != nil {
+		t.Fatalf("enrol: %d %s", code, e.Data)
+	}
+	return s.Token
+}
+
 func TestAdminBadInput(t *testing.T) {
-	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		f := newFixture(t, d)
+	each(t, func(t *testing.T, f *fixture) {
 		before := f.auditCount(t)
 		for _, c := range []struct {
 			method, path, body string
@@ -250,14 +275,16 @@ func TestAdminBadInput(t *testing.T) {
 			{"GET", "/api/admin/users?uid=0", "", 422, "uid"},
 			{"GET", "/api/admin/users?account=nobody", "", 404, "用户不存在"},
 			{"GET", "/api/admin/users?uid=987654", "", 404, "用户不存在"},
-			{"POST", "/api/admin/users/role", `{"uid":`, 400, "请求格式错误"},
-			{"POST", "/api/admin/users/role", `{"uid":"x","role":"user"}`, 400, "uid 类型错误"},
-			{"POST", "/api/admin/users/role", `{"role":"operator"}`, 422, "用户ID"},
-			{"POST", "/api/admin/users/role", fmt.Sprintf(`{"uid":%d,"role":"admin"}`, f.userUID), 422, "角色无效"},
-			{"POST", "/api/admin/users/role", fmt.Sprintf(`{"uid":%d}`, f.userUID), 422, "角色无效"},
-			{"POST", "/api/admin/users/role", fmt.Sprintf(`{"uid":%d,"role":"operator"}`, f.guestUID), 422, "游客"},
-			{"POST", "/api/admin/users/role", `{"uid":987654,"role":"operator"}`, 404, "用户不存在"},
-			{"POST", "/api/admin/users/role", fmt.Sprintf(`{"uid":%d,"role":"user"}`, f.opUID), 409, "最后一位"},
+			{"POST", "/api/admin/operators/role", `{"uid":`, 400, "请求格式错误"},
+			{"POST", "/api/admin/operators/role", `{"uid":"x","role":"user"}`, 400, "uid 类型错误"},
+			{"POST", "/api/admin/operators/role", `{"role":"owner"}`, 422, "用户ID"},
+			{"POST", "/api/admin/operators/role", fmt.Sprintf(`{"uid":%d,"role":"admin"}`, f.userUID), 422, "角色无效"},
+			{"POST", "/api/admin/operators/role", fmt.Sprintf(`{"uid":%d,"role":"operator"}`, f.userUID), 422, "角色无效"},
+			{"POST", "/api/admin/operators/role", fmt.Sprintf(`{"uid":%d}`, f.userUID), 422, "角色无效"},
+			{"POST", "/api/admin/operators/role", fmt.Sprintf(`{"uid":%d,"role":"owner"}`, f.guestUID), 422, "游客"},
+			{"POST", "/api/admin/operators/role", `{"uid":987654,"role":"owner"}`, 404, "用户不存在"},
+			{"POST", "/api/admin/operators/role", fmt.Sprintf(`{"uid":%d,"role":"user"}`, f.userUID), 404, "运营人员不存在"},
+			{"POST", "/api/admin/operators/role", fmt.Sprintf(`{"uid":%d,"role":"user"}`, f.opUID), 409, "最后一位"},
 			{"POST", "/api/admin/users/sessions/revoke", `{}`, 422, "用户ID"},
 			{"POST", "/api/admin/users/sessions/revoke", `{"uid":-3}`, 422, "用户ID"},
 			{"POST", "/api/admin/users/sessions/revoke", `{"uid":987654}`, 404, "用户不存在"},
@@ -270,7 +297,7 @@ func TestAdminBadInput(t *testing.T) {
 			{"GET", "/api/admin/audit?beforeID=x", "", 422, "beforeID"},
 			{"GET", "/api/admin/audit?action=" + strings.Repeat("a", 129), "", 422, "action"},
 		} {
-			code, e := f.do(t, c.method, c.path, c.body, f.opToken)
+			code, e := f.do(t, c.method, c.path, c.body, f.op.Token)
 			if code != c.status || !strings.Contains(e.Tip, c.tip) {
 				t.Errorf("%s %s %s: %d %q, want %d with %q", c.method, c.path, c.body, code, e.Tip, c.status, c.tip)
 			}
@@ -278,7 +305,7 @@ func TestAdminBadInput(t *testing.T) {
 		if n := f.auditCount(t); n != before {
 			t.Fatalf("bad input wrote %d audit rows", n-before)
 		}
-		if u, _ := f.s.User(context.Background(), f.opUID); u.Role != httpx.RoleOperator {
+		if u, _ := f.s.App.Account.User(context.Background(), f.opUID); u.Role != httpx.RoleOperator {
 			t.Fatal("bad input demoted the operator")
 		}
 	})

@@ -28,6 +28,7 @@ import (
 	"prima/internal/membership"
 	"prima/internal/messaging"
 	"prima/internal/migrations"
+	"prima/internal/operator"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/config"
 	"prima/internal/platform/db"
@@ -62,6 +63,13 @@ type App struct {
 	// (Redis, object storage) appends its check in New.
 	Checks  []httpx.Check
 	trusted []netip.Prefix
+	// Operators is the console's identity: operators, console sessions,
+	// TOTP, step-up, API keys (internal/operator). adminAllow is
+	// PRIMA_ADMIN_ALLOW; adminRoutes the /api/admin routes with their
+	// access, filled by the route table (AdminRoutes).
+	Operators   *operator.Service
+	adminAllow  []netip.Prefix
+	adminRoutes []operator.Route
 	// Redis is the one client this process shares (nil without
 	// PRIMA_REDIS_URL): rate-limit counters and realtime pub/sub.
 	Redis *redis.Client
@@ -141,6 +149,10 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	trusted, err := httpx.ParseTrustedProxies(cfg.TrustedProxies)
 	if err != nil {
 		return nil, fmt.Errorf("trusted proxies: %w", err)
+	}
+	adminAllow, err := httpx.ParseTrustedProxies(cfg.AdminAllow) // the same list syntax
+	if err != nil {
+		return nil, fmt.Errorf("admin allow: %w", err)
 	}
 	checks := []httpx.Check{{Name: "database", Fn: d.Ping}}
 	if cfg.RedisURL != "" {
@@ -256,29 +268,40 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	invites := rewards.NewInvites(d, wal, invitePeople{acct}, limiter, events, cfg.PublicURL)
 	acct.Invites = invites
 
+	// The operator console: sign-in through the account's password rules;
+	// TOTP secrets and recovery codes keyed by the install secret.
+	ops := operator.NewService(d, acct, limiter, cfg.Secret, cfg.SecretPrevious)
+	if cfg.PublicURL != "" {
+		if u, err := url.Parse(cfg.PublicURL); err == nil && u.Host != "" {
+			ops.Issuer = "Prima " + u.Host // tells installs apart in an authenticator app
+		}
+	}
+
 	a := &App{
-		Config:    cfg,
-		DB:        d,
-		Media:     mediaStore,
-		Signer:    signer,
-		Account:   acct,
-		Catalog:   cat,
-		Reports:   report.NewService(d, limiter),
-		Log:       log,
-		Metrics:   metrics.New(d),
-		Checks:    checks,
-		trusted:   trusted,
-		Redis:     rdb,
-		Events:    events,
-		WS:        realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, AllowOrigin: cat.AllowsOrigin, Log: log}),
-		Jobs:      jobs.New(d, jobs.Config{Workers: cfg.Workers, Log: log}),
-		Uploads:   uploads,
-		Galleries: galleries,
-		Wallet:    wal,
-		Community: com,
-		Support:   support.NewService(d, signer, limiter, events, media.AssetOn), // media.AssetOn: feedback pictures
-		Messages:  messages,
-		Welfare:   welfare,
+		Config:     cfg,
+		Operators:  ops,
+		adminAllow: adminAllow,
+		DB:         d,
+		Media:      mediaStore,
+		Signer:     signer,
+		Account:    acct,
+		Catalog:    cat,
+		Reports:    report.NewService(d, limiter),
+		Log:        log,
+		Metrics:    metrics.New(d),
+		Checks:     checks,
+		trusted:    trusted,
+		Redis:      rdb,
+		Events:     events,
+		WS:         realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, AllowOrigin: cat.AllowsOrigin, Log: log}),
+		Jobs:       jobs.New(d, jobs.Config{Workers: cfg.Workers, Log: log}),
+		Uploads:    uploads,
+		Galleries:  galleries,
+		Wallet:     wal,
+		Community:  com,
+		Support:    support.NewService(d, signer, limiter, events, media.AssetOn), // media.AssetOn: feedback pictures
+		Messages:   messages,
+		Welfare:    welfare,
 		// Redemption codes grant through the wallet; their hashes are keyed
 		// by the install secret, their failed tries counted by the shared
 		// limiter.
@@ -298,6 +321,10 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil
 }
+
+// AdminRoutes are the /api/admin routes with the access each names, as
+// the route table mounted them (after Handler).
+func (a *App) AdminRoutes() []operator.Route { return a.adminRoutes }
 
 // wsAuth lets the WebSocket endpoint check tokens with the account rules.
 func wsAuth(s *account.Service) realtime.Authenticator {

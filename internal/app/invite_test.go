@@ -45,7 +45,7 @@ func TestInviteAPI(t *testing.T) {
 		post("/api/app/userinvite/userlist", a, `{"pageNumber":0}`, 422, "")
 		post("/api/app/userinvite/userlist", a, `{"pageSize":1000}`, 422, "")
 		// Operators only, audited.
-		post("/api/admin/rewards/invite", a, `{"rewardCoins":10,"windowDays":7,"dailyCap":5}`, 403, "")
+		post("/api/admin/rewards/invite", a, `{"rewardCoins":10,"windowDays":7,"dailyCap":5}`, 401, "")
 		op := operatorToken(t, s)
 		post("/api/admin/rewards/invite", op, `{"rewardCoins":-1,"windowDays":7,"dailyCap":5}`, 422, "")
 		post("/api/admin/rewards/invite", op, `{"rewardCoins":10,"windowDays":7,"dailyCap":5,"rules":"一\n二"}`, 200, "")

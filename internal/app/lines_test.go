@@ -9,26 +9,18 @@ import (
 	"strings"
 	"testing"
 
-	"prima/internal/account"
 	"prima/internal/apitest"
 	"prima/internal/app/apptest"
 	"prima/internal/catalog"
-	"prima/internal/platform/audit"
+	"prima/internal/platform/httpx"
 	"prima/internal/report"
 )
 
-// operatorToken makes ops_1 an operator and signs it in.
+// operatorToken makes ops_1 an operator (an owner) and signs it in to the
+// console (password and TOTP): a console token.
 func operatorToken(t *testing.T, s *apptest.Server) string {
 	t.Helper()
-	ctx := context.Background()
-	if _, _, err := s.App.Account.CreateOperator(ctx, audit.Actor{UID: audit.CLI}, "ops_1", "secret12"); err != nil {
-		t.Fatal(err)
-	}
-	l, err := s.App.Account.PasswordLogin(ctx, account.PasswordLoginInput{Account: "ops_1", Password: "secret12", IP: "10.0.0.1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l.Token
+	return s.Operator(t, "ops_1", httpx.RoleOwner).Token
 }
 
 func auditRows(t *testing.T, s *apptest.Server, action string) int {
@@ -74,8 +66,8 @@ func TestOperatorSetsLines(t *testing.T) {
 		// Nobody but an operator reaches the calls, and nothing changes.
 		apitest.Run(t, s.Handler,
 			apitest.Scenario{Name: "no token", Method: "POST", URL: "/api/admin/lines", Body: body, ExpectedStatus: 401},
-			apitest.Scenario{Name: "a user", Method: "POST", URL: "/api/admin/lines", Body: body, Token: user, ExpectedStatus: 403},
-			apitest.Scenario{Name: "a user reads", URL: "/api/admin/lines", Token: user, ExpectedStatus: 403},
+			apitest.Scenario{Name: "a user", Method: "POST", URL: "/api/admin/lines", Body: body, Token: user, ExpectedStatus: 401},
+			apitest.Scenario{Name: "a user reads", URL: "/api/admin/lines", Token: user, ExpectedStatus: 401},
 		)
 		if lineRows(t, s) != 0 || auditRows(t, s, "lines.set") != 0 {
 			t.Fatal("a refused call changed something")
@@ -268,7 +260,7 @@ func TestErrorReports(t *testing.T) {
 
 		// Operators only.
 		apitest.Scenario{URL: "/api/admin/reports", ExpectedStatus: 401}.Run(t, s.Handler)
-		apitest.Scenario{URL: "/api/admin/reports", Token: guest, ExpectedStatus: 403}.Run(t, s.Handler)
+		apitest.Scenario{URL: "/api/admin/reports", Token: guest, ExpectedStatus: 401}.Run(t, s.Handler)
 		apitest.Scenario{URL: "/api/admin/reports?kind=weather", Token: op, ExpectedStatus: 422}.Run(t, s.Handler)
 		apitest.Scenario{URL: "/api/admin/reports?pageSize=0", Token: op, ExpectedStatus: 422}.Run(t, s.Handler)
 

@@ -22,26 +22,28 @@ import (
 	"prima/internal/app/apptest"
 	"prima/internal/catalog"
 	"prima/internal/platform/audit"
+	"prima/internal/platform/httpx"
 )
 
-// ops is a test server with an operator and a plain user signed in.
+// ops is a test server with an operator and a plain user signed in. op
+// is the operator's console token (an owner's); app is the same
+// account's phone-app token, with which operators upload pictures and
+// videos like anyone (POST /api/app/vid/uploadStatic), and which opens
+// nothing under /api/admin.
 type ops struct {
-	s        *apptest.Server
-	op, user string
-	opUID    int64
+	s             *apptest.Server
+	op, app, user string
+	opUID         int64
 }
 
 func newOps(t *testing.T, s *apptest.Server) *ops {
 	t.Helper()
-	u, _, err := s.App.Account.CreateOperator(context.Background(), audit.Actor{UID: audit.CLI}, "ops_1", "secret12")
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := s.Operator(t, "ops_1", httpx.RoleOwner)
 	res := apitest.Scenario{Method: "POST", URL: "/api/app/mine/login/h5", Body: `{"account":"ops_1","passWord":"secret12","sysType":"ios"}`, ExpectedStatus: 200}.Run(t, s.Handler)
-	tok := apitest.Data[struct {
+	app := apitest.Data[struct {
 		Token string `json:"token"`
 	}](t, res).Token
-	return &ops{s: s, op: tok, opUID: u.ID, user: apitest.GuestLogin(t, s.Handler, apitest.DevID(1))}
+	return &ops{s: s, op: o.Token, app: app, opUID: o.UID, user: apitest.GuestLogin(t, s.Handler, apitest.DevID(1))}
 }
 
 // call sends a request and checks its status; it returns the envelope's data.
@@ -221,7 +223,10 @@ func TestOperatorContentNeedsAnOperator(t *testing.T) {
 				body = `{"id":1,"name":"x","moduleType":0,"title":"x","subModuleId":1,"published":true,"tagIds":[]}`
 			}
 			o.call(t, "", c[0], c[1], body, 401, "请先登录")
-			o.call(t, o.user, c[0], c[1], body, 403, "无权访问")
+			// A phone-app token opens nothing under /api/admin, the
+			// operator's own neither.
+			o.call(t, o.user, c[0], c[1], body, 401, "登录已过期")
+			o.call(t, o.app, c[0], c[1], body, 401, "登录已过期")
 		}
 		if n := o.count(t, "SELECT COUNT(*) FROM modules"); n != 0 {
 			t.Fatalf("refused calls made %d modules", n)
@@ -258,7 +263,7 @@ func TestOperatorVideos(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
 		o := newOps(t, s)
 		f := newContent(t, o)
-		pic := upload(t, s, o.op, "p.jpg", jpegBytes(t))
+		pic := upload(t, s, o.app, "p.jpg", jpegBytes(t))
 
 		// Bad input: each refused, nothing written.
 		videos := func() int { return o.count(t, "SELECT COUNT(*) FROM videos") }
@@ -349,7 +354,7 @@ func TestOperatorVideos(t *testing.T) {
 
 		// Edit only what is given; a move takes the sub-module's module.
 		oldCover := v.Cover
-		pic2 := upload(t, s, o.op, "q.jpg", jpegBytes(t))
+		pic2 := upload(t, s, o.app, "q.jpg", jpegBytes(t))
 		v = decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos/update", fmt.Sprintf(
 			`{"id":%d,"subModuleId":%d,"vipLevel":2,"coins":0,"coverId":%d}`, v.ID, f.sub2, pic2), 200))
 		if v.ModuleID != f.mod2 || v.SubModuleID != f.sub2 || v.Access != "svip" || v.Title != "新片" || len(v.Tags) != 2 || v.Cover == oldCover {
@@ -557,15 +562,15 @@ func TestOperatorGuide(t *testing.T) {
 			defer c()
 			s.App.Jobs.Stop(stop)
 		})
-		o := newOps(t, s) // prima admin create, then POST /api/app/mine/login/h5
+		o := newOps(t, s) // prima admin create, then the console sign-in with TOTP
 		mod := decode[adminModule](t, o.call(t, o.op, "POST", "/api/admin/modules", `{"name":"电影","moduleType":0,"sort":1}`, 200))
 		sub := decode[adminModule](t, o.call(t, o.op, "POST", "/api/admin/modules", fmt.Sprintf(`{"name":"新片","pid":%d,"sort":1}`, mod.ID), 200))
-		media := upload(t, s, o.op, "clip.mp4", clipBytes)
+		media := upload(t, s, o.app, "clip.mp4", clipBytes)
 		deadline := time.Now().Add(60 * time.Second)
 		for {
 			st := decode[struct {
 				State string `json:"state"`
-			}](t, o.call(t, o.op, "GET", fmt.Sprintf("/api/app/vid/uploadStatic?id=%d", media), "", 200)).State
+			}](t, o.call(t, o.app, "GET", fmt.Sprintf("/api/app/vid/uploadStatic?id=%d", media), "", 200)).State
 			if st == "ready" {
 				break
 			}
@@ -574,7 +579,7 @@ func TestOperatorGuide(t *testing.T) {
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		cover := upload(t, s, o.op, "cover.jpg", jpegBytes(t))
+		cover := upload(t, s, o.app, "cover.jpg", jpegBytes(t))
 		// A video upload is no cover.
 		o.call(t, o.op, "POST", "/api/admin/videos", fmt.Sprintf(`{"title":"x","subModuleId":%d,"coverId":%d}`, sub.ID, media), 422, "封面必须是")
 		tag := decode[catalog.AdminTag](t, o.call(t, o.op, "POST", "/api/admin/tags", `{"name":"高清"}`, 200))

@@ -14,8 +14,8 @@ func TestPreviewRuleCalls(t *testing.T) {
 		o := newOps(t, s)
 		apitest.Run(t, s.Handler,
 			apitest.Scenario{Name: "no token", URL: "/api/admin/preview", ExpectedStatus: 401},
-			apitest.Scenario{Name: "a user reads", URL: "/api/admin/preview", Token: user, ExpectedStatus: 403},
-			apitest.Scenario{Name: "a user sets", Method: "POST", URL: "/api/admin/preview", Token: user, Body: `{"maxSeconds":60}`, ExpectedStatus: 403},
+			apitest.Scenario{Name: "a user reads", URL: "/api/admin/preview", Token: user, ExpectedStatus: 401},
+			apitest.Scenario{Name: "a user sets", Method: "POST", URL: "/api/admin/preview", Token: user, Body: `{"maxSeconds":60}`, ExpectedStatus: 401},
 			apitest.Scenario{Name: "defaults", URL: "/api/admin/preview", Token: o.op, ExpectedStatus: 200,
 				ExpectedContent: []string{`"maxSeconds":10`, `"maxFraction":{"num":1,"den":3}`, `"updatedAt":0`}},
 			apitest.Scenario{Name: "more than half", Method: "POST", URL: "/api/admin/preview", Token: o.op, Body: `{"maxFraction":{"num":2,"den":3}}`,

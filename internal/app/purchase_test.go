@@ -84,7 +84,7 @@ func TestBuyGoldVideoHTTP(t *testing.T) {
 		}
 		bobID := uidOf(t, s, bob)
 		apitest.Run(t, h,
-			grant("not an operator", bob, fmt.Sprintf(`{"uid":%d,"count":1,"days":7,"reason":"x","idempotencyKey":"g-000001"}`, bobID), 403),
+			grant("not an operator", bob, fmt.Sprintf(`{"uid":%d,"count":1,"days":7,"reason":"x","idempotencyKey":"g-000001"}`, bobID), 401), // a phone-app token opens nothing under /api/admin
 			grant("count 0", op, fmt.Sprintf(`{"uid":%d,"count":0,"days":7,"reason":"x","idempotencyKey":"g-000001"}`, bobID), 422),
 			grant("count 101", op, fmt.Sprintf(`{"uid":%d,"count":101,"days":7,"reason":"x","idempotencyKey":"g-000001"}`, bobID), 422),
 			grant("fractional days", op, fmt.Sprintf(`{"uid":%d,"count":1,"days":1.5,"reason":"x","idempotencyKey":"g-000001"}`, bobID), 400),

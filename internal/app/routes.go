@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 
 	"prima/internal/account"
@@ -12,6 +13,7 @@ import (
 	"prima/internal/gallery"
 	"prima/internal/media"
 	"prima/internal/messaging"
+	"prima/internal/operator"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/httpx"
 	"prima/internal/report"
@@ -30,7 +32,27 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	cat := catalog.NewHandler(a.Catalog)
 	mux := http.NewServeMux()
 	api := httpx.NewAPIMux()
-	h := func(pattern string, fn httpx.Handler) { api.Handle(pattern, fn) }
+	h := func(pattern string, fn httpx.Handler) {
+		if isAdmin(pattern) {
+			panic("routes: " + pattern + " is under /api/admin: mount it with op(access, pattern, handler)")
+		}
+		api.Handle(pattern, fn)
+	}
+	// op mounts an /api/admin route behind the console's gate with the
+	// access it names: the roles it opens to (owner always), step-up,
+	// sessions only (docs/architecture.md, *Operator identity*). It is the
+	// only way in: h refuses /api/admin patterns, and the table test
+	// (internal/app/access_test.go) calls every route op mounted as every
+	// role, so a route without its roles cannot be added unnoticed.
+	opr := operator.NewHandler(a.Operators, a.adminAllow)
+	a.adminRoutes = nil
+	op := func(access operator.Access, pattern string, fn httpx.Handler) {
+		if !isAdmin(pattern) {
+			panic("routes: op(anyOp, " + pattern + ") is not under /api/admin")
+		}
+		a.adminRoutes = append(a.adminRoutes, operator.Route{Pattern: pattern, Access: access})
+		api.Handle(pattern, opr.Gate(access, fn))
+	}
 
 	// Process health for orchestrators and load balancers: liveness says
 	// the process answers, readiness that its dependencies do.
@@ -239,118 +261,148 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	h("POST /api/app/mine/inviteBind", acct.RequireUser(inv.Bind))
 	h("POST /api/app/userinvite/userlist", acct.RequireUser(inv.UserList))
 
-	// Operators: every /api/admin path, known or not, is behind
-	// RequireOperator (no token 401, a user's token 403); each action
-	// writes the audit log in its own transaction.
+	// Operators (docs/api.md, *Operator console* and *Operator API*):
+	// every /api/admin path, known or not, is behind the console's gate
+	// (a console session or an API key; a phone-app token is 401) and the
+	// address allowlist; each action writes the audit log in its own
+	// transaction.
 	adm := admin.NewHandler(a.Account, a.DB)
-	op := func(pattern string, fn httpx.Handler) { h(pattern, acct.RequireOperator(fn)) }
-	op("GET /api/admin/users", adm.User)
-	op("POST /api/admin/users/role", adm.SetRole)
-	op("POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
-	op("GET /api/admin/audit", adm.Audit)
-	op("GET /api/admin/rewards/invite", inv.AdminConfig)
-	op("POST /api/admin/rewards/invite", inv.AdminSetConfig)
-	op("GET /api/admin/invites", inv.AdminInvites)
-	op("POST /api/admin/coupons/grant", wal.AdminGrantCoupons)
-	op("GET /api/admin/media", up.AdminList)
-	op("POST /api/admin/videos/media", up.AdminAttach)
-	op("POST /api/admin/galleries", gal.AdminCreate)
-	op("POST /api/admin/galleries/update", gal.AdminUpdate)
-	op("POST /api/admin/galleries/publish", gal.AdminPublish)
-	op("POST /api/admin/galleries/images", gal.AdminImages)
-	op("GET /api/admin/galleries/info", gal.AdminInfo)
+	// The console's own calls: sign-in and enrolment need no credential.
+	op(operator.Public, "POST /api/admin/session", opr.SignIn)
+	op(operator.Public, "POST /api/admin/session/enrol", opr.Enrol)
+	op(anyOp, "GET /api/admin/session", opr.Session)
+	op(anyOp.SessionOnly(), "DELETE /api/admin/session", opr.SignOut)
+	op(anyOp.SessionOnly(), "POST /api/admin/session/stepup", opr.StepUp)
+	op(anyOp, "GET /api/admin/sessions", opr.Sessions)
+	op(anyOp, "POST /api/admin/sessions/revoke", opr.RevokeSession)
+	op(owner, "GET /api/admin/operators", opr.Operators)
+	op(owner.StepUp(), "POST /api/admin/operators", opr.CreateOperator)
+	op(owner.StepUp(), "POST /api/admin/operators/role", opr.SetOperatorRole)
+	op(owner.StepUp(), "POST /api/admin/operators/reset-totp", opr.ResetTOTP)
+	op(anyOp, "GET /api/admin/users", adm.User)
+	op(anyOp, "POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
+	op(anyOp, "GET /api/admin/audit", adm.Audit)
+	op(anyOp, "GET /api/admin/rewards/invite", inv.AdminConfig)
+	op(anyOp, "POST /api/admin/rewards/invite", inv.AdminSetConfig)
+	op(anyOp, "GET /api/admin/invites", inv.AdminInvites)
+	op(anyOp, "POST /api/admin/coupons/grant", wal.AdminGrantCoupons)
+	op(anyOp, "GET /api/admin/media", up.AdminList)
+	op(anyOp, "POST /api/admin/videos/media", up.AdminAttach)
+	op(anyOp, "POST /api/admin/galleries", gal.AdminCreate)
+	op(anyOp, "POST /api/admin/galleries/update", gal.AdminUpdate)
+	op(anyOp, "POST /api/admin/galleries/publish", gal.AdminPublish)
+	op(anyOp, "POST /api/admin/galleries/images", gal.AdminImages)
+	op(anyOp, "GET /api/admin/galleries/info", gal.AdminInfo)
 	// Operator content (docs/api.md, "Operator content"): modules, videos, tags.
-	op("GET /api/admin/modules", cat.AdminModules)
-	op("POST /api/admin/modules", cat.AdminCreateModule)
-	op("POST /api/admin/modules/update", cat.AdminUpdateModule)
-	op("POST /api/admin/modules/delete", cat.AdminDeleteModule)
-	op("GET /api/admin/videos", cat.AdminVideos)
-	op("GET /api/admin/videos/info", cat.AdminVideoInfo)
-	op("POST /api/admin/videos", cat.AdminCreateVideo)
-	op("POST /api/admin/videos/update", cat.AdminUpdateVideo)
-	op("POST /api/admin/videos/tags", cat.AdminVideoTags)
-	op("POST /api/admin/videos/publish", cat.AdminPublishVideo)
-	op("POST /api/admin/videos/delete", cat.AdminDeleteVideo)
-	op("GET /api/admin/tags", cat.AdminTags)
-	op("POST /api/admin/tags", cat.AdminCreateTag)
-	op("POST /api/admin/tags/update", cat.AdminUpdateTag)
-	op("POST /api/admin/tags/delete", cat.AdminDeleteTag)
-	op("GET /api/admin/lines", cat.AdminLines)
-	op("POST /api/admin/lines", cat.SetLines)
-	op("GET /api/admin/reports", rep.List)
-	op("GET /api/admin/wallet", wal.AdminWallet)
-	op("POST /api/admin/wallet/adjust", wal.AdminAdjust)
-	op("GET /api/admin/vip/products", wal.AdminVIPProducts)
-	op("POST /api/admin/vip/products", wal.AdminSaveVIPProduct)
-	op("GET /api/admin/withdrawals", wal.AdminWithdrawals)
-	op("POST /api/admin/withdrawals/approve", wal.AdminApprove)
-	op("POST /api/admin/withdrawals/reject", wal.AdminReject)
-	op("GET /api/admin/orders", wal.AdminOrders)
-	op("GET /api/admin/orders/callbacks", wal.AdminCallbacks)
-	op("POST /api/admin/orders/paid", wal.AdminOrderPaid)
-	op("POST /api/admin/orders/refund", wal.AdminOrderRefund)
-	op("GET /api/admin/currencys", wal.AdminCurrencys)
-	op("POST /api/admin/currencys", wal.AdminSaveCurrency)
+	op(anyOp, "GET /api/admin/modules", cat.AdminModules)
+	op(anyOp, "POST /api/admin/modules", cat.AdminCreateModule)
+	op(anyOp, "POST /api/admin/modules/update", cat.AdminUpdateModule)
+	op(anyOp, "POST /api/admin/modules/delete", cat.AdminDeleteModule)
+	op(anyOp, "GET /api/admin/videos", cat.AdminVideos)
+	op(anyOp, "GET /api/admin/videos/info", cat.AdminVideoInfo)
+	op(anyOp, "POST /api/admin/videos", cat.AdminCreateVideo)
+	op(anyOp, "POST /api/admin/videos/update", cat.AdminUpdateVideo)
+	op(anyOp, "POST /api/admin/videos/tags", cat.AdminVideoTags)
+	op(anyOp, "POST /api/admin/videos/publish", cat.AdminPublishVideo)
+	op(anyOp, "POST /api/admin/videos/delete", cat.AdminDeleteVideo)
+	op(anyOp, "GET /api/admin/tags", cat.AdminTags)
+	op(anyOp, "POST /api/admin/tags", cat.AdminCreateTag)
+	op(anyOp, "POST /api/admin/tags/update", cat.AdminUpdateTag)
+	op(anyOp, "POST /api/admin/tags/delete", cat.AdminDeleteTag)
+	op(anyOp, "GET /api/admin/lines", cat.AdminLines)
+	op(anyOp, "POST /api/admin/lines", cat.SetLines)
+	op(anyOp, "GET /api/admin/reports", rep.List)
+	op(anyOp, "GET /api/admin/wallet", wal.AdminWallet)
+	op(anyOp, "POST /api/admin/wallet/adjust", wal.AdminAdjust)
+	op(anyOp, "GET /api/admin/vip/products", wal.AdminVIPProducts)
+	op(anyOp, "POST /api/admin/vip/products", wal.AdminSaveVIPProduct)
+	op(anyOp, "GET /api/admin/withdrawals", wal.AdminWithdrawals)
+	op(anyOp, "POST /api/admin/withdrawals/approve", wal.AdminApprove)
+	op(anyOp, "POST /api/admin/withdrawals/reject", wal.AdminReject)
+	op(anyOp, "GET /api/admin/orders", wal.AdminOrders)
+	op(anyOp, "GET /api/admin/orders/callbacks", wal.AdminCallbacks)
+	op(anyOp, "POST /api/admin/orders/paid", wal.AdminOrderPaid)
+	op(anyOp, "POST /api/admin/orders/refund", wal.AdminOrderRefund)
+	op(anyOp, "GET /api/admin/currencys", wal.AdminCurrencys)
+	op(anyOp, "POST /api/admin/currencys", wal.AdminSaveCurrency)
 	// Support and information: remote configuration lists, feedback
 	// replies, creator reviews, application centre clicks.
-	op("GET /api/admin/source", cat.AdminSource)
-	op("POST /api/admin/source", cat.AdminSetSource)
-	op("GET /api/admin/preview", cat.AdminPreviewRule)
-	op("POST /api/admin/preview", cat.AdminSetPreviewRule)
-	op("GET /api/admin/apps/clicks", cat.AdminAppClicks)
-	op("GET /api/admin/feedback", sup.AdminFeedback)
-	op("POST /api/admin/feedback/reply", sup.AdminReply)
-	op("GET /api/admin/settled", sup.AdminApplications)
-	op("POST /api/admin/settled/approve", sup.AdminApprove)
-	op("POST /api/admin/settled/reject", sup.AdminReject)
+	op(anyOp, "GET /api/admin/source", cat.AdminSource)
+	op(anyOp, "POST /api/admin/source", cat.AdminSetSource)
+	op(anyOp, "GET /api/admin/preview", cat.AdminPreviewRule)
+	op(anyOp, "POST /api/admin/preview", cat.AdminSetPreviewRule)
+	op(anyOp, "GET /api/admin/apps/clicks", cat.AdminAppClicks)
+	op(anyOp, "GET /api/admin/feedback", sup.AdminFeedback)
+	op(anyOp, "POST /api/admin/feedback/reply", sup.AdminReply)
+	op(anyOp, "GET /api/admin/settled", sup.AdminApplications)
+	op(anyOp, "POST /api/admin/settled/approve", sup.AdminApprove)
+	op(anyOp, "POST /api/admin/settled/reject", sup.AdminReject)
 
-	op("GET /api/admin/message/reports", msg.AdminReports)
-	op("GET /api/admin/rewards/checkin", wf.AdminCycle)
-	op("POST /api/admin/rewards/checkin", wf.AdminSetCycle)
-	op("GET /api/admin/rewards/tasks", wf.AdminTasks)
-	op("POST /api/admin/rewards/tasks", wf.AdminSaveTask)
-	op("GET /api/admin/rewards/prizes", wf.AdminPrizes)
-	op("POST /api/admin/rewards/prizes", wf.AdminSavePrize)
+	op(anyOp, "GET /api/admin/message/reports", msg.AdminReports)
+	op(anyOp, "GET /api/admin/rewards/checkin", wf.AdminCycle)
+	op(anyOp, "POST /api/admin/rewards/checkin", wf.AdminSetCycle)
+	op(anyOp, "GET /api/admin/rewards/tasks", wf.AdminTasks)
+	op(anyOp, "POST /api/admin/rewards/tasks", wf.AdminSaveTask)
+	op(anyOp, "GET /api/admin/rewards/prizes", wf.AdminPrizes)
+	op(anyOp, "POST /api/admin/rewards/prizes", wf.AdminSavePrize)
 	// Redemption code batches (codes): the plain codes only in the answer
 	// that makes them.
-	op("POST /api/admin/codes/batches", codes.AdminCreateBatch)
-	op("GET /api/admin/codes/batches", codes.AdminBatches)
-	op("POST /api/admin/codes/batches/disable", codes.AdminDisableBatch)
+	op(anyOp, "POST /api/admin/codes/batches", codes.AdminCreateBatch)
+	op(anyOp, "GET /api/admin/codes/batches", codes.AdminBatches)
+	op(anyOp, "POST /api/admin/codes/batches/disable", codes.AdminDisableBatch)
 	// Community moderation: review, pin, feature, remove, reports, mutes,
 	// settings and topics (docs/operator-guide.md, *Community*).
-	op("GET /api/admin/community/posts", mod.AdminPosts)
-	op("POST /api/admin/community/posts/review", mod.AdminReview)
-	op("POST /api/admin/community/posts/pin", mod.AdminPin)
-	op("POST /api/admin/community/posts/feature", mod.AdminFeature)
-	op("POST /api/admin/community/posts/remove", mod.AdminRemovePost)
-	op("GET /api/admin/community/comments", mod.AdminComments)
-	op("POST /api/admin/community/comments/remove", mod.AdminRemoveComment)
-	op("GET /api/admin/community/reports", mod.AdminReports)
-	op("POST /api/admin/community/reports/resolve", mod.AdminResolveReport)
-	op("POST /api/admin/community/mute", mod.AdminMute)
-	op("GET /api/admin/community/settings", mod.AdminSettings)
-	op("POST /api/admin/community/settings", mod.AdminSaveSettings)
-	op("GET /api/admin/community/topics", mod.AdminTopics)
-	op("POST /api/admin/community/topics", mod.AdminCreateTopic)
-	op("POST /api/admin/community/topics/update", mod.AdminUpdateTopic)
+	op(anyOp, "GET /api/admin/community/posts", mod.AdminPosts)
+	op(anyOp, "POST /api/admin/community/posts/review", mod.AdminReview)
+	op(anyOp, "POST /api/admin/community/posts/pin", mod.AdminPin)
+	op(anyOp, "POST /api/admin/community/posts/feature", mod.AdminFeature)
+	op(anyOp, "POST /api/admin/community/posts/remove", mod.AdminRemovePost)
+	op(anyOp, "GET /api/admin/community/comments", mod.AdminComments)
+	op(anyOp, "POST /api/admin/community/comments/remove", mod.AdminRemoveComment)
+	op(anyOp, "GET /api/admin/community/reports", mod.AdminReports)
+	op(anyOp, "POST /api/admin/community/reports/resolve", mod.AdminResolveReport)
+	op(anyOp, "POST /api/admin/community/mute", mod.AdminMute)
+	op(anyOp, "GET /api/admin/community/settings", mod.AdminSettings)
+	op(anyOp, "POST /api/admin/community/settings", mod.AdminSaveSettings)
+	op(anyOp, "GET /api/admin/community/topics", mod.AdminTopics)
+	op(anyOp, "POST /api/admin/community/topics", mod.AdminCreateTopic)
+	op(anyOp, "POST /api/admin/community/topics/update", mod.AdminUpdateTopic)
 	// Search: the operator's pinned hot words.
-	op("GET /api/admin/search/pins", a.Search.AdminPins)
-	op("POST /api/admin/search/pins", a.Search.AdminSetPins)
-	op("/api/admin/", admin.NotFound)
+	op(anyOp, "GET /api/admin/search/pins", a.Search.AdminPins)
+	op(anyOp, "POST /api/admin/search/pins", a.Search.AdminSetPins)
+	op(anyOp, "/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed
 	// URLs (/media/s/<token>/<key>); see docs/architecture.md.
 	mux.Handle("GET /media/", http.StripPrefix("/media", blob.NewHandler(a.Media, a.Signer, nil)))
 
 	// Everything under /api is the API table; /admin is the operator
-	// console (its own build: internal/app/console.go); everything else is
-	// the web app. Both route on the client.
+	// console (its own build: internal/app/console.go), behind the same
+	// address allowlist as its API; everything else is the web app. Both
+	// route on the client.
+	mux.Handle("/api/admin/", opr.AllowList(api))
 	mux.Handle("/api/", api)
-	mux.Handle("/admin/", console)
-	mux.Handle("/admin", console)
+	mux.Handle("/admin/", opr.AllowList(console))
+	mux.Handle("/admin", opr.AllowList(console))
 	mux.Handle("/", webApp)
 	return mux
 }
+
+// isAdmin reports whether a route pattern's path is under /api/admin.
+func isAdmin(pattern string) bool {
+	path := pattern
+	if _, p, ok := strings.Cut(pattern, " "); ok {
+		path = strings.TrimSpace(p)
+	}
+	return strings.HasPrefix(path, "/api/admin/") || path == "/api/admin"
+}
+
+// Access of the /api/admin routes: owner opens everything; each route
+// names the other roles it opens to.
+var (
+	anyOp = operator.Anyone
+	owner = operator.Allow()
+)
 
 // pingCheck answers 200 only when the database answers too, so a client
 // fails over from a line whose database is gone.

@@ -68,12 +68,12 @@ func TestServerWiring(t *testing.T) {
 			apitest.Scenario{Name: "public route with garbage token", URL: "/api/app/modules/list", Token: "garbage", ExpectedStatus: 200},
 			apitest.Scenario{Name: "unknown moduleType", URL: "/api/app/modules/list?moduleType=9", ExpectedStatus: 422, ExpectedTip: "moduleType"},
 		)
-		// The operator API: no token 401, a guest's token 403, for known
-		// and unknown admin paths alike.
+		// The operator API: no token 401, a guest's (phone-app) token 401
+		// too, for known and unknown admin paths alike.
 		for _, path := range []string{"/api/admin/audit", "/api/admin/users?account=demo", "/api/admin/nope"} {
 			apitest.Run(t, h,
-				apitest.Scenario{Name: path + " without a token", URL: path, ExpectedStatus: 401},
-				apitest.Scenario{Name: path + " as a guest", URL: path, Token: token, ExpectedStatus: 403},
+				apitest.Scenario{Name: path + " without a token", URL: path, ExpectedStatus: 401, ExpectedTip: "请先登录"},
+				apitest.Scenario{Name: path + " as a guest", URL: path, Token: token, ExpectedStatus: 401, ExpectedTip: "登录已过期"},
 			)
 		}
 	})

@@ -8,7 +8,7 @@ import (
 )
 
 // Who may call the support calls: the personal ones need a token (none ->
-// 401), every operator call the operator role (a user's token -> 403), and
+// 401), every operator call a console token (a user's phone-app token -> 401), and
 // either refusal stores nothing though the bodies would be valid. Customer
 // service and app clicks need no token.
 func TestSupportCallsWhoMayCall(t *testing.T) {
@@ -33,7 +33,7 @@ func TestSupportCallsWhoMayCall(t *testing.T) {
 			{"POST", "/api/admin/settled/approve", `{"id":1}`},
 			{"POST", "/api/admin/settled/reject", `{"id":1,"reason":"x"}`},
 		} {
-			apitest.Scenario{Name: "user on " + c.url, Method: c.method, URL: c.url, Token: user, Body: c.body, ExpectedStatus: 403}.Run(t, s.Handler)
+			apitest.Scenario{Name: "user on " + c.url, Method: c.method, URL: c.url, Token: user, Body: c.body, ExpectedStatus: 401}.Run(t, s.Handler)
 		}
 		var n int
 		if err := s.App.DB.QueryRow(t.Context(), `SELECT (SELECT COUNT(*) FROM feedback) + (SELECT COUNT(*) FROM creator_applications) +

@@ -8,7 +8,7 @@ import (
 )
 
 // Who may call the wallet: every user call needs a token (none -> 401),
-// every operator call needs the operator role (a user's token -> 403),
+// every operator call a console token (a user's phone-app token -> 401),
 // and either refusal changes nothing (the bodies would be valid).
 func TestWalletCallsWhoMayCall(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
@@ -55,7 +55,7 @@ func TestWalletCallsWhoMayCall(t *testing.T) {
 			{"GET", "/api/admin/currencys", ""},
 			{"POST", "/api/admin/currencys", `{"name":"x","coins":1,"price":1}`},
 		} {
-			apitest.Scenario{Name: "user on " + c.url, Method: c.method, URL: c.url, Token: user, Body: c.body, ExpectedStatus: 403}.Run(t, s.Handler)
+			apitest.Scenario{Name: "user on " + c.url, Method: c.method, URL: c.url, Token: user, Body: c.body, ExpectedStatus: 401}.Run(t, s.Handler)
 		}
 		var moved int
 		if err := s.App.DB.QueryRow(t.Context(), `SELECT COUNT(*) FROM ledger_txns`).Scan(&moved); err != nil || moved != 0 {

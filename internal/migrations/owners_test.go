@@ -45,6 +45,9 @@ var owners = map[string]string{
 	"audit_log": "platform/audit",
 	"jobs":      "platform/jobs",
 
+	"operators": "operator", "operator_totp": "operator", "operator_recovery_codes": "operator",
+	"operator_enrol_tickets": "operator", "operator_sessions": "operator",
+
 	"error_reports": "report", "error_report_lines": "report",
 
 	"welfare_tasks": "rewards", "task_claims": "rewards", "checkins": "rewards", "checkin_cycle": "rewards",

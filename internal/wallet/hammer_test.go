@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"prima/internal/account"
 	"prima/internal/app/apptest"
-	"prima/internal/platform/audit"
+	"prima/internal/platform/httpx"
 	"prima/internal/wallet"
 	"prima/internal/wallet/wallettest"
 )
@@ -25,17 +24,11 @@ func TestWalletUnderConcurrentLoad(t *testing.T) {
 	}
 	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
 		ctx := context.Background()
-		if _, _, err := s.App.Account.CreateOperator(ctx, audit.Actor{UID: audit.CLI}, "ops_1", "secret12"); err != nil {
-			t.Fatal(err)
-		}
-		l, err := s.App.Account.PasswordLogin(ctx, account.PasswordLoginInput{Account: "ops_1", Password: "secret12", IP: "10.0.0.1"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		ops := s.Operator(t, "ops_1", httpx.RoleOwner).Token
 		srv := httptest.NewServer(s.Handler)
 		t.Cleanup(srv.Close)
 		sb := s.App.Wallet.Pay.Providers[0].(*wallet.Sandbox)
-		tg := &wallettest.Target{Base: func() string { return srv.URL }, Ops: l.Token, Sign: func(v url.Values) string { return sb.Sign(v) }}
+		tg := &wallettest.Target{Base: func() string { return srv.URL }, Ops: ops, Sign: func(v url.Values) string { return sb.Sign(v) }}
 		f := wallettest.Setup(t, tg, 25, 40)
 		run, cancel := context.WithTimeout(ctx, 8*time.Second)
 		defer cancel()

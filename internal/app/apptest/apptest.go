@@ -9,16 +9,21 @@ package apptest
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"testing"
+	"time"
 
 	"prima/internal/apitest"
 	"prima/internal/app"
+	"prima/internal/operator"
+	"prima/internal/platform/audit"
 	"prima/internal/platform/config"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
+	"prima/internal/platform/httpx"
 )
 
 // Server is one test app and its HTTP handler.
@@ -62,4 +67,66 @@ func Each(t *testing.T, fn func(t *testing.T, s *Server), args ...string) {
 func Run(t *testing.T, scenarios ...apitest.Scenario) {
 	t.Helper()
 	Each(t, func(t *testing.T, s *Server) { apitest.Run(t, s.Handler, scenarios...) })
+}
+
+// OperatorPassword is the password Operator gives the accounts it makes.
+const OperatorPassword = "secret12"
+
+// Operator is an operator signed in to the console the way a person does.
+type Operator struct {
+	UID     int64
+	Account string
+	Role    httpx.Role
+	// Secret is the TOTP secret, as the operator's authenticator app holds
+	// it; Code computes what the app shows.
+	Secret string
+	// Token is a console session ("pc_..."): it opens /api/admin as Role.
+	Token         string
+	RecoveryCodes []string
+}
+
+// Operator makes account an operator with role (what `prima admin create
+// -account NAME -role ROLE` does, password OperatorPassword), then signs in
+// through the API: POST /api/admin/session answers 428 with an enrolment
+// ticket and the TOTP secret, the code is computed from the secret, and POST
+// /api/admin/session/enrol answers the console token and recovery codes.
+func (s *Server) Operator(t testing.TB, account string, role httpx.Role) *Operator {
+	t.Helper()
+	o, _, err := s.App.Operators.Ensure(context.Background(), audit.Actor{UID: audit.CLI}, account, role, OperatorPassword)
+	if err != nil {
+		t.Fatalf("operator %s: %v", account, err)
+	}
+	res := apitest.Scenario{Method: http.MethodPost, URL: "/api/admin/session",
+		Body: fmt.Sprintf(`{"account":%q,"passWord":%q,"code":""}`, account, OperatorPassword)}.Send(t, s.Handler)
+	if res.Code != http.StatusPreconditionRequired {
+		t.Fatalf("sign-in of %s without TOTP: %d %s", account, res.Code, res.Body)
+	}
+	enrol := apitest.Data[struct {
+		Enrol struct {
+			Ticket string `json:"ticket"`
+			Secret string `json:"secret"`
+		} `json:"enrol"`
+	}](t, res).Enrol
+	op := &Operator{UID: o.UID, Account: account, Role: o.Role, Secret: enrol.Secret}
+	res = apitest.Scenario{Method: http.MethodPost, URL: "/api/admin/session/enrol",
+		Body: fmt.Sprintf(`{"ticket":%q,"code":%q}`, enrol.Ticket, op.Code(t, s.App.Operators.Now()))}.Send(t, s.Handler)
+	if res.Code != http.StatusOK {
+		t.Fatalf("enrolment of %s: %d %s", account, res.Code, res.Body)
+	}
+	d := apitest.Data[struct {
+		Token         string   `json:"token"`
+		RecoveryCodes []string `json:"recoveryCodes"`
+	}](t, res)
+	op.Token, op.RecoveryCodes = d.Token, d.RecoveryCodes
+	return op
+}
+
+// Code is the TOTP code the operator's app shows at at.
+func (o *Operator) Code(t testing.TB, at time.Time) string {
+	t.Helper()
+	c, err := operator.Code(o.Secret, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

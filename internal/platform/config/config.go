@@ -35,6 +35,7 @@ type Config struct {
 	RedisPrefix string // prefix of every Redis key and pub/sub channel, so installs can share a Redis
 
 	TrustedProxies string // CIDRs whose X-Forwarded-For / X-Real-IP are believed; empty: none
+	AdminAllow     string // CIDRs or addresses allowed to reach /api/admin (the console and its sign-in); empty: any
 	MetricsListen  string // address of the Prometheus /metrics listener; empty: off
 
 	// SecretPrevious is the secret before a rotation: media URLs it signed
@@ -88,6 +89,7 @@ var options = []option{
 	{"s3-prefix", "PRIMA_S3_PREFIX", "", "folder in the bucket that holds this installation's media, e.g. prima/", func(c *Config) *string { return &c.S3Prefix }, nil},
 	{"secret-previous", "PRIMA_SECRET_PREVIOUS", "", "the signing secret before the last rotation, still accepted for media URLs it signed", func(c *Config) *string { return &c.SecretPrevious }, nil},
 	{"trusted-proxies", "PRIMA_TRUSTED_PROXIES", "", "comma-separated CIDRs of your reverse proxies; only their X-Forwarded-For and X-Real-IP are believed (empty: none, the peer address is the client)", func(c *Config) *string { return &c.TrustedProxies }, cidrList},
+	{"admin-allow", "PRIMA_ADMIN_ALLOW", "", "comma-separated CIDRs or addresses allowed to reach the operator console's API (/api/admin, its sign-in too); others get 403 (empty: any address); the client address is resolved through trusted-proxies", func(c *Config) *string { return &c.AdminAllow }, cidrList},
 	{"metrics-listen", "PRIMA_METRICS_LISTEN", "", "address for Prometheus /metrics, kept off the public listener, e.g. 127.0.0.1:9090 (empty: off)", func(c *Config) *string { return &c.MetricsListen }, listenAddr},
 	{"test-mode", "PRIMA_TEST_MODE", "0", "test mode: SMS codes readable at GET /api/test/sms/last, for end-to-end tests only (1: on; never in production)", func(c *Config) *string { return &c.testMode }, oneOf("0", "1", "true", "false")},
 	{"pay-sandbox", "PRIMA_PAY_SANDBOX", "0", "sandbox payment provider: its hosted page pays orders without money, for trials and tests (1: on; never in production)", func(c *Config) *string { return &c.paySandbox }, oneOf("0", "1", "true", "false")},

@@ -122,7 +122,7 @@ func TestContextValuesKeepApart(t *testing.T) {
 		p, signedIn = PrincipalFrom(r.Context())
 	}), RealIP(trusted), WithRequestID, func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), Principal{UID: 7, Role: RoleOperator})))
+			next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), Principal{UID: 7, Role: RoleOwner})))
 		})
 	})
 	h.ServeHTTP(httptest.NewRecorder(), r)

@@ -33,6 +33,10 @@ type Error struct {
 	Tip    string // for the user, zh-CN
 	Msg    string // for developers
 	Err    error  // cause, logged, never sent
+	// Data goes into the envelope's data beside the tip, for an answer a
+	// client acts on (the operator console's enrolment ticket with a 428,
+	// {stepUp: true} with a 403); nil sends null as for any error.
+	Data any
 }
 
 func (e *Error) Error() string {
@@ -103,7 +107,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	if code == 0 {
 		code = e.Status
 	}
-	writeJSON(w, e.Status, Envelope{Code: code, Tip: e.Tip, Msg: safeMsg(e.Msg)})
+	writeJSON(w, e.Status, Envelope{Code: code, Tip: e.Tip, Msg: safeMsg(e.Msg), Data: e.Data})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -105,6 +105,24 @@ func TestInternalErrorHidesCause(t *testing.T) {
 	}
 }
 
+// An error's Data goes into the envelope beside its tip (the console's
+// 428 enrolment, its 403 step-up); without Data it is null.
+func TestErrorData(t *testing.T) {
+	for _, c := range []struct {
+		err  *Error
+		want string
+	}{
+		{&Error{Status: 403, Tip: "请输入动态验证码以继续", Msg: "m", Data: map[string]bool{"stepUp": true}}, `{"code":403,"tip":"请输入动态验证码以继续","msg":"m","data":{"stepUp":true}}`},
+		{Forbidden("没有权限", "m"), `{"code":403,"tip":"没有权限","msg":"m","data":null}`},
+	} {
+		rec := httptest.NewRecorder()
+		WriteError(rec, httptest.NewRequest("GET", "/api/x", nil), c.err)
+		if got := strings.TrimSpace(rec.Body.String()); rec.Code != 403 || got != c.want {
+			t.Errorf("%d %s, want %s", rec.Code, got, c.want)
+		}
+	}
+}
+
 func TestSecurityHeaders(t *testing.T) {
 	h := SecurityHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	rec := httptest.NewRecorder()
@@ -210,7 +228,7 @@ func TestPrincipal(t *testing.T) {
 	if _, ok := PrincipalFrom(ctx); ok || UserID(ctx) != 0 {
 		t.Fatal("an empty context has a principal")
 	}
-	op := WithPrincipal(ctx, Principal{UID: 7, Role: RoleOperator})
+	op := WithPrincipal(ctx, Principal{UID: 7, Role: RoleOwner})
 	if p, ok := PrincipalFrom(op); !ok || p.UID != 7 || !p.IsOperator() || UserID(op) != 7 {
 		t.Fatalf("operator principal = %+v, %v", p, ok)
 	}
@@ -221,6 +239,17 @@ func TestPrincipal(t *testing.T) {
 	for r, want := range map[Role]bool{RoleUser: true, RoleOperator: true, "admin": false, "": false} {
 		if r.Valid() != want {
 			t.Errorf("Role(%q).Valid() = %v", r, !want)
+		}
+	}
+	// A users row's operator flag is no console role: a phone-app token of
+	// an operator is not an operator principal.
+	for r, want := range map[Role]bool{RoleOwner: true, RoleContent: true, RoleModerator: true, RoleFinance: true, RoleSupport: true,
+		RoleOperator: false, RoleUser: false, "admin": false, "": false} {
+		if r.Console() != want {
+			t.Errorf("Role(%q).Console() = %v", r, !want)
+		}
+		if (Principal{UID: 1, Role: r}).IsOperator() != want {
+			t.Errorf("Principal with %q: IsOperator() = %v", r, !want)
 		}
 	}
 }
