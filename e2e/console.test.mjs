@@ -14,7 +14,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
 import { chromium, devices } from 'playwright-core'
-import { startServer, chromeFlags, shot } from './harness.mjs'
+import { startServer, chromeFlags, shot, totp } from './harness.mjs'
 
 const PASSWORD = 'Owner-pass-1'
 const sizes = [
@@ -68,6 +68,7 @@ function hotp(key, counter, digits = 6) {
 test('the test TOTP matches RFC 6238', () => {
   assert.equal(hotp(Buffer.from('12345678901234567890'), Math.floor(59 / 30), 8), '94287082')
   assert.equal(hotp(base32('GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ'), 1, 8), '94287082')
+  assert.equal(totp('GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', 59_000), '287082', "the harness's 6-digit codes agree")
 })
 
 // code gives a TOTP code for a time step not used before by this secret (a
@@ -188,8 +189,8 @@ for (const size of sizes) {
       await stepUpIfAsked(page, secret, $(page, 'op-password-value'))
       const firstPassword = (await $(page, 'op-password-value').innerText()).trim()
       assert.ok(firstPassword.length >= 8, 'a first password is shown')
-      await page.getByRole('button', { name: /关\s*闭/ }).click()
-      await $(page, 'operators-table').getByText(editor).waitFor()
+      await $(page, 'op-password-close').click()
+      await $(page, 'operators-table').getByText(editor, { exact: true }).first().waitFor()
 
       // Change its role; the audit log shows the change with its before and after.
       await $(page, `op-role-${editor}`).click()

@@ -50,7 +50,7 @@ function CreateOperator({ open, onClose }: { open: boolean; onClose: () => void 
       maskClosable={!made}
       footer={
         made ? (
-          <Button type="primary" onClick={close}>
+          <Button type="primary" onClick={close} data-testid="op-password-close">
             {t('common.close')}
           </Button>
         ) : (
