@@ -1,16 +1,17 @@
 // The console's one route table, under /admin (the router's basename). Every
-// page is its own lazily loaded chunk; the shell (Signed) checks the session
+// page is its own lazily loaded chunk, and so is the shell (Signed), which checks the session
 // and the role's sections before any of them shows.
 import type { RouteObject } from 'react-router'
 import { Spin } from 'antd'
-import { Signed } from './Signed'
 import { NotFound, RouteError } from './RouteError'
 
 export const routes: RouteObject[] = [
   { path: '/login', lazy: async () => ({ Component: (await import('@/features/auth/LoginPage')).LoginPage }), errorElement: <RouteError />, hydrateFallbackElement: <Spin fullscreen /> },
   {
     path: '/',
-    element: <Signed />,
+    // The shell (menu, header, drawers) is a chunk of its own, so the
+    // sign-in page does not load it.
+    lazy: async () => ({ Component: (await import('./Signed')).Signed }),
     errorElement: <RouteError />,
     // shown while the first page's lazy chunk loads
     hydrateFallbackElement: <Spin fullscreen />,
