@@ -59,7 +59,7 @@ async function upload(token, colour) {
 }
 
 async function setLayout(title) {
-  await call(server.base, 'POST', '/api/admin/source', { token: op.token, body: { key: 'COMMUNITYLAYOUT', entries: [{ title, url: '', weight: 1 }] } })
+  await call(server.base, 'POST', '/api/admin/source', { token: await consoleToken(server.base, OPERATOR), body: { key: 'COMMUNITYLAYOUT', entries: [{ title, url: '', weight: 1 }] } })
 }
 
 before(async () => {

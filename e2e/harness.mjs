@@ -148,41 +148,63 @@ export function totp(secret, at = Date.now()) {
 }
 
 // consoleSessions keeps, per server and operator account, the console
-// token and the TOTP secret (an authenticator app's memory).
+// token and the TOTP secret (an authenticator app's memory), the last time
+// step whose code was used (a code works once) and when a code was last
+// entered (step-up lasts 5 minutes).
 const consoleSessions = new Map()
+
+// nextCode is a code the server has not seen from this operator: the
+// current step's, or the next one's when the current one was used (the
+// server takes one step either side).
+async function nextCode(known) {
+  for (;;) {
+    const now = Math.floor(Date.now() / 30000)
+    const step = Math.max(now, (known.lastStep ?? 0) + 1)
+    if (step <= now + 1) {
+      known.lastStep = step
+      known.codeAt = Date.now()
+      return totp(known.secret, step * 30000)
+    }
+    await new Promise((r) => setTimeout(r, 1000))
+  }
+}
 
 // consoleToken signs an operator (made by `prima admin create`) in to the
 // operator console the way a person does, and returns the console token
 // that opens /api/admin (a phone-app token does not). The first sign-in
 // answers 428 with an enrolment ticket and the TOTP secret; the code is
 // computed from the secret and POST /api/admin/session/enrol answers the
-// token. Later calls for the same server and account reuse the session;
-// fresh: true signs in again with the next unused code.
-export async function consoleToken(base, { account, password }, { fresh = false } = {}) {
+// token. Later calls for the same server and account reuse the session,
+// stepping it up with a fresh code when the last one is over 4 minutes old
+// (step-up routes need one from the last 5), or signing in again when the
+// session ended.
+export async function consoleToken(base, { account, password }) {
   const key = `${base}|${account.toLowerCase()}`
   const known = consoleSessions.get(key)
-  if (known?.token && !fresh) return known.token
-  const post = async (path, body) => {
-    const r = await fetch(base + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  const post = async (path, body, token) => {
+    const headers = { 'Content-Type': 'application/json' }
+    if (token) headers.Authorization = `Bearer ${token}`
+    const r = await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) })
     return { status: r.status, env: await r.json() }
   }
+  if (known?.token) {
+    if (Date.now() - known.codeAt < 4 * 60_000) return known.token
+    const r = await post('/api/admin/session/stepup', { code: await nextCode(known) }, known.token)
+    if (r.status === 200) return known.token
+    if (r.status !== 401) throw new Error(`console step-up of ${account}: ${r.status} ${JSON.stringify(r.env)}`)
+  }
   if (known?.secret) {
-    // A code is taken once: a second sign-in in the same 30 s step uses
-    // the next step's code, which the server also accepts.
-    for (const at of [Date.now(), Date.now() + 30_000]) {
-      const r = await post('/api/admin/session', { account, passWord: password, code: totp(known.secret, at) })
-      if (r.status === 200) {
-        known.token = r.env.data.token
-        return known.token
-      }
-    }
-    throw new Error(`console sign-in of ${account} failed`)
+    const r = await post('/api/admin/session', { account, passWord: password, code: await nextCode(known) })
+    if (r.status !== 200) throw new Error(`console sign-in of ${account}: ${r.status} ${JSON.stringify(r.env)}`)
+    known.token = r.env.data.token
+    return known.token
   }
   const first = await post('/api/admin/session', { account, passWord: password, code: '' })
   if (first.status !== 428) throw new Error(`console sign-in of ${account}: ${first.status} ${JSON.stringify(first.env)}`)
   const { ticket, secret } = first.env.data.enrol
-  const done = await post('/api/admin/session/enrol', { ticket, code: totp(secret) })
+  const fresh = { secret }
+  const done = await post('/api/admin/session/enrol', { ticket, code: await nextCode(fresh) })
   if (done.status !== 200) throw new Error(`console enrolment of ${account}: ${done.status} ${JSON.stringify(done.env)}`)
-  consoleSessions.set(key, { secret, token: done.env.data.token, recoveryCodes: done.env.data.recoveryCodes })
+  consoleSessions.set(key, { ...fresh, token: done.env.data.token, recoveryCodes: done.env.data.recoveryCodes })
   return done.env.data.token
 }

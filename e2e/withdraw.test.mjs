@@ -18,7 +18,7 @@ const TRC20 = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'
 const ACCOUNT = 'wd_' + Date.now().toString(36).slice(-6)
 const PASSWORD = 'secret12'
 
-let server, phone, page, opToken, uid
+let server, phone, page, uid
 // Every answer >= 400 the page received: the expected ones (a guest's 403,
 // the wrong password's 401) and anything else, which fails the last test.
 const failed = []
@@ -29,7 +29,10 @@ before(async () => {
   phone = await launchPhone({ bypassCSP: true })
   page = phone.page
   page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${new URL(r.url()).pathname}`) })
-  opToken = await consoleToken(server.base, OPERATOR) // the operator console's token (password + TOTP)
+  // The operator console's token (password + TOTP). Calls that need a code
+  // from the last 5 minutes (step-up) ask consoleToken again, which steps
+  // the session up when its code is older.
+  await consoleToken(server.base, OPERATOR)
 })
 
 after(async () => {
@@ -98,7 +101,7 @@ test('the guest registers in place', async () => {
 
 test('the registered user gets income from an operator and sees it', async () => {
   await call(server.base, 'POST', '/api/admin/wallet/adjust', {
-    token: opToken,
+    token: await consoleToken(server.base, OPERATOR),
     body: { uid, account: 'income', amount: 50_000, reason: 'e2e 推广佣金', idempotencyKey: `e2e-adjust-${uid}` },
   })
   await page.goto(server.base + '/mine/withdraw')
@@ -191,9 +194,9 @@ test('a replayed tap (same key) moves nothing', async () => {
 })
 
 test('the operator approves; the user sees it paid', async () => {
-  await call(server.base, 'POST', '/api/admin/withdrawals/approve', { token: opToken, body: { orderNo } })
+  await call(server.base, 'POST', '/api/admin/withdrawals/approve', { token: await consoleToken(server.base, OPERATOR), body: { orderNo } })
   // Approving twice changes nothing.
-  await call(server.base, 'POST', '/api/admin/withdrawals/approve', { token: opToken, body: { orderNo } })
+  await call(server.base, 'POST', '/api/admin/withdrawals/approve', { token: await consoleToken(server.base, OPERATOR), body: { orderNo } })
   await page.reload()
   await page.locator(`[data-testid=wd-order][data-order="${orderNo}"][data-status=paid]`).waitFor({ timeout: 15000 })
   const w = await userCall('GET', '/api/app/mine/wallet')

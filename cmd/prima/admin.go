@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"golang.org/x/term"
 
@@ -34,6 +35,12 @@ const adminUsage = `Usage:
                      forget NAME's authenticator and recovery codes and end
                      their console sessions (a lost phone): the next sign-in
                      enrols again
+  prima admin key -account NAME [-ttl 24h]
+                     issue an API key for scripts with NAME's role (as it is at
+                     each use), valid for -ttl (1m to 2160h); the key is
+                     printed once on stdout (details on stderr) and sent as
+                     Authorization: Bearer pk_...; every use is audited, and
+                     it is listed and revoked in the console
 `
 
 // runAdmin is `prima admin SUBCOMMAND ...`: operators from the command
@@ -53,6 +60,8 @@ func runAdmin(args []string, stdin *os.File, stdout, stderr io.Writer) error {
 		return adminCreate(args[1:], stdin, stdout, stderr)
 	case "reset-totp":
 		return adminResetTOTP(args[1:], stdout, stderr)
+	case "key":
+		return adminKey(args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, adminUsage)
 	return fmt.Errorf("admin: unknown subcommand %q", args[0])
@@ -131,6 +140,32 @@ func adminResetTOTP(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("admin reset-totp: %s", cliError(err))
 	}
 	fmt.Fprintf(stdout, "%s (uid %d): TOTP and recovery codes forgotten, console sessions ended; the next sign-in enrols again\n", u.Account, u.ID)
+	return nil
+}
+
+func adminKey(args []string, stdout, stderr io.Writer) error {
+	var ttl time.Duration
+	a, name, err := adminApp("key", args, stderr, func(fs *flag.FlagSet) {
+		fs.DurationVar(&ttl, "ttl", 24*time.Hour, "how long the key works, e.g. 1h, 24h, 720h (1m to 2160h)")
+	})
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	ctx := context.Background()
+	u, err := a.Account.UserByAccount(ctx, name)
+	if err != nil {
+		return fmt.Errorf("admin key: %q is not an operator account", name)
+	}
+	key, k, err := a.Operators.IssueKey(ctx, audit.Actor{UID: audit.CLI}, u.ID, ttl)
+	switch {
+	case errors.Is(err, operator.ErrKeyTTL):
+		return fmt.Errorf("admin key: -ttl %v is not between %v and %v", ttl, operator.MinKeyTTL, operator.MaxKeyTTL)
+	case err != nil:
+		return fmt.Errorf("admin key: %s", cliError(err))
+	}
+	fmt.Fprintln(stdout, key)
+	fmt.Fprintf(stderr, "API key %d (%s...) for %s, role %s, expires %s; it is shown only now\n", k.ID, k.Prefix, k.Account, k.Role, k.ExpiresAt.Format(time.RFC3339))
 	return nil
 }
 

@@ -7,8 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"prima/internal/app"
+	"prima/internal/platform/config"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
+	"prima/internal/platform/httpx"
 )
 
 // stdinWith is a pipe holding s: not a terminal, so the password is read
@@ -35,12 +38,19 @@ func TestAdminCreate(t *testing.T) {
 				err := runAdmin(append(args, flags...), stdinWith(t, stdin), &out, &errOut)
 				return out.String(), err
 			}
-			if out, err := run("secret12\n", "create", "-account", "root_ops"); err != nil || !strings.HasPrefix(out, "created operator root_ops") {
+			if out, err := run("secret12\n", "create", "-account", "root_ops"); err != nil || !strings.HasPrefix(out, "created operator root_ops") || !strings.Contains(out, "role owner") {
 				t.Fatalf("create: %q %v", out, err)
 			}
 			// Again: already an operator, no password asked, nothing changes.
-			if out, err := run("", "create", "-account", "ROOT_OPS"); err != nil || !strings.Contains(out, "is an operator") {
+			if out, err := run("", "create", "-account", "ROOT_OPS"); err != nil || !strings.Contains(out, "is an operator (role owner)") {
 				t.Fatalf("again: %q %v", out, err)
+			}
+			// A second operator with a role; -role on an existing one changes it.
+			if out, err := run("secret34\n", "create", "-account", "mod_ops", "-role", "moderator"); err != nil || !strings.Contains(out, "role moderator") {
+				t.Fatalf("create a moderator: %q %v", out, err)
+			}
+			if out, err := run("", "create", "-account", "mod_ops", "-role", "finance"); err != nil || !strings.Contains(out, "role finance") {
+				t.Fatalf("make it finance: %q %v", out, err)
 			}
 			for _, c := range []struct {
 				stdin string
@@ -52,11 +62,43 @@ func TestAdminCreate(t *testing.T) {
 				{"", []string{"create", "-account", "new_ops"}, "no password"},
 				{"secret12\n", []string{"create", "-account", "x"}, "4-20"},
 				{"secret12\n", []string{"create"}, "-account is needed"},
+				{"secret12\n", []string{"create", "-account", "new_ops", "-role", "admin"}, "is not owner, content"},
+				{"", []string{"create", "-account", "root_ops", "-role", "content"}, "the last owner"},
 				{"", []string{"delete", "-account", "root_ops"}, "unknown subcommand"},
+				{"", []string{"reset-totp"}, "-account is needed"},
+				{"", []string{"reset-totp", "-account", "nobody_here"}, "not an operator"},
+				{"", []string{"key", "-account", "nobody_here"}, "not an operator"},
+				{"", []string{"key", "-account", "root_ops", "-ttl", "10s"}, "is not between"},
+				{"", []string{"key", "-account", "root_ops", "-ttl", "2200h"}, "is not between"},
 			} {
 				if _, err := run(c.stdin, c.args...); err == nil || !strings.Contains(err.Error(), c.want) {
 					t.Errorf("%v with stdin %q: %v, want %q", c.args, c.stdin, err, c.want)
 				}
+			}
+			// A key: printed once on stdout, alone on its line; it opens the
+			// console API with root_ops's role.
+			key, err := run("", "key", "-account", "root_ops", "-ttl", "1h")
+			key = strings.TrimSpace(key)
+			if err != nil || !strings.HasPrefix(key, "pk_") || strings.Contains(key, "\n") {
+				t.Fatalf("key: %q %v", key, err)
+			}
+			cfg, err := config.Load("test", flags)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := app.New(context.Background(), cfg, newLogger("error"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := a.Operators.Authenticate(context.Background(), key)
+			if err != nil || c.Role != httpx.RoleOwner || c.KeyID == 0 {
+				t.Fatalf("the key: %+v %v", c, err)
+			}
+			a.Close()
+			// reset-totp (what it does to sessions and the next sign-in:
+			// internal/operator, TestManageOperators).
+			if out, err := run("", "reset-totp", "-account", "mod_ops"); err != nil || !strings.Contains(out, "the next sign-in enrols again") {
+				t.Fatalf("reset-totp: %q %v", out, err)
 			}
 			var sink bytes.Buffer
 			if err := runAdmin(nil, stdinWith(t, ""), &sink, &sink); err == nil || !strings.Contains(err.Error(), "subcommand is needed") {
@@ -67,11 +109,12 @@ func TestAdminCreate(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer d.Close()
-			var users, ops, audits int
+			var users, ops, owners, audits int
 			d.QueryRow(context.Background(), `SELECT COUNT(*), COUNT(*) FILTER (WHERE role = 'operator') FROM users`).Scan(&users, &ops)
-			d.QueryRow(context.Background(), `SELECT COUNT(*) FROM audit_log WHERE actor_uid = 0 AND action = 'user.create'`).Scan(&audits)
-			if users != 1 || ops != 1 || audits != 1 {
-				t.Fatalf("%d users, %d operators, %d audit rows; want 1, 1, 1", users, ops, audits)
+			d.QueryRow(context.Background(), `SELECT COUNT(*) FROM operators WHERE role = 'owner'`).Scan(&owners)
+			d.QueryRow(context.Background(), `SELECT COUNT(*) FROM audit_log WHERE actor_uid = 0 AND action IN ('user.create', 'operator.create', 'operator.role', 'apikey.create', 'operator.totp.reset')`).Scan(&audits)
+			if users != 2 || ops != 2 || owners != 1 || audits != 7 {
+				t.Fatalf("%d users, %d operators, %d owners, %d audit rows; want 2, 2, 1, 7", users, ops, owners, audits)
 			}
 		})
 	}

@@ -32,6 +32,8 @@ Usage:
                   (default), content, moderator, finance or support
   prima admin reset-totp -account NAME
                   forget NAME's authenticator (a lost phone)
+  prima admin key -account NAME -ttl 24h
+                  issue an API key with NAME's role for scripts (printed once)
   prima wallet check
                   verify the ledger's invariants; exits non-zero on a breach
   prima withdrawals list|approve|reject
@@ -40,7 +42,8 @@ Usage:
 
 Each command takes -h for its flags (prima help COMMAND says the same);
 every flag also reads an environment variable (PRIMA_LISTEN, PRIMA_DATA_DIR,
-PRIMA_DATABASE_URL, PRIMA_WORKERS, ...).
+PRIMA_DATABASE_URL, PRIMA_WORKERS, ...). PRIMA_ADMIN_ALLOW (-admin-allow) limits
+the operator console's API (/api/admin, its sign-in too) to a list of CIDRs.
 `
 
 func main() { os.Exit(cli(os.Args[1:], os.Stdout, os.Stderr)) }

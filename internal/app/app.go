@@ -70,6 +70,7 @@ type App struct {
 	Operators   *operator.Service
 	adminAllow  []netip.Prefix
 	adminRoutes []operator.Route
+	apiPatterns []string
 	// Redis is the one client this process shares (nil without
 	// PRIMA_REDIS_URL): rate-limit counters and realtime pub/sub.
 	Redis *redis.Client
@@ -325,6 +326,9 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 // AdminRoutes are the /api/admin routes with the access each names, as
 // the route table mounted them (after Handler).
 func (a *App) AdminRoutes() []operator.Route { return a.adminRoutes }
+
+// APIPatterns are every route pattern of the /api table (after Handler).
+func (a *App) APIPatterns() []string { return a.apiPatterns }
 
 // wsAuth lets the WebSocket endpoint check tokens with the account rules.
 func wsAuth(s *account.Service) realtime.Authenticator {

@@ -48,7 +48,7 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	a.adminRoutes = nil
 	op := func(access operator.Access, pattern string, fn httpx.Handler) {
 		if !isAdmin(pattern) {
-			panic("routes: op(anyOp, " + pattern + ") is not under /api/admin")
+			panic("routes: op(" + pattern + ") is not under /api/admin")
 		}
 		a.adminRoutes = append(a.adminRoutes, operator.Route{Pattern: pattern, Access: access})
 		api.Handle(pattern, opr.Gate(access, fn))
@@ -275,101 +275,103 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	op(anyOp.SessionOnly(), "POST /api/admin/session/stepup", opr.StepUp)
 	op(anyOp, "GET /api/admin/sessions", opr.Sessions)
 	op(anyOp, "POST /api/admin/sessions/revoke", opr.RevokeSession)
+	op(anyOp, "GET /api/admin/keys", opr.Keys)
+	op(anyOp, "POST /api/admin/keys/revoke", opr.RevokeKey)
 	op(owner, "GET /api/admin/operators", opr.Operators)
 	op(owner.StepUp(), "POST /api/admin/operators", opr.CreateOperator)
 	op(owner.StepUp(), "POST /api/admin/operators/role", opr.SetOperatorRole)
 	op(owner.StepUp(), "POST /api/admin/operators/reset-totp", opr.ResetTOTP)
-	op(anyOp, "GET /api/admin/users", adm.User)
-	op(anyOp, "POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
-	op(anyOp, "GET /api/admin/audit", adm.Audit)
-	op(anyOp, "GET /api/admin/rewards/invite", inv.AdminConfig)
-	op(anyOp, "POST /api/admin/rewards/invite", inv.AdminSetConfig)
-	op(anyOp, "GET /api/admin/invites", inv.AdminInvites)
-	op(anyOp, "POST /api/admin/coupons/grant", wal.AdminGrantCoupons)
-	op(anyOp, "GET /api/admin/media", up.AdminList)
-	op(anyOp, "POST /api/admin/videos/media", up.AdminAttach)
-	op(anyOp, "POST /api/admin/galleries", gal.AdminCreate)
-	op(anyOp, "POST /api/admin/galleries/update", gal.AdminUpdate)
-	op(anyOp, "POST /api/admin/galleries/publish", gal.AdminPublish)
-	op(anyOp, "POST /api/admin/galleries/images", gal.AdminImages)
-	op(anyOp, "GET /api/admin/galleries/info", gal.AdminInfo)
+	op(people, "GET /api/admin/users", adm.User)
+	op(userSessions, "POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
+	op(owner, "GET /api/admin/audit", adm.Audit)
+	op(finance, "GET /api/admin/rewards/invite", inv.AdminConfig)
+	op(finance, "POST /api/admin/rewards/invite", inv.AdminSetConfig)
+	op(finance, "GET /api/admin/invites", inv.AdminInvites)
+	op(finance, "POST /api/admin/coupons/grant", wal.AdminGrantCoupons)
+	op(content, "GET /api/admin/media", up.AdminList)
+	op(content, "POST /api/admin/videos/media", up.AdminAttach)
+	op(content, "POST /api/admin/galleries", gal.AdminCreate)
+	op(content, "POST /api/admin/galleries/update", gal.AdminUpdate)
+	op(content, "POST /api/admin/galleries/publish", gal.AdminPublish)
+	op(content, "POST /api/admin/galleries/images", gal.AdminImages)
+	op(content, "GET /api/admin/galleries/info", gal.AdminInfo)
 	// Operator content (docs/api.md, "Operator content"): modules, videos, tags.
-	op(anyOp, "GET /api/admin/modules", cat.AdminModules)
-	op(anyOp, "POST /api/admin/modules", cat.AdminCreateModule)
-	op(anyOp, "POST /api/admin/modules/update", cat.AdminUpdateModule)
-	op(anyOp, "POST /api/admin/modules/delete", cat.AdminDeleteModule)
-	op(anyOp, "GET /api/admin/videos", cat.AdminVideos)
-	op(anyOp, "GET /api/admin/videos/info", cat.AdminVideoInfo)
-	op(anyOp, "POST /api/admin/videos", cat.AdminCreateVideo)
-	op(anyOp, "POST /api/admin/videos/update", cat.AdminUpdateVideo)
-	op(anyOp, "POST /api/admin/videos/tags", cat.AdminVideoTags)
-	op(anyOp, "POST /api/admin/videos/publish", cat.AdminPublishVideo)
-	op(anyOp, "POST /api/admin/videos/delete", cat.AdminDeleteVideo)
-	op(anyOp, "GET /api/admin/tags", cat.AdminTags)
-	op(anyOp, "POST /api/admin/tags", cat.AdminCreateTag)
-	op(anyOp, "POST /api/admin/tags/update", cat.AdminUpdateTag)
-	op(anyOp, "POST /api/admin/tags/delete", cat.AdminDeleteTag)
-	op(anyOp, "GET /api/admin/lines", cat.AdminLines)
-	op(anyOp, "POST /api/admin/lines", cat.SetLines)
-	op(anyOp, "GET /api/admin/reports", rep.List)
-	op(anyOp, "GET /api/admin/wallet", wal.AdminWallet)
-	op(anyOp, "POST /api/admin/wallet/adjust", wal.AdminAdjust)
-	op(anyOp, "GET /api/admin/vip/products", wal.AdminVIPProducts)
-	op(anyOp, "POST /api/admin/vip/products", wal.AdminSaveVIPProduct)
-	op(anyOp, "GET /api/admin/withdrawals", wal.AdminWithdrawals)
-	op(anyOp, "POST /api/admin/withdrawals/approve", wal.AdminApprove)
-	op(anyOp, "POST /api/admin/withdrawals/reject", wal.AdminReject)
-	op(anyOp, "GET /api/admin/orders", wal.AdminOrders)
-	op(anyOp, "GET /api/admin/orders/callbacks", wal.AdminCallbacks)
-	op(anyOp, "POST /api/admin/orders/paid", wal.AdminOrderPaid)
-	op(anyOp, "POST /api/admin/orders/refund", wal.AdminOrderRefund)
-	op(anyOp, "GET /api/admin/currencys", wal.AdminCurrencys)
-	op(anyOp, "POST /api/admin/currencys", wal.AdminSaveCurrency)
+	op(content, "GET /api/admin/modules", cat.AdminModules)
+	op(content, "POST /api/admin/modules", cat.AdminCreateModule)
+	op(content, "POST /api/admin/modules/update", cat.AdminUpdateModule)
+	op(content, "POST /api/admin/modules/delete", cat.AdminDeleteModule)
+	op(content, "GET /api/admin/videos", cat.AdminVideos)
+	op(content, "GET /api/admin/videos/info", cat.AdminVideoInfo)
+	op(content, "POST /api/admin/videos", cat.AdminCreateVideo)
+	op(content, "POST /api/admin/videos/update", cat.AdminUpdateVideo)
+	op(content, "POST /api/admin/videos/tags", cat.AdminVideoTags)
+	op(content, "POST /api/admin/videos/publish", cat.AdminPublishVideo)
+	op(content, "POST /api/admin/videos/delete", cat.AdminDeleteVideo)
+	op(content, "GET /api/admin/tags", cat.AdminTags)
+	op(content, "POST /api/admin/tags", cat.AdminCreateTag)
+	op(content, "POST /api/admin/tags/update", cat.AdminUpdateTag)
+	op(content, "POST /api/admin/tags/delete", cat.AdminDeleteTag)
+	op(content, "GET /api/admin/lines", cat.AdminLines)
+	op(content.StepUp(), "POST /api/admin/lines", cat.SetLines)
+	op(errorReports, "GET /api/admin/reports", rep.List)
+	op(moneyRead, "GET /api/admin/wallet", wal.AdminWallet)
+	op(finance.StepUp(), "POST /api/admin/wallet/adjust", wal.AdminAdjust)
+	op(finance, "GET /api/admin/vip/products", wal.AdminVIPProducts)
+	op(finance, "POST /api/admin/vip/products", wal.AdminSaveVIPProduct)
+	op(finance, "GET /api/admin/withdrawals", wal.AdminWithdrawals)
+	op(finance.StepUp(), "POST /api/admin/withdrawals/approve", wal.AdminApprove)
+	op(finance, "POST /api/admin/withdrawals/reject", wal.AdminReject)
+	op(moneyRead, "GET /api/admin/orders", wal.AdminOrders)
+	op(moneyRead, "GET /api/admin/orders/callbacks", wal.AdminCallbacks)
+	op(finance.StepUp(), "POST /api/admin/orders/paid", wal.AdminOrderPaid)
+	op(finance.StepUp(), "POST /api/admin/orders/refund", wal.AdminOrderRefund)
+	op(finance, "GET /api/admin/currencys", wal.AdminCurrencys)
+	op(finance, "POST /api/admin/currencys", wal.AdminSaveCurrency)
 	// Support and information: remote configuration lists, feedback
 	// replies, creator reviews, application centre clicks.
-	op(anyOp, "GET /api/admin/source", cat.AdminSource)
-	op(anyOp, "POST /api/admin/source", cat.AdminSetSource)
-	op(anyOp, "GET /api/admin/preview", cat.AdminPreviewRule)
-	op(anyOp, "POST /api/admin/preview", cat.AdminSetPreviewRule)
-	op(anyOp, "GET /api/admin/apps/clicks", cat.AdminAppClicks)
-	op(anyOp, "GET /api/admin/feedback", sup.AdminFeedback)
-	op(anyOp, "POST /api/admin/feedback/reply", sup.AdminReply)
-	op(anyOp, "GET /api/admin/settled", sup.AdminApplications)
-	op(anyOp, "POST /api/admin/settled/approve", sup.AdminApprove)
-	op(anyOp, "POST /api/admin/settled/reject", sup.AdminReject)
+	op(content, "GET /api/admin/source", cat.AdminSource)
+	op(content.StepUp(), "POST /api/admin/source", cat.AdminSetSource)
+	op(content, "GET /api/admin/preview", cat.AdminPreviewRule)
+	op(content.StepUp(), "POST /api/admin/preview", cat.AdminSetPreviewRule)
+	op(content, "GET /api/admin/apps/clicks", cat.AdminAppClicks)
+	op(supportRole, "GET /api/admin/feedback", sup.AdminFeedback)
+	op(supportRole, "POST /api/admin/feedback/reply", sup.AdminReply)
+	op(supportRole, "GET /api/admin/settled", sup.AdminApplications)
+	op(supportRole, "POST /api/admin/settled/approve", sup.AdminApprove)
+	op(supportRole, "POST /api/admin/settled/reject", sup.AdminReject)
 
-	op(anyOp, "GET /api/admin/message/reports", msg.AdminReports)
-	op(anyOp, "GET /api/admin/rewards/checkin", wf.AdminCycle)
-	op(anyOp, "POST /api/admin/rewards/checkin", wf.AdminSetCycle)
-	op(anyOp, "GET /api/admin/rewards/tasks", wf.AdminTasks)
-	op(anyOp, "POST /api/admin/rewards/tasks", wf.AdminSaveTask)
-	op(anyOp, "GET /api/admin/rewards/prizes", wf.AdminPrizes)
-	op(anyOp, "POST /api/admin/rewards/prizes", wf.AdminSavePrize)
+	op(moderator, "GET /api/admin/message/reports", msg.AdminReports)
+	op(finance, "GET /api/admin/rewards/checkin", wf.AdminCycle)
+	op(finance, "POST /api/admin/rewards/checkin", wf.AdminSetCycle)
+	op(finance, "GET /api/admin/rewards/tasks", wf.AdminTasks)
+	op(finance, "POST /api/admin/rewards/tasks", wf.AdminSaveTask)
+	op(finance, "GET /api/admin/rewards/prizes", wf.AdminPrizes)
+	op(finance, "POST /api/admin/rewards/prizes", wf.AdminSavePrize)
 	// Redemption code batches (codes): the plain codes only in the answer
 	// that makes them.
-	op(anyOp, "POST /api/admin/codes/batches", codes.AdminCreateBatch)
-	op(anyOp, "GET /api/admin/codes/batches", codes.AdminBatches)
-	op(anyOp, "POST /api/admin/codes/batches/disable", codes.AdminDisableBatch)
+	op(finance, "POST /api/admin/codes/batches", codes.AdminCreateBatch)
+	op(finance, "GET /api/admin/codes/batches", codes.AdminBatches)
+	op(finance, "POST /api/admin/codes/batches/disable", codes.AdminDisableBatch)
 	// Community moderation: review, pin, feature, remove, reports, mutes,
 	// settings and topics (docs/operator-guide.md, *Community*).
-	op(anyOp, "GET /api/admin/community/posts", mod.AdminPosts)
-	op(anyOp, "POST /api/admin/community/posts/review", mod.AdminReview)
-	op(anyOp, "POST /api/admin/community/posts/pin", mod.AdminPin)
-	op(anyOp, "POST /api/admin/community/posts/feature", mod.AdminFeature)
-	op(anyOp, "POST /api/admin/community/posts/remove", mod.AdminRemovePost)
-	op(anyOp, "GET /api/admin/community/comments", mod.AdminComments)
-	op(anyOp, "POST /api/admin/community/comments/remove", mod.AdminRemoveComment)
-	op(anyOp, "GET /api/admin/community/reports", mod.AdminReports)
-	op(anyOp, "POST /api/admin/community/reports/resolve", mod.AdminResolveReport)
-	op(anyOp, "POST /api/admin/community/mute", mod.AdminMute)
-	op(anyOp, "GET /api/admin/community/settings", mod.AdminSettings)
-	op(anyOp, "POST /api/admin/community/settings", mod.AdminSaveSettings)
-	op(anyOp, "GET /api/admin/community/topics", mod.AdminTopics)
-	op(anyOp, "POST /api/admin/community/topics", mod.AdminCreateTopic)
-	op(anyOp, "POST /api/admin/community/topics/update", mod.AdminUpdateTopic)
+	op(moderator, "GET /api/admin/community/posts", mod.AdminPosts)
+	op(moderator, "POST /api/admin/community/posts/review", mod.AdminReview)
+	op(moderator, "POST /api/admin/community/posts/pin", mod.AdminPin)
+	op(moderator, "POST /api/admin/community/posts/feature", mod.AdminFeature)
+	op(moderator, "POST /api/admin/community/posts/remove", mod.AdminRemovePost)
+	op(moderator, "GET /api/admin/community/comments", mod.AdminComments)
+	op(moderator, "POST /api/admin/community/comments/remove", mod.AdminRemoveComment)
+	op(moderator, "GET /api/admin/community/reports", mod.AdminReports)
+	op(moderator, "POST /api/admin/community/reports/resolve", mod.AdminResolveReport)
+	op(moderator, "POST /api/admin/community/mute", mod.AdminMute)
+	op(moderator, "GET /api/admin/community/settings", mod.AdminSettings)
+	op(moderator, "POST /api/admin/community/settings", mod.AdminSaveSettings)
+	op(moderator, "GET /api/admin/community/topics", mod.AdminTopics)
+	op(moderator, "POST /api/admin/community/topics", mod.AdminCreateTopic)
+	op(moderator, "POST /api/admin/community/topics/update", mod.AdminUpdateTopic)
 	// Search: the operator's pinned hot words.
-	op(anyOp, "GET /api/admin/search/pins", a.Search.AdminPins)
-	op(anyOp, "POST /api/admin/search/pins", a.Search.AdminSetPins)
+	op(content, "GET /api/admin/search/pins", a.Search.AdminPins)
+	op(content, "POST /api/admin/search/pins", a.Search.AdminSetPins)
 	op(anyOp, "/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed
@@ -380,6 +382,7 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	// console (its own build: internal/app/console.go), behind the same
 	// address allowlist as its API; everything else is the web app. Both
 	// route on the client.
+	a.apiPatterns = api.Patterns()
 	mux.Handle("/api/admin/", opr.AllowList(api))
 	mux.Handle("/api/", api)
 	mux.Handle("/admin/", opr.AllowList(console))
@@ -397,11 +400,35 @@ func isAdmin(pattern string) bool {
 	return strings.HasPrefix(path, "/api/admin/") || path == "/api/admin"
 }
 
-// Access of the /api/admin routes: owner opens everything; each route
-// names the other roles it opens to.
+// Access of the /api/admin routes: owner opens everything (operators,
+// roles, the audit log); each route names the other roles it opens to.
+// content: the catalogue, media, galleries, lines, remote configuration,
+// search pins; moderator: community moderation, reports, mutes; finance:
+// wallet, orders, withdrawals, coupons, codes, VIP products, coin
+// packages, rewards and invitations; support: users (read), feedback,
+// creator applications. StepUp() asks for a code entered in the last 5
+// minutes (the sign-in's counts; then POST /api/admin/session/stepup):
+// operator management and role changes, configuration publishes (remote
+// configuration, delivery lines, the preview rule) and moving money by hand
+// (adjustments, withdrawal payouts, orders marked paid or refunded). API
+// keys cannot step up, so scripts cannot make these calls.
 var (
-	anyOp = operator.Anyone
-	owner = operator.Allow()
+	anyOp       = operator.Anyone
+	owner       = operator.Allow()
+	content     = operator.Allow(httpx.RoleContent)
+	moderator   = operator.Allow(httpx.RoleModerator)
+	finance     = operator.Allow(httpx.RoleFinance)
+	supportRole = operator.Allow(httpx.RoleSupport) // "support" is the package
+	// people reads users (a user's page: support, a moderator before a
+	// mute, finance before an adjustment); userSessions signs a user out
+	// of the app (support for a stolen phone, a moderator for abuse).
+	people       = operator.Allow(httpx.RoleSupport, httpx.RoleModerator, httpx.RoleFinance)
+	userSessions = operator.Allow(httpx.RoleSupport, httpx.RoleModerator)
+	// moneyRead: a user's balances and orders, read-only, for support too.
+	moneyRead = operator.Allow(httpx.RoleFinance, httpx.RoleSupport)
+	// errorReports: failing lines (content) and failed payments (finance),
+	// which users bring to support.
+	errorReports = operator.Allow(httpx.RoleContent, httpx.RoleFinance, httpx.RoleSupport)
 )
 
 // pingCheck answers 200 only when the database answers too, so a client

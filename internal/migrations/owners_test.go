@@ -46,7 +46,7 @@ var owners = map[string]string{
 	"jobs":      "platform/jobs",
 
 	"operators": "operator", "operator_totp": "operator", "operator_recovery_codes": "operator",
-	"operator_enrol_tickets": "operator", "operator_sessions": "operator",
+	"operator_enrol_tickets": "operator", "operator_sessions": "operator", "operator_api_keys": "operator",
 
 	"error_reports": "report", "error_report_lines": "report",
 

@@ -80,6 +80,7 @@ var errs = httpx.ErrorMap{
 	{Err: ErrNoOperator, Status: http.StatusNotFound, Tip: "运营人员不存在"},
 	{Err: ErrAlreadyOperator, Status: http.StatusConflict, Tip: "该账号已是运营人员"},
 	{Err: ErrNoSession, Status: http.StatusNotFound, Tip: "会话不存在"},
+	{Err: ErrKeyTTL, Status: http.StatusUnprocessableEntity, Tip: "有效期应在 1 分钟到 90 天之间"},
 	{Err: ErrBadRole, Status: http.StatusUnprocessableEntity, Tip: "角色无效，应为 owner、content、moderator、finance、support 之一"},
 	{Err: account.ErrGuestOperator, Status: http.StatusUnprocessableEntity, Tip: "游客账号不能设为运营人员，请先注册"},
 	{Err: account.ErrPasswordNeeded, Status: http.StatusUnprocessableEntity, Tip: "请设置密码"},

@@ -65,7 +65,8 @@ func (h *Handler) allowed(ip string) bool {
 // session or an API key (401 without one, or with any other token, a
 // phone-app token too), of a role the route opens to (403 "没有权限"), not
 // an API key where only a session will do (403), and with a fresh step-up
-// where the route asks for one (403 with data {stepUp: true}). The caller
+// where the route asks for one (403 with data {stepUp: true}). Every
+// request made with an API key is audited (apikey.use), let through or not. The caller
 // goes on the context (CallerFrom; httpx.PrincipalFrom answers its uid and
 // console role, so audit.ActorFrom names the operator). A public route
 // passes as it is.
@@ -78,13 +79,24 @@ func (h *Handler) Gate(access Access, next httpx.Handler) httpx.Handler {
 		if err != nil {
 			return errs.Map(err)
 		}
+		var refusal error
 		switch {
 		case !access.Allows(c.Role):
-			return errs.Map(ErrForbidden)
+			refusal = errs.Map(ErrForbidden)
 		case c.KeyID != 0 && access.session:
-			return errs.Map(ErrKeyRefused)
+			refusal = errs.Map(ErrKeyRefused)
 		case access.stepUp && c.StepUpUntil <= h.s.now().Unix():
-			return stepUpAnswer(ErrStepUp)
+			refusal = stepUpAnswer(ErrStepUp)
+		}
+		if c.KeyID != 0 {
+			// Every use of an API key is audited, refused ones too, before
+			// anything else happens: a use that cannot be recorded fails.
+			if err := h.s.KeyUsed(r.Context(), r, c, refusal == nil); err != nil {
+				return httpx.Internal(err)
+			}
+		}
+		if refusal != nil {
+			return refusal
 		}
 		ctx := httpx.WithPrincipal(r.Context(), httpx.Principal{UID: c.UID, Role: c.Role})
 		ctx = context.WithValue(ctx, callerKey{}, c)

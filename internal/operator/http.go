@@ -207,3 +207,32 @@ func (h *Handler) ResetTOTP(w http.ResponseWriter, r *http.Request) error {
 	}
 	return httpx.OK(w, map[string]int64{"uid": req.UID})
 }
+
+// Keys is GET /api/admin/keys.
+func (h *Handler) Keys(w http.ResponseWriter, r *http.Request) error {
+	c, _ := CallerFrom(r.Context())
+	list, err := h.s.Keys(r.Context(), c)
+	if err != nil {
+		return errs.Map(err)
+	}
+	return httpx.OK(w, map[string]any{"list": list})
+}
+
+// RevokeKey is POST /api/admin/keys/revoke {id}.
+func (h *Handler) RevokeKey(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		ID int64 `json:"id"`
+	}
+	if err := httpx.Decode(w, r, &req); err != nil {
+		return err
+	}
+	if req.ID < 1 {
+		return httpx.Invalid("请选择密钥", "id must be a positive integer")
+	}
+	c, _ := CallerFrom(r.Context())
+	ok, err := h.s.RevokeKey(r.Context(), audit.ActorFrom(r), c, req.ID)
+	if err != nil {
+		return errs.Map(err)
+	}
+	return httpx.OK(w, map[string]bool{"revoked": ok})
+}

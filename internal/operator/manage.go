@@ -233,12 +233,15 @@ func (s *Service) changeRole(ctx context.Context, tx *db.Tx, actor audit.Actor, 
 }
 
 // forget ends uid's console access: sessions revoked, TOTP, recovery codes
-// and tickets deleted.
+// and tickets deleted, API keys revoked.
 func (s *Service) forget(ctx context.Context, tx *db.Tx, uid, now int64) error {
 	if _, err := revokeSessions(ctx, tx, uid, now); err != nil {
 		return err
 	}
-	return forgetTOTP(ctx, tx, uid)
+	if err := forgetTOTP(ctx, tx, uid); err != nil {
+		return err
+	}
+	return revokeKeys(ctx, tx, uid, now)
 }
 
 // ResetTOTP forgets operator uid's TOTP and recovery codes and ends their

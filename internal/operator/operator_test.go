@@ -2,6 +2,7 @@ package operator_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -409,4 +410,261 @@ func register(t *testing.T, s *apptest.Server, account, password string) {
 	t.Helper()
 	apitest.Scenario{Method: "POST", URL: "/api/app/mine/register", Body: fmt.Sprintf(`{"account":%q,"passWord":%q}`, account, password),
 		ExpectedStatus: 200}.Run(t, s.Handler)
+}
+
+// Step-up: a code entered at sign-in lets step-up routes through for 5
+// minutes; then they answer 403 {stepUp: true} until POST
+// /api/admin/session/stepup takes a fresh code (TOTP or recovery, each
+// once), which the session shows as stepUpUntil.
+func TestStepUp(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		c := setClock(s)
+		o := s.Operator(t, "ops_s", httpx.RoleOwner)
+		_, kateUID := registerUID(t, s, "kate_s")
+		setRole := func(role string, status int, tip string) *apitest.Response {
+			t.Helper()
+			return post(t, s, "/api/admin/operators/role", o.Token, fmt.Sprintf(`{"uid":%d,"role":%q}`, kateUID, role), status, tip)
+		}
+		setRole("support", 200, "")
+		c.Add(operator.StepUpFor)
+		res := setRole("finance", 403, "请输入动态验证码以继续")
+		if string(res.Envelope.Data) != `{"stepUp":true}` {
+			t.Fatalf("step-up answer %s", res.Body)
+		}
+		if n := count(t, s, `SELECT COUNT(*) FROM operators WHERE uid = ? AND role = 'support'`, kateUID); n != 1 {
+			t.Fatal("a call without step-up changed the role")
+		}
+		sess := func() *time.Time {
+			return apitest.Data[struct{ StepUpUntil *time.Time }](t, get(t, s, "/api/admin/session", o.Token, 200, "")).StepUpUntil
+		}
+		if sess() != nil {
+			t.Fatal("stepUpUntil shown after it ended")
+		}
+		// Calls without step-up go on as before.
+		get(t, s, "/api/admin/operators", o.Token, 200, "")
+
+		stepUp := func(code string, status int, tip string) {
+			t.Helper()
+			post(t, s, "/api/admin/session/stepup", o.Token, fmt.Sprintf(`{"code":%q}`, code), status, tip)
+		}
+		stepUp("000000", 422, "验证码错误")
+		stepUp("", 422, "验证码错误")
+		stepUp(o.Code(t, c.Now().Add(-5*time.Minute)), 422, "验证码错误") // the sign-in's, long gone
+		stepUp(o.Code(t, c.Now()), 200, "")
+		if u := sess(); u == nil || !u.Equal(c.Now().Add(operator.StepUpFor).Truncate(time.Second)) {
+			t.Fatalf("stepUpUntil %v", u)
+		}
+		setRole("finance", 200, "")
+		stepUp(o.Code(t, c.Now()), 422, "验证码错误") // the same code twice
+		c.Add(operator.StepUpFor + time.Second)
+		setRole("content", 403, "请输入动态验证码")
+		stepUp(o.RecoveryCodes[3], 200, "")
+		setRole("content", 200, "")
+		stepUp(o.RecoveryCodes[3], 422, "验证码错误")
+		if n := count(t, s, `SELECT COUNT(*) FROM audit_log WHERE action = 'operator.stepup'`); n != 2 {
+			t.Fatalf("%d step-up audit rows", n)
+		}
+		// Five wrong codes so far (sign-in and step-up count together):
+		// the next is refused outright, a right one too.
+		stepUp(o.Code(t, c.Now().Add(30*time.Second)), 429, "尝试次数过多")
+	})
+}
+
+// Operators made, re-roled and reset from the console (owner, step-up):
+// a new account gets a generated password shown once, with which it signs
+// in and enrols; a registered account is promoted and keeps its own;
+// reset-totp makes the next sign-in enrol again; the last owner stays.
+func TestManageOperators(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		c := setClock(s)
+		o := s.Operator(t, "ops_m", httpx.RoleOwner)
+		res := post(t, s, "/api/admin/operators", o.Token, `{"account":"new_mod","role":"moderator"}`, 200, "")
+		made := apitest.Data[struct {
+			Operator operator.Operator
+			Password *string
+		}](t, res)
+		if made.Password == nil || len(*made.Password) != 16 || made.Operator.Role != httpx.RoleModerator || made.Operator.TOTP || made.Operator.Account != "new_mod" {
+			t.Fatalf("made %s", res.Body)
+		}
+		apitest.Scenario{Method: "POST", URL: "/api/admin/session", Body: fmt.Sprintf(`{"account":"new_mod","passWord":%q}`, *made.Password),
+			ExpectedStatus: 428}.Run(t, s.Handler)
+		post(t, s, "/api/admin/operators", o.Token, `{"account":"new_mod","role":"content"}`, 409, "已是运营人员")
+		post(t, s, "/api/admin/operators", o.Token, `{"account":"new_mod2","role":"admin"}`, 422, "角色无效")
+		post(t, s, "/api/admin/operators", o.Token, `{"account":"x","role":"content"}`, 422, "")
+		post(t, s, "/api/admin/operators", o.Token, `{"role":"content"}`, 422, "请输入账号")
+		register(t, s, "reg_user", "pass123")
+		res = post(t, s, "/api/admin/operators", o.Token, `{"account":"reg_user","role":"support"}`, 200, "")
+		if !strings.Contains(string(res.Envelope.Data), `"password":null`) {
+			t.Fatalf("promoted %s", res.Envelope.Data)
+		}
+		signIn(t, s, "reg_user", "pass123", "", 428, "")
+
+		list := apitest.Data[struct{ List []operator.Operator }](t, get(t, s, "/api/admin/operators", o.Token, 200, "")).List
+		if len(list) != 3 || list[0].Account != "ops_m" || !list[0].TOTP || list[1].Role != httpx.RoleModerator || list[2].Role != httpx.RoleSupport {
+			t.Fatalf("operators %+v", list)
+		}
+
+		// reset-totp: sessions end, the next sign-in enrols.
+		c.Add(time.Minute)
+		tok := signIn(t, s, "ops_m", "secret12", o.Code(t, c.Now()), 200, "")
+		o2 := s.Operator(t, "ops_m2", httpx.RoleOwner)
+		post(t, s, "/api/admin/operators/reset-totp", o2.Token, fmt.Sprintf(`{"uid":%d}`, o.UID), 200, "")
+		get(t, s, "/api/admin/session", tok, 401, "登录已过期")
+		get(t, s, "/api/admin/session", o.Token, 401, "登录已过期")
+		signIn(t, s, "ops_m", "secret12", o.Code(t, c.Now().Add(30*time.Second)), 428, "")
+		post(t, s, "/api/admin/operators/reset-totp", o2.Token, `{"uid":987654}`, 404, "运营人员不存在")
+
+		// The last owner: ops_m2 may not leave while alone.
+		post(t, s, "/api/admin/operators/role", o2.Token, fmt.Sprintf(`{"uid":%d,"role":"user"}`, o.UID), 200, "")
+		post(t, s, "/api/admin/operators/role", o2.Token, fmt.Sprintf(`{"uid":%d,"role":"support"}`, o2.UID), 409, "最后一位")
+		if n := count(t, s, `SELECT COUNT(*) FROM operators WHERE role = 'owner'`); n != 1 {
+			t.Fatalf("%d owners", n)
+		}
+		// ops_m is a plain user again: the console refuses the password.
+		signIn(t, s, "ops_m", "secret12", "", 401, badSignIn)
+	})
+}
+
+// Two owners taking each other out of the console at once: one wins, an
+// owner is left, on both engines.
+func TestOwnersDemotingEachOther(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		setClock(s)
+		a := s.Operator(t, "owner_a", httpx.RoleOwner)
+		b := s.Operator(t, "owner_b", httpx.RoleOwner)
+		var wg sync.WaitGroup
+		codes := make([]int, 2)
+		for i, pair := range [][2]*apptest.Operator{{a, b}, {b, a}} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res := apitest.Scenario{Method: "POST", URL: "/api/admin/operators/role", Token: pair[0].Token,
+					Body: fmt.Sprintf(`{"uid":%d,"role":"content"}`, pair[1].UID)}.Send(t, s.Handler)
+				codes[i] = res.Code
+			}()
+		}
+		wg.Wait()
+		if n := count(t, s, `SELECT COUNT(*) FROM operators WHERE role = 'owner'`); n != 1 {
+			t.Fatalf("%d owners left (answers %v)", n, codes)
+		}
+	})
+}
+
+// registerUID registers account and answers its phone-app token and uid.
+func registerUID(t *testing.T, s *apptest.Server, account string) (string, int64) {
+	t.Helper()
+	res := apitest.Scenario{Method: "POST", URL: "/api/app/mine/register", Body: fmt.Sprintf(`{"account":%q,"passWord":"secret12"}`, account),
+		ExpectedStatus: 200}.Run(t, s.Handler)
+	d := apitest.Data[struct {
+		Token string
+		User  struct{ UID int64 }
+	}](t, res)
+	return d.Token, d.User.UID
+}
+
+// API keys: issued for an operator with a lifetime, shown once and kept
+// hashed; a key acts with its operator's role as it is now, never on
+// step-up or session-only calls; every use is audited, refused ones too;
+// it ends at its expiry, when revoked (by its operator or an owner), and
+// when its operator leaves the console.
+func TestAPIKeys(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
+		ctx := context.Background()
+		c := setClock(s)
+		owner := s.Operator(t, "ops_k", httpx.RoleOwner)
+		con := s.Operator(t, "ops_kc", httpx.RoleContent)
+		key, k, err := s.App.Operators.IssueKey(ctx, cli, con.UID, 24*time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(key, "pk_") || k.Prefix != key[:8] || k.Role != httpx.RoleContent || k.Account != "ops_kc" ||
+			!k.ExpiresAt.Equal(c.Now().Add(24*time.Hour).Truncate(time.Second)) || k.LastUsedAt != nil || k.RevokedAt != nil {
+			t.Fatalf("key %s %+v", key, k)
+		}
+		if n := count(t, s, `SELECT COUNT(*) FROM operator_api_keys WHERE key_hash = ? OR prefix <> ?`, key, key[:8]); n != 0 {
+			t.Fatal("the key is stored in the clear")
+		}
+		for _, ttl := range []time.Duration{0, 30 * time.Second, 91 * 24 * time.Hour} {
+			if _, _, err := s.App.Operators.IssueKey(ctx, cli, con.UID, ttl); !errors.Is(err, operator.ErrKeyTTL) {
+				t.Errorf("ttl %v: %v", ttl, err)
+			}
+		}
+		if _, _, err := s.App.Operators.IssueKey(ctx, cli, 987654, time.Hour); !errors.Is(err, operator.ErrNoOperator) {
+			t.Errorf("a key for nobody: %v", err)
+		}
+
+		uses := func() int {
+			return count(t, s, `SELECT COUNT(*) FROM audit_log WHERE action = 'apikey.use' AND target_id = ?`, fmt.Sprint(k.ID))
+		}
+		get(t, s, "/api/admin/modules", key, 200, "")
+		post(t, s, "/api/admin/modules", key, `{"name":"脚本栏目","moduleType":0}`, 200, "")
+		if n := count(t, s, `SELECT COUNT(*) FROM audit_log WHERE action = 'module.create' AND actor_uid = ?`, con.UID); n != 1 {
+			t.Fatal("the key's change is not its operator's")
+		}
+		get(t, s, "/api/admin/wallet?uid=1", key, 403, "没有权限")
+		post(t, s, "/api/admin/source", key, `{"key":"GROUP","entries":[]}`, 403, "API 密钥不能")
+		post(t, s, "/api/admin/session/stepup", key, `{"code":"123456"}`, 403, "API 密钥不能")
+		apitest.Scenario{Method: "DELETE", URL: "/api/admin/session", Token: key, ExpectedStatus: 403}.Run(t, s.Handler)
+		res := get(t, s, "/api/admin/session", key, 200, "")
+		if d := apitest.Data[struct {
+			Account     string
+			Role        httpx.Role
+			StepUpUntil *time.Time
+		}](t, res); d.Account != "ops_kc" || d.Role != httpx.RoleContent || d.StepUpUntil != nil {
+			t.Fatalf("the key's session %s", res.Envelope.Data)
+		}
+		if n := uses(); n != 7 {
+			t.Fatalf("%d uses audited, want 7", n)
+		}
+		if n := count(t, s, `SELECT COUNT(*) FROM audit_log WHERE action = 'apikey.use' AND after LIKE '%"allowed":false%' AND after LIKE '%/api/admin/wallet%'`); n != 1 {
+			t.Fatal("the refused use is not audited as refused")
+		}
+		if n := count(t, s, `SELECT COUNT(*) FROM operator_api_keys WHERE last_used_at = ?`, c.Now().Unix()); n != 1 {
+			t.Fatal("last use not recorded")
+		}
+
+		// The role is read at each use.
+		post(t, s, "/api/admin/operators/role", owner.Token, fmt.Sprintf(`{"uid":%d,"role":"finance"}`, con.UID), 200, "")
+		get(t, s, "/api/admin/modules", key, 403, "没有权限")
+		get(t, s, "/api/admin/wallet?uid=1", key, 200, "")
+
+		// Listing and revoking: own keys for anyone, all for an owner.
+		key2, k2, _ := s.App.Operators.IssueKey(ctx, cli, owner.UID, time.Hour)
+		list := func(tok string) []operator.Key {
+			return apitest.Data[struct{ List []operator.Key }](t, get(t, s, "/api/admin/keys", tok, 200, "")).List
+		}
+		if l := list(owner.Token); len(l) != 2 || l[0].ID != k2.ID || l[1].LastUsedAt == nil {
+			t.Fatalf("the owner's keys %+v", l)
+		}
+		if l := list(con.Token); len(l) != 1 || l[0].ID != k.ID {
+			t.Fatalf("own keys %+v", l)
+		}
+		post(t, s, "/api/admin/keys/revoke", con.Token, fmt.Sprintf(`{"id":%d}`, k2.ID), 404, "")
+		get(t, s, "/api/admin/session", key2, 200, "")
+		res = post(t, s, "/api/admin/keys/revoke", con.Token, fmt.Sprintf(`{"id":%d}`, k.ID), 200, "")
+		if string(res.Envelope.Data) != `{"revoked":true}` {
+			t.Fatalf("revoke %s", res.Envelope.Data)
+		}
+		get(t, s, "/api/admin/session", key, 401, "登录已过期")
+		if l := list(owner.Token); l[1].RevokedAt == nil {
+			t.Fatal("revokedAt not shown")
+		}
+		if res := post(t, s, "/api/admin/keys/revoke", owner.Token, fmt.Sprintf(`{"id":%d}`, k.ID), 200, ""); string(res.Envelope.Data) != `{"revoked":false}` {
+			t.Fatalf("revoke again %s", res.Envelope.Data)
+		}
+
+		// Expiry, and an operator leaving the console.
+		key3, _, _ := s.App.Operators.IssueKey(ctx, cli, owner.UID, time.Hour)
+		c.Add(time.Hour)
+		get(t, s, "/api/admin/session", key3, 401, "登录已过期")
+		key4, _, _ := s.App.Operators.IssueKey(ctx, cli, con.UID, time.Hour)
+		get(t, s, "/api/admin/session", key4, 200, "")
+		owner2 := s.Operator(t, "ops_k2", httpx.RoleOwner)
+		post(t, s, "/api/admin/operators/role", owner2.Token, fmt.Sprintf(`{"uid":%d,"role":"user"}`, con.UID), 200, "")
+		get(t, s, "/api/admin/session", key4, 401, "登录已过期")
+		if n := count(t, s, `SELECT COUNT(*) FROM operator_api_keys WHERE uid = ? AND revoked_at = 0`, con.UID); n != 0 {
+			t.Fatalf("%d keys of a former operator live", n)
+		}
+		get(t, s, "/api/admin/session", "pk_garbage", 401, "登录已过期")
+	})
 }

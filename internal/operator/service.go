@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -64,10 +65,11 @@ type Rate struct {
 // Limits of the console's sign-in. The password is also held to the
 // account's login limits (account.Limits), shared with the phone app.
 type Limits struct {
-	// SignInPerIP counts every sign-in, enrolment and step-up attempt from
-	// one address.
+	// SignInPerIP counts every sign-in and enrolment attempt from one
+	// address.
 	SignInPerIP Rate
-	// CodeFailures counts wrong codes on one operator (sign-in, step-up);
+	// CodeFailures counts wrong codes on one operator (sign-in, step-up,
+	// which only a signed-in operator reaches);
 	// past it the operator's codes are refused until the window ends. Six
 	// digits with three steps accepted leave a guesser about one chance in
 	// 66,000 per window.
@@ -403,6 +405,9 @@ func (s *Service) openSession(ctx context.Context, tx *db.Tx, uid int64, role ht
 // session (its last request moves its idle end) or a live API key. Anything
 // else, a phone-app token included, is ErrSessionInvalid.
 func (s *Service) Authenticate(ctx context.Context, token string) (Caller, error) {
+	if strings.HasPrefix(token, keyPrefix) {
+		return s.authenticateKey(ctx, token)
+	}
 	th, ok := tokenHashOf(token, sessionPrefix)
 	if !ok {
 		return Caller{}, fmt.Errorf("%w: not a console token", ErrSessionInvalid)
@@ -456,9 +461,6 @@ func (s *Service) SignOut(ctx context.Context, actor audit.Actor, c Caller) erro
 // StepUp checks a fresh code (TOTP or recovery) of the caller and lets
 // step-up routes through for StepUpFor; it answers the new end.
 func (s *Service) StepUp(ctx context.Context, actor audit.Actor, c Caller, code string) (time.Time, error) {
-	if err := s.limitAddress(ctx, actor.IP); err != nil {
-		return time.Time{}, err
-	}
 	if err := s.codeGate(ctx, c.UID); err != nil {
 		return time.Time{}, err
 	}

@@ -16,7 +16,10 @@ import (
 // Allow header) but writes plain text; a catch-all "/api/" route would hide
 // that as a 404. APIMux has no catch-all: it asks the mux first and answers
 // 404 or 405 itself when no route matched.
-type APIMux struct{ mux *http.ServeMux }
+type APIMux struct {
+	mux      *http.ServeMux
+	patterns []string
+}
 
 // NewAPIMux returns an empty API route table.
 func NewAPIMux() *APIMux { return &APIMux{mux: http.NewServeMux()} }
@@ -52,6 +55,7 @@ func (m *APIMux) Handle(pattern string, h http.Handler) {
 	if !strings.HasPrefix(path, "/api/") {
 		panic("httpx: API route " + pattern + " is not under /api/")
 	}
+	m.patterns = append(m.patterns, pattern)
 	types := []string{JSON}
 	if bt, ok := h.(bodyTypes); ok {
 		types = bt.types
@@ -64,6 +68,10 @@ func (m *APIMux) Handle(pattern string, h http.Handler) {
 		h.ServeHTTP(w, r)
 	}))
 }
+
+// Patterns are the route patterns added, in order: tests enumerate the
+// table from them (every /api/admin route names its roles).
+func (m *APIMux) Patterns() []string { return slices.Clone(m.patterns) }
 
 // ServeHTTP routes r, answering a missing route with a 404 envelope and a
 // method the path does not take with a 405 envelope and Allow.
