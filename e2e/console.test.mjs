@@ -22,6 +22,8 @@ const sizes = [
   { tag: 'phone', owner: 'boss_p', context: { ...devices['iPhone 13'] } },
 ]
 let server, browser
+// Operators the owners made in the console, with the first password shown once.
+const made = []
 
 before(async () => {
   server = await startServer({}, {
@@ -189,6 +191,7 @@ for (const size of sizes) {
       await stepUpIfAsked(page, secret, $(page, 'op-password-value'))
       const firstPassword = (await $(page, 'op-password-value').innerText()).trim()
       assert.ok(firstPassword.length >= 8, 'a first password is shown')
+      made.push({ account: editor, password: firstPassword })
       await $(page, 'op-password-close').click()
       await $(page, 'operators-table').getByText(editor, { exact: true }).first().waitFor()
 
@@ -253,6 +256,40 @@ for (const size of sizes) {
     }
   })
 }
+
+test('an operator made in the console signs in with its first password and sees only its role\'s sections', async () => {
+  const op = made[0]
+  assert.ok(op, 'the laptop test made an operator')
+  const { context, page, problems } = await open(sizes[0])
+  try {
+    await page.goto(server.base + '/admin/')
+    await $(page, 'login-account').fill(op.account)
+    await $(page, 'login-password').fill(op.password)
+    await $(page, 'login-submit').click()
+    await $(page, 'enrol-qr').waitFor()
+    const secret = (await $(page, 'enrol-secret').innerText()).replace(/\s/g, '')
+    await $(page, 'enrol-code').fill(await code(secret))
+    await $(page, 'enrol-submit').click()
+    await $(page, 'recovery-saved').click()
+    await $(page, 'recovery-continue').click()
+    await $(page, 'dash-session').waitFor()
+    // support: the overview, people and its own sessions; no audit, no operators.
+    await $(page, 'operator').locator('[data-role="support"]').waitFor()
+    const menu = await $(page, 'nav').innerText()
+    assert.match(menu, /概览/)
+    assert.match(menu, /用户/)
+    assert.match(menu, /会话与密钥/)
+    assert.doesNotMatch(menu, /审计日志|运营人员|内容/)
+    // A page of another section, opened by its address: not allowed, and its call is refused too.
+    await page.goto(server.base + '/admin/operators')
+    await page.getByText('没有权限').first().waitFor()
+    const token = await page.evaluate(() => JSON.parse(localStorage.getItem('prima_console_session')).token)
+    assert.equal((await api('/api/admin/operators', { token })).status, 403)
+    assert.deepEqual(problems.filter((p) => !p.startsWith('csp-violation')), [])
+  } finally {
+    await context.close()
+  }
+})
 
 test("a phone app user's token opens nothing under /admin", async () => {
   const login = await api('/api/app/mine/login/h5', { method: 'POST', body: { account: 'demo', passWord: 'demo123', sysType: 'ios' } })
