@@ -13,6 +13,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
+import { execFileSync } from 'node:child_process'
 import { chromium, devices } from 'playwright-core'
 import { startServer, chromeFlags, shot, totp } from './harness.mjs'
 
@@ -231,6 +232,22 @@ for (const size of sizes) {
       await $(page, 'user-sessions').waitFor()
       await shot(page, `console-users-${size.tag}`)
       await page.keyboard.press('Escape')
+
+      // 会话与密钥: a key issued on the server is listed, works, and stops working once revoked here.
+      if (size.tag === 'laptop') {
+        const key = execFileSync(server.bin, ['admin', 'key', '-account', size.owner, '-ttl', '24h'], { env: server.env, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim()
+        assert.equal((await api('/api/admin/session', { token: key })).status, 200)
+        await page.goto(server.base + '/admin/security')
+        await $(page, 'sessions-table').locator('.ant-table-row').first().waitFor()
+        await page.getByRole('tab', { name: 'API 密钥' }).click()
+        const row = $(page, 'keys-table').locator('.ant-table-row', { hasText: key.slice(0, 8) })
+        await row.waitFor()
+        await row.getByRole('button', { name: /吊\s*销/ }).click()
+        await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定|OK/ }).click()
+        await row.getByText('已吊销').waitFor()
+        assert.equal((await api('/api/admin/session', { token: key })).status, 401)
+        await shot(page, `console-keys-${size.tag}`)
+      }
 
       // Sign out: the session is gone on the server too.
       const token = await page.evaluate(() => JSON.parse(localStorage.getItem('prima_console_session')).token)

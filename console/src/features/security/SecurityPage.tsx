@@ -77,7 +77,7 @@ function Keys() {
   const revoke = useMutation({
     mutationFn: (k: ApiKey) => revokeKey(k.id),
     onSuccess: () => {
-      void message.success(t('sec.revoked'))
+      void message.success(t('sec.keyRevoked'))
       void qc.invalidateQueries({ queryKey: securityKeys.keys })
     },
     onError: (e) => void message.error(errorTip(e, t)),
@@ -97,7 +97,7 @@ function Keys() {
           { title: t('sec.account'), dataIndex: 'account' },
           { title: t('sec.role'), dataIndex: 'role', render: (r: string) => <RoleTag role={r} /> },
           { title: t('sec.state'), key: 'state', render: (_, k) => <Tag color={colour[keyState(k)]}>{t(keyState(k) === 'active' ? 'sec.active' : keyState(k) === 'expired' ? 'sec.expired' : 'sec.revokedState')}</Tag> },
-          { title: t('sec.createdAt'), dataIndex: 'createdAt', render: formatTime },
+          { title: t('sec.issuedAt'), dataIndex: 'createdAt', render: formatTime },
           { title: t('sec.expiresAt'), dataIndex: 'expiresAt', render: formatTime },
           { title: t('sec.lastUsed'), dataIndex: 'lastUsedAt', render: formatTime },
           {
