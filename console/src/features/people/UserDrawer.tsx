@@ -47,7 +47,7 @@ export function UserDrawer({ uid, onClose }: { uid: number | null; onClose: () =
                 {t('people.revokeAll')}
               </Button>
             </Popconfirm>
-            <Link to={`/audit?target=${encodeURIComponent(`user/${u.uid}`)}`}>{t('people.auditLink')}</Link>
+            <Link to={`/audit?target=${encodeURIComponent(`user:${u.uid}`)}`}>{t('people.auditLink')}</Link>
           </div>
         </div>
       ) : null}
