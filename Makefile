@@ -32,8 +32,9 @@ run:
 	  '' \
 	  '  An operator account: in another terminal,' \
 	  '    $(BIN) admin create -data-dir $(DATA) -account ops_1' \
-	  '  then sign in as ops_1 the same way; operator calls are /api/admin/... with its' \
-	  '  token (docs/operator-guide.md). Ctrl-C stops the server; the data stays in $(DATA).' \
+	  '  then open $(URL)/admin/ (the operator console) and sign in as ops_1: the' \
+	  '  first sign-in binds an authenticator app (docs/operator-guide.md).' \
+	  '  Ctrl-C stops the server; the data stays in $(DATA).' \
 	  '' \
 	  '  Top-ups and VIP cards are paid on the built-in sandbox page (PRIMA_PAY_SANDBOX=1):' \
 	  '  no real money moves; a production install leaves it off.' ''
