@@ -45,7 +45,8 @@ export function AuditPage() {
     if (v.action?.trim()) next.set('action', v.action.trim())
     if (v.target?.trim()) next.set('target', v.target.trim())
     if (v.range?.[0]) next.set('from', toRFC3339(v.range[0].startOf('minute').valueOf()))
-    if (v.range?.[1]) next.set('to', toRFC3339(v.range[1].endOf('minute').valueOf()))
+    // The server's bound is from <= at < to: the end minute is included whole.
+    if (v.range?.[1]) next.set('to', toRFC3339(v.range[1].startOf('minute').add(1, 'minute').valueOf()))
     setParams(next)
     setPager(firstPage)
   }
@@ -67,7 +68,7 @@ export function AuditPage() {
     actor: filters.actor,
     action: filters.action,
     target: filters.target,
-    range: filters.from || filters.to ? [filters.from ? dayjs(filters.from) : null, filters.to ? dayjs(filters.to) : null] : null,
+    range: filters.from || filters.to ? [filters.from ? dayjs(filters.from) : null, filters.to ? dayjs(filters.to).subtract(1, 'minute') : null] : null,
   }
 
   return (
