@@ -1,4 +1,4 @@
-// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima wallet`, `prima withdrawals`, `prima reindex`, `prima help`.
+// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima wallet`, `prima audit`, `prima withdrawals`, `prima reindex`, `prima help`.
 package main
 
 import (
@@ -36,6 +36,9 @@ Usage:
                   issue an API key with NAME's role for scripts (printed once)
   prima wallet check
                   verify the ledger's invariants; exits non-zero on a breach
+  prima audit verify
+                  recompute the audit log's hash chain; names the first broken
+                  row and exits non-zero
   prima withdrawals list|approve|reject
                   list withdrawals, mark one paid or reject it (-h for flags)
   prima reindex   rebuild the search index from the content; prints counts
@@ -90,6 +93,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if cmd == "wallet" {
 		return runWallet(args, stdout)
+	}
+	if cmd == "audit" {
+		return runAudit(args, stdout)
 	}
 	if cmd == "withdrawals" {
 		return runWithdrawals(args, stdout, stderr)

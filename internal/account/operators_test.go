@@ -18,11 +18,11 @@ import (
 
 func auditRows(t *testing.T, d *db.DB, f audit.Filter) []audit.Row {
 	t.Helper()
-	p, err := audit.List(context.Background(), d, f, 1, 50)
+	rows, err := audit.List(context.Background(), d, f, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p.List
+	return rows
 }
 
 func TestCreateOperator(t *testing.T) {

@@ -40,12 +40,6 @@ type Handler struct {
 // NewHandler returns the operator API over users, reading the audit log from q.
 func NewHandler(users Users, q db.Querier) *Handler { return &Handler{users: users, db: q} }
 
-// Page sizes of the audit listing.
-const (
-	defaultPageSize = 20
-	maxPageSize     = 100
-)
-
 // UserView is a user as an operator sees it: no password hash, but the
 // account, role and how many devices are signed in.
 type UserView struct {
@@ -122,38 +116,6 @@ func (h *Handler) RevokeSessions(w http.ResponseWriter, r *http.Request) error {
 		return errs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"uid": req.UID, "revoked": n})
-}
-
-// Audit is GET /api/admin/audit: the log newest first, filtered by actor,
-// action, targetType and targetID, paged by pageNumber/pageSize or, to
-// page through a growing log without repeats, by beforeID.
-func (h *Handler) Audit(w http.ResponseWriter, r *http.Request) error {
-	q := httpx.Q(r)
-	pageSize := int(q.Int("pageSize", defaultPageSize, 1, maxPageSize))
-	pageNumber := int(q.Int("pageNumber", 1, 1, math.MaxInt32))
-	f := audit.Filter{
-		Actor:      q.Int("actor", -1, 0, math.MaxInt64),
-		Action:     q.String("action"),
-		TargetType: q.String("targetType"),
-		TargetID:   q.String("targetID"),
-		BeforeID:   q.Int("beforeID", 0, 1, math.MaxInt64),
-	}
-	if err := q.Err(); err != nil {
-		return err
-	}
-	if (pageNumber-1)*pageSize >= audit.Window {
-		return httpx.Invalid("页码过大，请缩小范围或使用 beforeID", "pageNumber reaches past the first 10000 rows; page on with beforeID")
-	}
-	for name, v := range map[string]string{"action": f.Action, "targetType": f.TargetType, "targetID": f.TargetID} {
-		if len(v) > 128 {
-			return httpx.Invalid("参数 "+name+" 过长", name+" is longer than 128 bytes")
-		}
-	}
-	page, err := audit.List(r.Context(), h.db, f, pageNumber, pageSize)
-	if err != nil {
-		return httpx.Internal(err)
-	}
-	return httpx.OK(w, page)
 }
 
 // NotFound answers an /api/admin path no route matched; it is mounted

@@ -2,17 +2,20 @@ package admin_test
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"prima/internal/account"
 	"prima/internal/admin"
 	"prima/internal/app/apptest"
 	"prima/internal/platform/audit"
+	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 )
 
@@ -194,8 +197,8 @@ func TestAdminUsersAndAudit(t *testing.T) {
 
 		// The user rows of the log, newest first: revoke, demote, promote,
 		// the CLI's create.
-		code, e = f.do(t, "GET", "/api/admin/audit?pageSize=10&targetType=user", "", kate)
-		var page audit.Page
+		code, e = f.do(t, "GET", "/api/admin/audit?limit=10&target=user", "", kate)
+		var page admin.AuditPage
 		if code != 200 || json.Unmarshal(e.Data, &page) != nil {
 			t.Fatalf("audit: %d %s", code, e.Data)
 		}
@@ -209,34 +212,49 @@ func TestAdminUsersAndAudit(t *testing.T) {
 			{f.opUID, account.ActionUserRole, f.userUID},
 			{audit.CLI, account.ActionUserCreate, f.opUID},
 		}
-		if page.Total != len(want) || len(page.List) != len(want) {
+		if len(page.List) != len(want) || page.NextCursor != nil {
 			t.Fatalf("audit page %s", e.Data)
 		}
 		for i, w := range want {
 			r := page.List[i]
-			if r.ActorUID != w.actor || r.Action != w.action || r.TargetType != "user" || r.TargetID != fmt.Sprint(w.target) {
+			if r.Actor != w.actor || r.Action != w.action || r.Target != fmt.Sprint("user:", w.target) {
 				t.Errorf("row %d = %+v, want %+v", i, r, w)
 			}
 			if w.actor != audit.CLI && (r.IP != "192.0.2.9" || r.RequestID != "test-req") {
 				t.Errorf("row %d ip %q request %q", i, r.IP, r.RequestID)
 			}
+			if len(r.Hash) != 64 || len(r.PrevHash) != 64 || r.At.IsZero() {
+				t.Errorf("row %d hash %q prev %q at %v", i, r.Hash, r.PrevHash, r.At)
+			}
+		}
+		if a := page.List[0].ActorAccount + "," + page.List[2].ActorAccount + "," + page.List[3].ActorAccount; a != "kate,ops_1," {
+			t.Errorf("actor accounts %q", a)
 		}
 		// Filters and paging.
-		code, e = f.do(t, "GET", fmt.Sprintf("/api/admin/audit?action=user.role&targetType=user&targetID=%d", f.userUID), "", kate)
-		if code != 200 || json.Unmarshal(e.Data, &page) != nil || page.Total != 1 || page.List[0].ActorUID != f.opUID {
+		code, e = f.do(t, "GET", fmt.Sprintf("/api/admin/audit?action=user.role&target=user:%d", f.userUID), "", kate)
+		if code != 200 || json.Unmarshal(e.Data, &page) != nil || len(page.List) != 1 || page.List[0].Actor != f.opUID {
 			t.Fatalf("filtered: %d %s", code, e.Data)
 		}
-		code, e = f.do(t, "GET", "/api/admin/audit?actor=0&targetType=user", "", kate)
-		if code != 200 || json.Unmarshal(e.Data, &page) != nil || page.Total != 1 || page.List[0].Action != account.ActionUserCreate {
+		code, e = f.do(t, "GET", "/api/admin/audit?actor=0&target=user", "", kate)
+		if code != 200 || json.Unmarshal(e.Data, &page) != nil || len(page.List) != 1 || page.List[0].Action != account.ActionUserCreate {
 			t.Fatalf("actor 0: %d %s", code, e.Data)
 		}
-		code, e = f.do(t, "GET", "/api/admin/audit?pageSize=3&targetType=user", "", kate)
-		if code != 200 || json.Unmarshal(e.Data, &page) != nil || !page.HasMore || page.NextBeforeID == 0 {
+		code, e = f.do(t, "GET", "/api/admin/audit?limit=3&target=user", "", kate)
+		if code != 200 || json.Unmarshal(e.Data, &page) != nil || len(page.List) != 3 || page.NextCursor == nil {
 			t.Fatalf("page 1 of 3: %s", e.Data)
 		}
-		code, e = f.do(t, "GET", fmt.Sprintf("/api/admin/audit?pageSize=3&targetType=user&beforeID=%d", page.NextBeforeID), "", kate)
-		if code != 200 || json.Unmarshal(e.Data, &page) != nil || len(page.List) != 1 || page.List[0].Action != account.ActionUserCreate || page.HasMore {
+		code, e = f.do(t, "GET", "/api/admin/audit?limit=3&target=user&cursor="+*page.NextCursor, "", kate)
+		if code != 200 || json.Unmarshal(e.Data, &page) != nil || len(page.List) != 1 || page.List[0].Action != account.ActionUserCreate || page.NextCursor != nil {
 			t.Fatalf("after the cursor: %s", e.Data)
+		}
+		// Time: nothing before the install, everything up to now.
+		code, e = f.do(t, "GET", "/api/admin/audit?target=user&to=2000-01-01T00:00:00Z", "", kate)
+		if code != 200 || json.Unmarshal(e.Data, &page) != nil || len(page.List) != 0 {
+			t.Fatalf("to 2000: %s", e.Data)
+		}
+		code, e = f.do(t, "GET", fmt.Sprintf("/api/admin/audit?target=user&from=946684800&to=%d", time.Now().Add(time.Hour).Unix()), "", kate)
+		if code != 200 || json.Unmarshal(e.Data, &page) != nil || len(page.List) != 4 {
+			t.Fatalf("from 2000 to now: %s", e.Data)
 		}
 	})
 }
@@ -289,13 +307,17 @@ func TestAdminBadInput(t *testing.T) {
 			{"POST", "/api/admin/users/sessions/revoke", `{"uid":-3}`, 422, "用户ID"},
 			{"POST", "/api/admin/users/sessions/revoke", `{"uid":987654}`, 404, "用户不存在"},
 			{"POST", "/api/admin/users/sessions/revoke", ``, 400, "不能为空"},
-			{"GET", "/api/admin/audit?pageSize=0", "", 422, "pageSize"},
-			{"GET", "/api/admin/audit?pageSize=101", "", 422, "pageSize"},
-			{"GET", "/api/admin/audit?pageNumber=0", "", 422, "pageNumber"},
-			{"GET", "/api/admin/audit?pageNumber=101&pageSize=100", "", 422, "beforeID"},
+			{"GET", "/api/admin/audit?limit=0", "", 422, "limit"},
+			{"GET", "/api/admin/audit?limit=201", "", 422, "limit"},
+			{"GET", "/api/admin/audit?cursor=x", "", 422, "cursor"},
+			{"GET", "/api/admin/audit?cursor=0", "", 422, "cursor"},
 			{"GET", "/api/admin/audit?actor=-1", "", 422, "actor"},
-			{"GET", "/api/admin/audit?beforeID=x", "", 422, "beforeID"},
-			{"GET", "/api/admin/audit?action=" + strings.Repeat("a", 129), "", 422, "action"},
+			{"GET", "/api/admin/audit?from=yesterday", "", 422, "from"},
+			{"GET", "/api/admin/audit?to=2026-13-01", "", 422, "to"},
+			{"GET", "/api/admin/audit?action=" + strings.Repeat("a", 65), "", 422, "action"},
+			{"GET", "/api/admin/audit?target=" + strings.Repeat("a", 258), "", 422, "target"},
+			{"GET", "/api/admin/audit?target=a%00b", "", 422, "target"},
+			{"GET", "/api/admin/audit.csv?limit=5&from=x", "", 422, "from"},
 		} {
 			code, e := f.do(t, c.method, c.path, c.body, f.op.Token)
 			if code != c.status || !strings.Contains(e.Tip, c.tip) {
@@ -307,6 +329,51 @@ func TestAdminBadInput(t *testing.T) {
 		}
 		if u, _ := f.s.App.Account.User(context.Background(), f.opUID); u.Role != httpx.RoleOperator {
 			t.Fatal("bad input demoted the operator")
+		}
+	})
+}
+
+// The export: the listing's filters, a CSV attachment with a byte order
+// mark and a header, newest first, spreadsheet formulas defused.
+func TestAuditCSV(t *testing.T) {
+	each(t, func(t *testing.T, f *fixture) {
+		ctx := context.Background()
+		err := f.s.App.DB.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			return audit.Record(ctx, tx, audit.Entry{Actor: audit.Actor{UID: f.opUID, RequestID: "@SUM(1)"}, Action: "tag.create",
+				TargetType: "tag", TargetID: "9", After: map[string]any{"name": "猫, \"狗\"\n鱼"}})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := httptest.NewRequest("GET", "/api/admin/audit.csv?target=tag", nil)
+		r.Header.Set("Authorization", "Bearer "+f.op.Token)
+		rec := httptest.NewRecorder()
+		f.s.Handler.ServeHTTP(rec, r)
+		if rec.Code != 200 || rec.Header().Get("Content-Type") != "text/csv; charset=utf-8" ||
+			!strings.HasPrefix(rec.Header().Get("Content-Disposition"), `attachment; filename="audit-`) {
+			t.Fatalf("%d %v", rec.Code, rec.Header())
+		}
+		body := rec.Body.String()
+		if !strings.HasPrefix(body, "\ufeffid,at,actor,actorAccount,action,target,before,after,ip,requestId,prevHash,hash\n") {
+			t.Fatalf("head %q", body[:min(len(body), 120)])
+		}
+		recs, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(body, "\ufeff"))).ReadAll()
+		if err != nil || len(recs) != 2 {
+			t.Fatalf("%d records %v\n%s", len(recs), err, body)
+		}
+		row := recs[1]
+		if row[2] != fmt.Sprint(f.opUID) || row[3] != "ops_1" || row[4] != "tag.create" || row[5] != "tag:9" || row[6] != "null" ||
+			row[7] != `{"name":"猫, \"狗\"\n鱼"}` || row[9] != "'@SUM(1)" || len(row[11]) != 64 {
+			t.Fatalf("row %q", row)
+		}
+		// Everything, newest first.
+		r = httptest.NewRequest("GET", "/api/admin/audit.csv", nil)
+		r.Header.Set("Authorization", "Bearer "+f.op.Token)
+		rec = httptest.NewRecorder()
+		f.s.Handler.ServeHTTP(rec, r)
+		recs, _ = csv.NewReader(strings.NewReader(strings.TrimPrefix(rec.Body.String(), "\ufeff"))).ReadAll()
+		if len(recs) != f.auditCount(t)+1 || recs[1][4] != "tag.create" {
+			t.Fatalf("%d records for %d rows", len(recs)-1, f.auditCount(t))
 		}
 	})
 }

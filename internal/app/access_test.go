@@ -2,7 +2,9 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -58,6 +60,7 @@ var policy = map[string]string{
 	"GET /api/admin/users":                      "moderator finance support",
 	"POST /api/admin/users/sessions/revoke":     "moderator support",
 	"GET /api/admin/audit":                      "",
+	"GET /api/admin/audit.csv":                  "",
 	"GET /api/admin/rewards/invite":             "finance",
 	"POST /api/admin/rewards/invite":            "finance",
 	"GET /api/admin/invites":                    "finance",
@@ -319,8 +322,19 @@ func TestEveryAdminRouteNamesItsRoles(t *testing.T) {
 			if body == "" && method == "POST" {
 				body = "{}"
 			}
-			return apitest.Scenario{Method: method, URL: path, Token: c.token, Body: body,
-				RemoteAddr: fmt.Sprintf("10.9.%d.%d:1", sent/250, sent%250)}.Send(t, s.Handler)
+			// Served directly: the CSV export answers text, not an envelope.
+			req := apitest.Scenario{Method: method, URL: path, Token: c.token, Body: body,
+				RemoteAddr: fmt.Sprintf("10.9.%d.%d:1", sent/250, sent%250)}.Request()
+			res := &apitest.Response{ResponseRecorder: httptest.NewRecorder()}
+			s.Handler.ServeHTTP(res.ResponseRecorder, req)
+			if strings.HasPrefix(res.Header().Get("Content-Type"), "application/json") {
+				if err := json.Unmarshal(res.Body.Bytes(), &res.Envelope); err != nil {
+					t.Fatalf("%s %s: %v", method, path, err)
+				}
+			} else if res.Code != 200 || !strings.HasSuffix(path, ".csv") {
+				t.Fatalf("%s %s: %d, not an envelope: %s", method, path, res.Code, res.Body)
+			}
+			return res
 		}
 
 		// Refusals.

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/admin"
 	"prima/internal/apitest"
 	"prima/internal/app/apptest"
 	"prima/internal/catalog"
@@ -446,12 +447,12 @@ func TestOperatorVideos(t *testing.T) {
 		o.call(t, o.op, "POST", "/api/admin/videos/delete", fmt.Sprintf(`{"id":%d}`, v.ID), 404)
 
 		// Every change is in the audit log, by this operator.
-		var page audit.Page
-		page = decode[audit.Page](t, o.call(t, o.op, "GET", "/api/admin/audit?targetType=video&targetID="+fmt.Sprint(v.ID)+"&pageSize=50", "", 200))
+		var page admin.AuditPage
+		page = decode[admin.AuditPage](t, o.call(t, o.op, "GET", "/api/admin/audit?target=video:"+fmt.Sprint(v.ID)+"&limit=50", "", 200))
 		var actions []string
 		for _, r := range page.List {
-			if r.ActorUID != o.opUID {
-				t.Fatalf("actor %d", r.ActorUID)
+			if r.Actor != o.opUID {
+				t.Fatalf("actor %d", r.Actor)
 			}
 			actions = append(actions, r.Action)
 		}
@@ -562,9 +563,14 @@ func TestOperatorGuide(t *testing.T) {
 			defer c()
 			s.App.Jobs.Stop(stop)
 		})
-		o := newOps(t, s) // prima admin create, then the console sign-in with TOTP
-		mod := decode[adminModule](t, o.call(t, o.op, "POST", "/api/admin/modules", `{"name":"电影","moduleType":0,"sort":1}`, 200))
-		sub := decode[adminModule](t, o.call(t, o.op, "POST", "/api/admin/modules", fmt.Sprintf(`{"name":"新片","pid":%d,"sort":1}`, mod.ID), 200))
+		o := newOps(t, s) // prima admin create; the app token for uploads
+		// The guide's scripts use an API key (prima admin key -account ops_1 -ttl 24h).
+		key, _, err := s.App.Operators.IssueKey(ctx, audit.Actor{UID: audit.CLI}, o.opUID, 24*time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod := decode[adminModule](t, o.call(t, key, "POST", "/api/admin/modules", `{"name":"电影","moduleType":0,"sort":1}`, 200))
+		sub := decode[adminModule](t, o.call(t, key, "POST", "/api/admin/modules", fmt.Sprintf(`{"name":"新片","pid":%d,"sort":1}`, mod.ID), 200))
 		media := upload(t, s, o.app, "clip.mp4", clipBytes)
 		deadline := time.Now().Add(60 * time.Second)
 		for {
@@ -581,12 +587,12 @@ func TestOperatorGuide(t *testing.T) {
 		}
 		cover := upload(t, s, o.app, "cover.jpg", jpegBytes(t))
 		// A video upload is no cover.
-		o.call(t, o.op, "POST", "/api/admin/videos", fmt.Sprintf(`{"title":"x","subModuleId":%d,"coverId":%d}`, sub.ID, media), 422, "封面必须是")
-		tag := decode[catalog.AdminTag](t, o.call(t, o.op, "POST", "/api/admin/tags", `{"name":"高清"}`, 200))
-		v := decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos", fmt.Sprintf(
+		o.call(t, key, "POST", "/api/admin/videos", fmt.Sprintf(`{"title":"x","subModuleId":%d,"coverId":%d}`, sub.ID, media), 422, "封面必须是")
+		tag := decode[catalog.AdminTag](t, o.call(t, key, "POST", "/api/admin/tags", `{"name":"高清"}`, 200))
+		v := decode[adminVideo](t, o.call(t, key, "POST", "/api/admin/videos", fmt.Sprintf(
 			`{"title":"第一部影片","moduleId":%d,"subModuleId":%d,"tagIds":[%d],"coverId":%d,"coins":30}`, mod.ID, sub.ID, tag.ID, cover), 200))
-		o.call(t, o.op, "POST", "/api/admin/videos/media", fmt.Sprintf(`{"videoId":%d,"mediaId":%d}`, v.ID, media), 200)
-		v = decode[adminVideo](t, o.call(t, o.op, "POST", "/api/admin/videos/publish", fmt.Sprintf(`{"id":%d,"published":true}`, v.ID), 200))
+		o.call(t, key, "POST", "/api/admin/videos/media", fmt.Sprintf(`{"videoId":%d,"mediaId":%d}`, v.ID, media), 200)
+		v = decode[adminVideo](t, o.call(t, key, "POST", "/api/admin/videos/publish", fmt.Sprintf(`{"id":%d,"published":true}`, v.ID), 200))
 		if !v.Published || v.MediaID != media || v.Duration != 12 {
 			t.Fatalf("video: %+v", v)
 		}
@@ -611,13 +617,17 @@ func TestOperatorGuide(t *testing.T) {
 			info.Playback.PreviewMs != 4000 || info.Paywall.PreviewMs != 4000 {
 			t.Fatalf("info: %+v", info)
 		}
-		page := decode[audit.Page](t, o.call(t, o.op, "GET", "/api/admin/audit?targetType=video", "", 200))
+		page := decode[admin.AuditPage](t, o.call(t, key, "GET", "/api/admin/audit?target=video", "", 200))
 		var actions []string
 		for _, r := range page.List {
 			actions = append(actions, r.Action)
 		}
 		if strings.Join(actions, " ") != "video.publish video.media video.create" {
 			t.Fatalf("audit: %v", actions)
+		}
+		// Every use of the key is in the log too.
+		if n := o.count(t, `SELECT COUNT(*) FROM audit_log WHERE action = 'apikey.use' AND actor_uid = ?`, o.opUID); n != 8 {
+			t.Fatalf("%d key uses audited, want 8", n)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"strings"
 	"testing"
 
 	"prima/internal/apitest"
@@ -27,8 +28,12 @@ func TestPreviewRuleCalls(t *testing.T) {
 				ExpectedStatus: 200, ExpectedContent: []string{`"maxSeconds":6`, `"maxFraction":{"num":1,"den":4}`}},
 			apitest.Scenario{Name: "read back", URL: "/api/admin/preview", Token: o.op, ExpectedStatus: 200,
 				ExpectedContent: []string{`"maxSeconds":6`, `"num":1,"den":4`}},
-			apitest.Scenario{Name: "audited", URL: "/api/admin/audit?targetType=preview_rule", Token: o.op, ExpectedStatus: 200,
-				ExpectedContent: []string{`"action":"preview.rule"`, `"total":1`}},
+			apitest.Scenario{Name: "audited", URL: "/api/admin/audit?target=preview_rule", Token: o.op, ExpectedStatus: 200,
+				ExpectedContent: []string{`"action":"preview.rule"`, `"nextCursor":null`}, Check: func(t *testing.T, res *apitest.Response) {
+					if n := strings.Count(string(res.Envelope.Data), `"action":`); n != 1 {
+						t.Fatalf("%d rows: %s", n, res.Envelope.Data)
+					}
+				}},
 		)
 	})
 }

@@ -284,6 +284,7 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	op(people, "GET /api/admin/users", adm.User)
 	op(userSessions, "POST /api/admin/users/sessions/revoke", adm.RevokeSessions)
 	op(owner, "GET /api/admin/audit", adm.Audit)
+	op(owner, "GET /api/admin/audit.csv", adm.AuditCSV)
 	op(finance, "GET /api/admin/rewards/invite", inv.AdminConfig)
 	op(finance, "POST /api/admin/rewards/invite", inv.AdminSetConfig)
 	op(finance, "GET /api/admin/invites", inv.AdminInvites)

@@ -42,8 +42,8 @@ var owners = map[string]string{
 	"messages": "messaging", "conversations": "messaging", "message_blocks": "messaging",
 	"message_reports": "messaging", "notices": "messaging",
 
-	"audit_log": "platform/audit",
-	"jobs":      "platform/jobs",
+	"audit_log": "platform/audit", "audit_chain": "platform/audit",
+	"jobs": "platform/jobs",
 
 	"operators": "operator", "operator_totp": "operator", "operator_recovery_codes": "operator",
 	"operator_enrol_tickets": "operator", "operator_sessions": "operator", "operator_api_keys": "operator",

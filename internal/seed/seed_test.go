@@ -11,12 +11,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"prima/internal/account"
 	"prima/internal/app"
 	"prima/internal/catalog"
 	"prima/internal/media"
 	"prima/internal/membership"
+	"prima/internal/platform/audit"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/config"
 	"prima/internal/platform/db"
@@ -276,13 +278,13 @@ func TestSeed(t *testing.T) {
 			// operator (an audit row) stays empty.
 			err = a.DB.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 				for _, q := range []string{`DELETE FROM source_entries WHERE config_key IN ('FAQ', 'APPS', 'GROUP')`,
-					`INSERT INTO source_entries (config_key, title, url) VALUES ('FAQ', '常见问题', '/mine/help')`,
-					`INSERT INTO audit_log (actor_uid, action, target_type, target_id, created_at) VALUES (1, 'source.set', 'source', 'GROUP', 1)`} {
+					`INSERT INTO source_entries (config_key, title, url) VALUES ('FAQ', '常见问题', '/mine/help')`} {
 					if _, err := tx.Exec(ctx, q); err != nil {
 						return err
 					}
 				}
-				return nil
+				// The audit log is a hash chain: rows go in through Record.
+				return audit.RecordAt(ctx, tx, audit.Entry{Actor: audit.Actor{UID: 1}, Action: "source.set", TargetType: "source", TargetID: "GROUP"}, time.Unix(1, 0))
 			})
 			if err != nil {
 				t.Fatal(err)

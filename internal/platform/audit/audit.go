@@ -4,11 +4,14 @@
 // transaction as the change it records: the action and its row commit
 // together or not at all. A domain that adds an operator call imports this
 // package (never internal/admin) and calls Record with the *db.Tx its
-// change runs in.
+// change runs in. The log is append-only and hash-chained (chain.go):
+// Verify names the first row that was changed, removed or slipped in.
 package audit
 
 import (
+	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -80,24 +83,27 @@ func RecordAt(ctx context.Context, tx *db.Tx, e Entry, at time.Time) error {
 	if e.RequestID == "" {
 		e.RequestID = httpx.RequestID(ctx)
 	}
-	_, err = tx.Exec(ctx, `INSERT INTO audit_log (actor_uid, action, target_type, target_id, before, after, ip, request_id, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		e.UID, e.Action, e.TargetType, e.TargetID, before, after, clip(e.IP, 64), clip(e.RequestID, 64), at.Unix())
-	if err != nil {
+	r := stored{createdAt: at.Unix(), actor: e.UID, action: e.Action, targetType: e.TargetType, targetID: e.TargetID,
+		before: before, after: after, ip: clip(e.IP, 64), requestID: clip(e.RequestID, 64)}
+	if err := appendRow(ctx, tx, r); err != nil {
 		return fmt.Errorf("audit %s: %w", e.Action, err)
 	}
 	return nil
 }
 
-func marshal(v any) (any, error) {
+// marshal is v as JSON text (NULL for nil), with <, > and & as they are:
+// the log is read in the console and in CSV, never pasted into HTML.
+func marshal(v any) (sql.NullString, error) {
 	if v == nil {
-		return nil, nil
+		return sql.NullString{}, nil
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return sql.NullString{}, err
 	}
-	return string(b), nil
+	return sql.NullString{String: strings.TrimSuffix(buf.String(), "\n"), Valid: true}, nil
 }
 
 // clip bounds text that comes from a client (addresses, request ids) at a

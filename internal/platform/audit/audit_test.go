@@ -22,9 +22,9 @@ func record(t *testing.T, d *db.DB, e Entry) {
 	}
 }
 
-func ids(p Page) []int64 {
+func ids(rows []Row) []int64 {
 	var out []int64
-	for _, r := range p.List {
+	for _, r := range rows {
 		out = append(out, r.ID)
 	}
 	return out
@@ -33,64 +33,75 @@ func ids(p Page) []int64 {
 func TestRecordAndList(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
-		// 25 entries: actors 1 and 2 alternate, every third is a role change.
+		// 25 entries: actors 1 and 2 alternate, every third is a role change,
+		// one a minute from 2026-01-01 00:00 UTC.
+		t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		for i := 1; i <= 25; i++ {
 			action := "user.sessions.revoke"
 			if i%3 == 0 {
 				action = "user.role"
 			}
-			record(t, d, Entry{
-				Actor:  Actor{UID: int64(1 + i%2), IP: "10.0.0.1", RequestID: fmt.Sprint("req", i)},
-				Action: action, TargetType: "user", TargetID: fmt.Sprint(100 + i%4),
-				Before: map[string]any{"n": i}, After: nil,
+			err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+				return RecordAt(ctx, tx, Entry{
+					Actor:  Actor{UID: int64(1 + i%2), IP: "10.0.0.1", RequestID: fmt.Sprint("req", i)},
+					Action: action, TargetType: "user", TargetID: fmt.Sprint(100 + i%4),
+					Before: map[string]any{"n": i}, After: nil,
+				}, t0.Add(time.Duration(i)*time.Minute))
 			})
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
-		all, err := List(ctx, d, Filter{Actor: -1}, 1, 10)
+		all, err := List(ctx, d, Filter{Actor: -1}, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if all.Total != 25 || len(all.List) != 10 || !all.HasMore || all.List[0].ID <= all.List[9].ID {
-			t.Fatalf("first page: total %d, %d rows, more %v, ids %v", all.Total, len(all.List), all.HasMore, ids(all))
+		if len(all) != 10 || all[0].ID != 25 || all[9].ID != 16 {
+			t.Fatalf("first page: ids %v", ids(all))
 		}
-		newest := all.List[0]
-		if newest.RequestID != "req25" || newest.IP != "10.0.0.1" || string(newest.Before) != `{"n":25}` || string(newest.After) != "null" || newest.CreatedAt.IsZero() {
+		newest := all[0]
+		if newest.RequestID != "req25" || newest.IP != "10.0.0.1" || string(newest.Before) != `{"n":25}` || string(newest.After) != "null" ||
+			!newest.CreatedAt.Equal(t0.Add(25*time.Minute)) || len(newest.Hash) != 64 || newest.PrevHash != all[1].Hash {
 			t.Fatalf("newest row %+v", newest)
 		}
-		// Page 3 by offset is the last five; by keyset from page 2 the same.
-		p3, err := List(ctx, d, Filter{Actor: -1}, 3, 10)
-		if err != nil || len(p3.List) != 5 || p3.HasMore || p3.NextBeforeID != 0 {
-			t.Fatalf("page 3: %+v, %v", p3, err)
-		}
-		p2, _ := List(ctx, d, Filter{Actor: -1}, 2, 10)
-		k3, err := List(ctx, d, Filter{Actor: -1, BeforeID: p2.NextBeforeID}, 1, 10)
-		if err != nil || !slices.Equal(ids(k3), ids(p3)) {
-			t.Fatalf("keyset after page 2: %v, offset page 3: %v (%v)", ids(k3), ids(p3), err)
+		// Keyset: after the first ten, the next ten, then the last five.
+		p2, _ := List(ctx, d, Filter{Actor: -1, BeforeID: all[9].ID}, 10)
+		p3, err := List(ctx, d, Filter{Actor: -1, BeforeID: p2[9].ID}, 10)
+		if err != nil || !slices.Equal(ids(p3), []int64{5, 4, 3, 2, 1}) {
+			t.Fatalf("third page %v (%v)", ids(p3), err)
 		}
 		// Filters combine.
-		f, err := List(ctx, d, Filter{Actor: 2, Action: "user.role"}, 1, 50)
+		f, err := List(ctx, d, Filter{Actor: 2, Action: "user.role"}, 50)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, r := range f.List {
+		for _, r := range f {
 			if r.ActorUID != 2 || r.Action != "user.role" {
 				t.Fatalf("filtered row %+v", r)
 			}
 		}
-		if f.Total != 4 || len(f.List) != 4 { // i = 3, 9, 15, 21 are odd multiples of 3
-			t.Fatalf("actor 2 role changes: total %d, %d rows", f.Total, len(f.List))
+		if len(f) != 4 { // i = 3, 9, 15, 21 are odd multiples of 3
+			t.Fatalf("actor 2 role changes: %d rows", len(f))
 		}
-		tg, _ := List(ctx, d, Filter{Actor: -1, TargetType: "user", TargetID: "101"}, 1, 50)
-		if tg.Total != 7 { // i = 1, 5, 9, 13, 17, 21, 25
-			t.Fatalf("target 101: %d rows", tg.Total)
+		if tg, _ := List(ctx, d, Filter{Actor: -1, TargetType: "user", TargetID: "101"}, 50); len(tg) != 7 { // i = 1, 5, 9, 13, 17, 21, 25
+			t.Fatalf("target 101: %d rows", len(tg))
 		}
-		cli, _ := List(ctx, d, Filter{Actor: CLI}, 1, 50)
-		if cli.Total != 0 || cli.List == nil {
+		if tg, _ := List(ctx, d, Filter{Actor: -1, TargetType: "user"}, 50); len(tg) != 25 {
+			t.Fatalf("target type user: %d rows", len(tg))
+		}
+		// Time: from inclusive, to exclusive.
+		tw, _ := List(ctx, d, Filter{Actor: -1, From: t0.Add(10 * time.Minute).Unix(), To: t0.Add(13 * time.Minute).Unix()}, 50)
+		if !slices.Equal(ids(tw), []int64{12, 11, 10}) {
+			t.Fatalf("minutes 10-12: %v", ids(tw))
+		}
+		cli, _ := List(ctx, d, Filter{Actor: CLI}, 50)
+		if len(cli) != 0 || cli == nil {
 			t.Fatalf("actor 0: %+v", cli)
 		}
-		// Past the end: an empty list, not an error.
-		past, err := List(ctx, d, Filter{Actor: -1}, 9, 10)
-		if err != nil || len(past.List) != 0 || past.HasMore {
-			t.Fatalf("past the end: %+v, %v", past, err)
+		// Each reads in batches up to max.
+		var seen []int64
+		if err := Each(ctx, d, Filter{Actor: -1}, 7, func(r Row) error { seen = append(seen, r.ID); return nil }); err != nil || len(seen) != 7 || seen[6] != 19 {
+			t.Fatalf("each: %v %v", seen, err)
 		}
 	})
 }
@@ -109,8 +120,11 @@ func TestRecordRollsBackWithTheAction(t *testing.T) {
 		if !errors.Is(err, boom) {
 			t.Fatal(err)
 		}
-		if p, _ := List(ctx, d, Filter{Actor: -1}, 1, 10); p.Total != 0 {
-			t.Fatalf("%d rows after rollback", p.Total)
+		if rows, _ := List(ctx, d, Filter{Actor: -1}, 10); len(rows) != 0 {
+			t.Fatalf("%d rows after rollback", len(rows))
+		}
+		if rep, err := Verify(ctx, d); err != nil || rep.Broken != nil || rep.LastID != 0 || rep.Head != Genesis {
+			t.Fatalf("the rolled-back row moved the chain head: %+v %v", rep, err)
 		}
 	})
 }
@@ -136,9 +150,9 @@ func TestRecordRefusesBadEntries(t *testing.T) {
 	}
 	// JSON survives as JSON.
 	record(t, d, Entry{Action: "x", After: map[string]string{"role": "operator"}})
-	p, _ := List(ctx, d, Filter{Actor: -1}, 1, 1)
+	p, _ := List(ctx, d, Filter{Actor: -1}, 1)
 	var m map[string]string
-	if err := json.Unmarshal(p.List[0].After, &m); err != nil || m["role"] != "operator" || p.List[0].Before == nil {
-		t.Fatalf("after = %s, before = %s", p.List[0].After, p.List[0].Before)
+	if err := json.Unmarshal(p[0].After, &m); err != nil || m["role"] != "operator" || p[0].Before == nil {
+		t.Fatalf("after = %s, before = %s", p[0].After, p[0].Before)
 	}
 }

@@ -10,44 +10,35 @@ import (
 	"prima/internal/platform/db"
 )
 
-// Row is one stored entry as the operator API shows it.
+// Row is one stored entry.
 type Row struct {
-	ID         int64           `json:"id"`
-	ActorUID   int64           `json:"actorUID"`
-	Action     string          `json:"action"`
-	TargetType string          `json:"targetType"`
-	TargetID   string          `json:"targetID"`
-	Before     json.RawMessage `json:"before"`
-	After      json.RawMessage `json:"after"`
-	IP         string          `json:"ip"`
-	RequestID  string          `json:"requestID"`
-	CreatedAt  time.Time       `json:"createdAt"`
+	ID         int64
+	ActorUID   int64
+	Action     string
+	TargetType string
+	TargetID   string
+	Before     json.RawMessage // JSON, or null
+	After      json.RawMessage
+	IP         string
+	RequestID  string
+	CreatedAt  time.Time
+	PrevHash   string // "" for rows from before the chain
+	Hash       string
 }
 
 // Filter narrows a listing; zero fields do not filter. Actor < 0 means any
-// actor (0 is the command line).
+// actor (0 is the command line). TargetID narrows within TargetType.
 type Filter struct {
 	Actor      int64
 	Action     string
 	TargetType string
 	TargetID   string
-	// BeforeID starts the page after this id (keyset): a client paging
+	// From and To bound created_at (unix seconds): From <= created_at < To;
+	// 0 leaves that end open.
+	From, To int64
+	// BeforeID lists rows older than this id (keyset): a client paging
 	// through a log that grows meanwhile sees no row twice.
 	BeforeID int64
-}
-
-// Window is how deep pageNumber paging reaches; BeforeID reaches anywhere.
-const Window = 10000
-
-// Page is one page of the log, newest first.
-type Page struct {
-	List       []Row `json:"list"`
-	Total      int   `json:"total"` // capped at Window
-	PageNumber int   `json:"pageNumber"`
-	PageSize   int   `json:"pageSize"`
-	HasMore    bool  `json:"hasMore"`
-	// NextBeforeID continues after this page by keyset; 0 when it is the last.
-	NextBeforeID int64 `json:"nextBeforeID"`
 }
 
 func (f Filter) where() (string, []any) {
@@ -60,9 +51,15 @@ func (f Filter) where() (string, []any) {
 	}
 	if f.TargetType != "" {
 		w.And("target_type = ?", f.TargetType)
+		if f.TargetID != "" {
+			w.And("target_id = ?", f.TargetID)
+		}
 	}
-	if f.TargetID != "" {
-		w.And("target_id = ?", f.TargetID)
+	if f.From > 0 {
+		w.And("created_at >= ?", f.From)
+	}
+	if f.To > 0 {
+		w.And("created_at < ?", f.To)
 	}
 	if f.BeforeID > 0 {
 		w.And("id < ?", f.BeforeID)
@@ -70,62 +67,47 @@ func (f Filter) where() (string, []any) {
 	return w.Clause(), w.Args()
 }
 
-// List reads page pageNumber (from 1) of pageSize rows matching f, newest
-// first. The page's first id is found by skipping over ids alone (an index
-// range on the filter's index), then the rows are read by keyset from it,
-// so a deep page never reads the skipped rows themselves.
-func List(ctx context.Context, q db.Querier, f Filter, pageNumber, pageSize int) (Page, error) {
-	page := Page{List: []Row{}, PageNumber: pageNumber, PageSize: pageSize}
+// List reads up to limit rows matching f, newest first, by keyset (no
+// offset and no count, so a deep page costs what the first does: each
+// filter has an index ending in id).
+func List(ctx context.Context, q db.Querier, f Filter, limit int) ([]Row, error) {
 	where, args := f.where()
-	offset := (pageNumber - 1) * pageSize
-	limit := min(pageSize, Window-offset)
-	if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM audit_log`+where+` LIMIT `+strconv.Itoa(Window)+`) t`, args...).Scan(&page.Total); err != nil {
-		return page, err
-	}
-	if limit <= 0 {
-		return page, nil
-	}
-	var start int64
-	err := q.QueryRow(ctx, `SELECT id FROM audit_log`+where+` ORDER BY id DESC LIMIT 1 OFFSET `+strconv.Itoa(offset), args...).Scan(&start)
-	if err == sql.ErrNoRows {
-		return page, nil
-	}
-	if err != nil {
-		return page, err
-	}
-	kf := f
-	kf.BeforeID = start + 1
-	kwhere, kargs := kf.where()
-	rows, err := q.Query(ctx, `SELECT id, actor_uid, action, target_type, target_id, before, after, ip, request_id, created_at
-		FROM audit_log`+kwhere+` ORDER BY id DESC LIMIT `+strconv.Itoa(limit+1), kargs...)
-	if err != nil {
-		return page, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var (
-			r             Row
-			before, after sql.NullString
-			at            int64
-		)
-		if err := rows.Scan(&r.ID, &r.ActorUID, &r.Action, &r.TargetType, &r.TargetID, &before, &after, &r.IP, &r.RequestID, &at); err != nil {
-			return page, err
+	return db.All(ctx, q, scanRow, `SELECT id, actor_uid, action, target_type, target_id, before, after, ip, request_id, created_at, prev_hash, hash
+		FROM audit_log`+where+` ORDER BY id DESC LIMIT `+strconv.Itoa(limit), args...)
+}
+
+// Each calls fn with up to max rows matching f, newest first, reading them
+// in batches (the CSV export streams them).
+func Each(ctx context.Context, q db.Querier, f Filter, max int, fn func(Row) error) error {
+	for max > 0 {
+		rows, err := List(ctx, q, f, min(max, 1000))
+		if err != nil {
+			return err
 		}
-		r.Before, r.After = raw(before), raw(after)
-		r.CreatedAt = time.Unix(at, 0).UTC()
-		page.List = append(page.List, r)
+		for _, r := range rows {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		if len(rows) < min(max, 1000) {
+			return nil
+		}
+		max -= len(rows)
+		f.BeforeID = rows[len(rows)-1].ID
 	}
-	if err := rows.Err(); err != nil {
-		return page, err
-	}
-	if len(page.List) > limit {
-		page.List = page.List[:limit]
-		page.HasMore = true
-	}
-	if page.HasMore {
-		page.NextBeforeID = page.List[len(page.List)-1].ID
-	}
-	return page, nil
+	return nil
+}
+
+func scanRow(s db.Scanner) (Row, error) {
+	var (
+		r             Row
+		before, after sql.NullString
+		at            int64
+	)
+	err := s.Scan(&r.ID, &r.ActorUID, &r.Action, &r.TargetType, &r.TargetID, &before, &after, &r.IP, &r.RequestID, &at, &r.PrevHash, &r.Hash)
+	r.Before, r.After = raw(before), raw(after)
+	r.CreatedAt = time.Unix(at, 0).UTC()
+	return r, err
 }
 
 func raw(s sql.NullString) json.RawMessage {
