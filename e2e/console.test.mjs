@@ -221,7 +221,9 @@ for (const size of sizes) {
       await $(page, 'audit-export').click()
       assert.match((await csv).suggestedFilename(), /\.csv$/)
 
-      // People: the demo user by account, in a drawer with its sessions.
+      // People: the demo user by account, in a drawer with its sessions;
+      // on the laptop it is signed in on a phone first and signed out from here.
+      const demo = size.tag === 'laptop' ? (await api('/api/app/mine/login/h5', { method: 'POST', body: { account: 'demo', passWord: 'demo123', sysType: 'ios' } })).env.data.token : null
       await page.goto(server.base + '/admin/people')
       await $(page, 'people-by').click()
       await page.locator('.ant-select-item-option[title="账号"]').click()
@@ -231,6 +233,14 @@ for (const size of sizes) {
       await $(page, 'people-table').locator('.ant-table-row').first().click()
       await $(page, 'user-sessions').waitFor()
       await shot(page, `console-users-${size.tag}`)
+      if (demo) {
+        assert.ok(Number(await $(page, 'user-sessions').innerText()) >= 1)
+        assert.equal((await api('/api/app/mine/info', { token: demo })).status, 200)
+        await $(page, 'user-revoke').click()
+        await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定|OK/ }).click()
+        await page.locator('.ant-message-success').getByText(/已下线/).waitFor()
+        assert.equal((await api('/api/app/mine/info', { token: demo })).status, 401, 'the user is signed out on their phone')
+      }
       await page.keyboard.press('Escape')
 
       // 会话与密钥: a key issued on the server is listed, works, and stops working once revoked here.
