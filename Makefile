@@ -5,7 +5,7 @@ NPM     ?= npm
 BIN     := bin/prima
 DATA    ?= ./data
 
-.PHONY: run build web web-deps test test-go test-web e2e e2e-deps bench clean
+.PHONY: run build web web-deps console console-deps test test-go test-web test-console e2e e2e-deps bench clean
 
 # make run keeps the build's and the seed's output in $(RUNLOG) and shows
 # its end only when a step fails, so what to open and how to sign in is the
@@ -32,14 +32,15 @@ run:
 	  '' \
 	  '  An operator account: in another terminal,' \
 	  '    $(BIN) admin create -data-dir $(DATA) -account ops_1' \
-	  '  then sign in as ops_1 the same way; operator calls are /api/admin/... with its' \
-	  '  token (docs/operator-guide.md). Ctrl-C stops the server; the data stays in $(DATA).' \
+	  '  then open $(URL)/admin/ (the operator console) and sign in as ops_1: the' \
+	  '  first sign-in binds an authenticator app (docs/operator-guide.md).' \
+	  '  Ctrl-C stops the server; the data stays in $(DATA).' \
 	  '' \
 	  '  Top-ups and VIP cards are paid on the built-in sandbox page (PRIMA_PAY_SANDBOX=1):' \
 	  '  no real money moves; a production install leaves it off.' ''
 	PRIMA_PAY_SANDBOX=1 $(BIN) serve -data-dir $(DATA)
 
-build: web
+build: web console
 	$(GO) build -trimpath -o $(BIN) ./cmd/prima
 
 web-deps: web/node_modules/.package-lock.json
@@ -52,7 +53,19 @@ web: web-deps
 	find web/dist -mindepth 1 ! -name .keep -delete 2>/dev/null || true
 	cd web && $(NPM) run build
 
-test: test-go test-web e2e
+# The operator console (console/, served at /admin/) is its own Vite
+# project with its own lock, so it never shares a chunk with the phone app.
+console-deps: console/node_modules/.package-lock.json
+console/node_modules/.package-lock.json: console/package.json console/package-lock.json
+	cd console && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+# Vite writes into console/dist; the placeholder that keeps go:embed happy stays.
+console: console-deps
+	find console/dist -mindepth 1 ! -name .keep -delete 2>/dev/null || true
+	cd console && $(NPM) run build
+
+test: test-go test-web test-console e2e
 
 # The S3 store's tests run against versitygw, a real S3 server, built once
 # per version into the user cache dir (where internal/platform/blob/s3test
@@ -75,6 +88,9 @@ test-go: versitygw
 test-web: web-deps
 	cd web && $(NPM) run typecheck && $(NPM) run lint && $(NPM) test
 
+test-console: console-deps
+	cd console && $(NPM) run typecheck && $(NPM) run lint && $(NPM) test
+
 e2e-deps: e2e/node_modules/.package-lock.json
 e2e/node_modules/.package-lock.json: e2e/package.json e2e/package-lock.json
 	cd e2e && $(NPM) ci --no-audit --no-fund
@@ -87,5 +103,6 @@ bench: build
 	$(GO) run ./bench/cmd/bench
 
 clean:
-	rm -rf bin web/node_modules e2e/node_modules e2e/artifacts
+	rm -rf bin web/node_modules console/node_modules e2e/node_modules e2e/artifacts
 	find web/dist -mindepth 1 ! -name .keep -delete 2>/dev/null || true
+	find console/dist -mindepth 1 ! -name .keep -delete 2>/dev/null || true

@@ -19,6 +19,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"prima/console"
 	"prima/internal/account"
 	"prima/internal/catalog"
 	"prima/internal/community"
@@ -430,7 +431,11 @@ func (a *App) Handler() (http.Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web app: %w", err)
 	}
-	mux := a.routes(wa)
+	ca, err := newConsoleApp(console.Dist())
+	if err != nil {
+		return nil, fmt.Errorf("operator console: %w", err)
+	}
+	mux := a.routes(wa, ca)
 	wa.boot = &homeBoot{api: mux, lines: a.Catalog}
 	return httpx.Chain(httpx.NotePattern(mux),
 		httpx.DrainBody,         // outermost: it sets a deadline on the server's own connection

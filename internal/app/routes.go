@@ -28,7 +28,7 @@ import (
 // (h) live in their own table, which answers unknown paths and wrong
 // methods with envelopes and refuses bodies that are not JSON (upload
 // routes opt in with httpx.Multipart, callbacks with httpx.Accepts).
-func (a *App) routes(webApp http.Handler) *http.ServeMux {
+func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	acct := account.NewHandler(a.Account)
 	cat := catalog.NewHandler(a.Catalog)
 	mux := http.NewServeMux()
@@ -399,11 +399,15 @@ func (a *App) routes(webApp http.Handler) *http.ServeMux {
 	// URLs (/media/s/<token>/<key>); see docs/architecture.md.
 	mux.Handle("GET /media/", http.StripPrefix("/media", blob.NewHandler(a.Media, a.Signer, nil)))
 
-	// Everything under /api is the API table; everything outside it is the
-	// web app, which routes on the client.
+	// Everything under /api is the API table; /admin is the operator
+	// console (its own build: internal/app/console.go), behind the same
+	// address allowlist as its API; everything else is the web app. Both
+	// route on the client.
 	a.apiPatterns = api.Patterns()
 	mux.Handle("/api/admin/", opr.AllowList(api))
 	mux.Handle("/api/", api)
+	mux.Handle("/admin/", opr.AllowList(console))
+	mux.Handle("/admin", opr.AllowList(console))
 	mux.Handle("/", webApp)
 	return mux
 }

@@ -1,0 +1,29 @@
+// The console's one route table, under /admin (the router's basename). Every
+// page is its own lazily loaded chunk, and so is the shell (Signed), which checks the session
+// and the role's sections before any of them shows.
+import type { RouteObject } from 'react-router'
+import { Spin } from 'antd'
+import { NotFound, RouteError } from './RouteError'
+
+export const routes: RouteObject[] = [
+  { path: '/login', lazy: async () => ({ Component: (await import('@/features/auth/LoginPage')).LoginPage }), errorElement: <RouteError />, hydrateFallbackElement: <Spin fullscreen /> },
+  {
+    path: '/',
+    // The shell (menu, header, drawers) is a chunk of its own, so the
+    // sign-in page does not load it.
+    lazy: async () => ({ Component: (await import('./Signed')).Signed }),
+    errorElement: <RouteError />,
+    // shown while the first page's lazy chunk loads
+    hydrateFallbackElement: <Spin fullscreen />,
+    children: [
+      { index: true, lazy: async () => ({ Component: (await import('@/features/dashboard/DashboardPage')).DashboardPage }) },
+      { path: 'content/modules', lazy: async () => ({ Component: (await import('@/features/content/ModulesPage')).ModulesPage }) },
+      { path: 'content/videos', lazy: async () => ({ Component: (await import('@/features/content/VideosPage')).VideosPage }) },
+      { path: 'people', lazy: async () => ({ Component: (await import('@/features/people/PeoplePage')).PeoplePage }) },
+      { path: 'audit', lazy: async () => ({ Component: (await import('@/features/audit/AuditPage')).AuditPage }) },
+      { path: 'operators', lazy: async () => ({ Component: (await import('@/features/operators/OperatorsPage')).OperatorsPage }) },
+      { path: 'security', lazy: async () => ({ Component: (await import('@/features/security/SecurityPage')).SecurityPage }) },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+]

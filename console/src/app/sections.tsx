@@ -1,0 +1,26 @@
+// The side menu: lib/pages.ts grouped, each group with its icon and label.
+import type { ReactNode } from 'react'
+import { AuditOutlined, DashboardOutlined, KeyOutlined, PlaySquareOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons'
+import type { MessageKey } from '@/i18n'
+import { visiblePages, type PageEntry } from '@/lib/pages'
+
+export interface MenuGroup {
+  key: string
+  label: MessageKey
+  icon: ReactNode
+  pages: PageEntry[]
+}
+
+const groups: { key: string; label: MessageKey; icon: ReactNode }[] = [
+  { key: 'dashboard', label: 'nav.dashboard', icon: <DashboardOutlined /> },
+  { key: 'content', label: 'nav.content', icon: <PlaySquareOutlined /> },
+  { key: 'people', label: 'nav.people', icon: <UserOutlined /> },
+  { key: 'audit', label: 'nav.audit', icon: <AuditOutlined /> },
+  { key: 'operators', label: 'nav.operators', icon: <TeamOutlined /> },
+  { key: 'security', label: 'nav.security', icon: <KeyOutlined /> },
+]
+
+export function visibleMenu(sections: readonly string[]): MenuGroup[] {
+  const mine = visiblePages(sections)
+  return groups.map((g) => ({ ...g, pages: mine.filter((p) => p.group === g.key) })).filter((g) => g.pages.length > 0)
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest'
+import { allowed, pageOf, visiblePages } from './pages'
+
+describe('pages', () => {
+  it('shows a role only the pages of its sections, and its own sessions always', () => {
+    expect(visiblePages(['dashboard', 'audit']).map((p) => p.path)).toEqual(['/', '/audit', '/security'])
+    expect(visiblePages([]).map((p) => p.path)).toEqual(['/security'])
+    expect(visiblePages(['dashboard', 'content', 'people', 'audit', 'operators']).map((p) => p.path)).toEqual([
+      '/', '/content/modules', '/content/videos', '/people', '/audit', '/operators', '/security',
+    ])
+  })
+  it('finds the page of a path, deepest first', () => {
+    expect(pageOf('/')?.path).toBe('/')
+    expect(pageOf('/audit/')?.path).toBe('/audit')
+    expect(pageOf('/content/videos')?.section).toBe('content')
+    expect(pageOf('/operators/12')?.path).toBe('/operators')
+    expect(pageOf('/nowhere')).toBeUndefined()
+    expect(pageOf('/auditx')).toBeUndefined()
+  })
+  it('allows null sections to everyone', () => {
+    expect(allowed(null, [])).toBe(true)
+    expect(allowed('operators', ['audit'])).toBe(false)
+  })
+})

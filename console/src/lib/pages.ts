@@ -1,0 +1,43 @@
+// The console's pages and the section of GET /api/admin/session each
+// belongs to. The menu shows a page only when the operator's role has its
+// section; a page opened by its URL anyway says "not allowed" (and the
+// server refuses its calls). section null: every operator (their own
+// sessions and keys). Sections without pages yet (moderation, money,
+// growth, settings) have none: they come with their parts of the console.
+import type { MessageKey } from '@/i18n'
+import type { Section } from './session'
+
+export interface PageEntry {
+  path: string // under /admin
+  group: string // the menu entry it sits under
+  label: MessageKey
+  section: Section | null
+  hint?: MessageKey // the overview's line about it
+}
+
+export const pages: PageEntry[] = [
+  { path: '/', group: 'dashboard', label: 'nav.dashboard', section: 'dashboard' },
+  { path: '/content/modules', group: 'content', label: 'nav.content.modules', section: 'content', hint: 'dash.section.content' },
+  { path: '/content/videos', group: 'content', label: 'nav.content.videos', section: 'content' },
+  { path: '/people', group: 'people', label: 'nav.people', section: 'people', hint: 'dash.section.people' },
+  { path: '/audit', group: 'audit', label: 'nav.audit', section: 'audit', hint: 'dash.section.audit' },
+  { path: '/operators', group: 'operators', label: 'nav.operators', section: 'operators', hint: 'dash.section.operators' },
+  { path: '/security', group: 'security', label: 'nav.security', section: null, hint: 'dash.section.security' },
+]
+
+export function allowed(section: Section | null, sections: readonly string[]): boolean {
+  return section === null || sections.includes(section)
+}
+
+export function visiblePages(sections: readonly string[]): PageEntry[] {
+  return pages.filter((p) => allowed(p.section, sections))
+}
+
+// pageOf is the page a path under /admin shows (the longest entry that
+// starts it), or undefined for a path no page has.
+export function pageOf(path: string): PageEntry | undefined {
+  const p = path.replace(/\/+$/, '') || '/'
+  let best: PageEntry | undefined
+  for (const e of pages) if ((p === e.path || (e.path !== '/' && p.startsWith(e.path + '/'))) && (!best || e.path.length > best.path.length)) best = e
+  return best
+}
