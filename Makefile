@@ -1,5 +1,5 @@
 # Prima: `make run` serves the demo on http://localhost:8080 (PRIMA_LISTEN moves it), `make test`
-# runs every test (about 12-13 minutes on 2 cores).
+# runs every test (about 17-18 minutes on 2 cores).
 GO      ?= go
 NPM     ?= npm
 BIN     := bin/prima
