@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"io/fs"
 	"net/http"
 	"path"
@@ -21,41 +20,20 @@ const consoleCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img
 // consoleApp serves the embedded console at /admin/: hashed files under
 // /admin/assets/ cached for a year, every other path that is not a file
 // gets the console's index.html (its router draws the page), never cached,
-// so a deploy is picked up on the next load. Each file is gzipped once at
-// start-up. The console's API is /api/admin, served by the API table.
+// so a deploy is picked up on the next load. Its files are read and gzipped
+// once at start-up (loadFiles, as the phone app's). The console's API is
+// /api/admin, served by the API table.
 type consoleApp struct {
 	files map[string]*webFile
 	index *webFile
 }
 
 func newConsoleApp(dist fs.FS) (*consoleApp, error) {
-	a := &consoleApp{files: map[string]*webFile{}}
-	err := fs.WalkDir(dist, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasPrefix(path.Base(p), ".") {
-			return err
-		}
-		body, err := fs.ReadFile(dist, p)
-		if err != nil {
-			return err
-		}
-		f := &webFile{body: body, ctype: contentType(p), cache: "no-cache"}
-		if f.ctype == "" {
-			f.ctype = http.DetectContentType(body)
-		}
-		if strings.HasPrefix(p, "assets/") {
-			f.cache = "public, max-age=31536000, immutable"
-		}
-		if len(body) > 512 && worthGzip(f.ctype) {
-			if gz := gzipped(body); len(gz) < len(body) {
-				f.gz = gz
-			}
-		}
-		a.files[consolePrefix+p] = f
-		return nil
-	})
+	files, err := loadFiles(dist, consolePrefix)
 	if err != nil {
 		return nil, err
 	}
+	a := &consoleApp{files: files}
 	a.index = a.files[consolePrefix+"index.html"]
 	if a.index == nil {
 		a.index = &webFile{
@@ -89,13 +67,5 @@ func (a *consoleApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		f = a.index
 	}
-	h.Set("Content-Type", f.ctype)
-	h.Set("Cache-Control", f.cache)
-	h.Add("Vary", "Accept-Encoding")
-	body := f.body
-	if f.gz != nil && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-		h.Set("Content-Encoding", "gzip")
-		body = f.gz
-	}
-	http.ServeContent(w, r, "", started, bytes.NewReader(body))
+	f.serve(w, r)
 }

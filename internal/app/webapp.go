@@ -36,33 +36,11 @@ type webFile struct {
 var started = time.Now()
 
 func newWebApp(dist fs.FS) (*webApp, error) {
-	a := &webApp{files: map[string]*webFile{}}
-	err := fs.WalkDir(dist, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasPrefix(path.Base(p), ".") {
-			return err
-		}
-		body, err := fs.ReadFile(dist, p)
-		if err != nil {
-			return err
-		}
-		f := &webFile{body: body, ctype: contentType(p), cache: "no-cache"}
-		if f.ctype == "" {
-			f.ctype = http.DetectContentType(body)
-		}
-		if strings.HasPrefix(p, "assets/") {
-			f.cache = "public, max-age=31536000, immutable"
-		}
-		if len(body) > 512 && worthGzip(f.ctype) {
-			if gz := gzipped(body); len(gz) < len(body) {
-				f.gz = gz
-			}
-		}
-		a.files["/"+p] = f
-		return nil
-	})
+	files, err := loadFiles(dist, "/")
 	if err != nil {
 		return nil, err
 	}
+	a := &webApp{files: files}
 	a.index = a.files["/index.html"]
 	if a.index == nil {
 		a.index = &webFile{
@@ -170,6 +148,42 @@ func (a *webApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			f = t
 		}
 	}
+	f.serve(w, r)
+}
+
+// loadFiles reads every file of dist (a Vite build) by its path under
+// prefix: hashed files under assets/ cached for a year, the rest
+// revalidated, each gzipped once here when that makes it smaller.
+func loadFiles(dist fs.FS, prefix string) (map[string]*webFile, error) {
+	files := map[string]*webFile{}
+	err := fs.WalkDir(dist, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasPrefix(path.Base(p), ".") {
+			return err
+		}
+		body, err := fs.ReadFile(dist, p)
+		if err != nil {
+			return err
+		}
+		f := &webFile{body: body, ctype: contentType(p), cache: "no-cache"}
+		if f.ctype == "" {
+			f.ctype = http.DetectContentType(body)
+		}
+		if strings.HasPrefix(p, "assets/") {
+			f.cache = "public, max-age=31536000, immutable"
+		}
+		if len(body) > 512 && worthGzip(f.ctype) {
+			if gz := gzipped(body); len(gz) < len(body) {
+				f.gz = gz
+			}
+		}
+		files[prefix+p] = f
+		return nil
+	})
+	return files, err
+}
+
+// serve writes f, gzipped when the client takes it, with its validators.
+func (f *webFile) serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", f.ctype)
 	h.Set("Cache-Control", f.cache)
