@@ -1,7 +1,11 @@
 // Every word the console shows, in zh-CN (the default) and English. The
 // server's own tips (an error's words) are zh-CN and shown as they come.
 // {name} in a message is filled by t(key, {name}).
-export const zh = {
+import { contentEn, contentZh } from './sections/content'
+import { moderationEn, moderationZh } from './sections/moderation'
+import { peopleEn, peopleZh } from './sections/people'
+
+const baseZh = {
   'app.title': 'Prima 运营后台',
   'app.short': '运营后台',
 
@@ -258,9 +262,13 @@ export const zh = {
   'content.videosEmpty': '没有符合条件的视频',
 } as const
 
+// Each section's words live beside it (features/<section>/messages.ts),
+// so sections grow without touching one shared table.
+export const zh = { ...baseZh, ...contentZh, ...peopleZh, ...moderationZh }
+
 export type MessageKey = keyof typeof zh
 
-export const en: Record<MessageKey, string> = {
+const baseEn: Record<keyof typeof baseZh, string> = {
   'app.title': 'Prima console',
   'app.short': 'Console',
 
@@ -516,3 +524,5 @@ export const en: Record<MessageKey, string> = {
   'content.plays': 'Plays',
   'content.videosEmpty': 'No videos match',
 }
+
+export const en: Record<MessageKey, string> = { ...baseEn, ...contentEn, ...peopleEn, ...moderationEn }
