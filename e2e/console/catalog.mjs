@@ -18,6 +18,10 @@ export default function register(test, ctx) {
     assert.equal(r.status, 200)
     return r.env.data.list
   }
+  // The component library writes two <style> elements of its own at run time
+  // (a table's scrollbar probe, a drawer's scroll lock), refused harmlessly
+  // by the CSP (console.test.mjs says the same); anything else counts.
+  const real = (problems) => problems.filter((p) => !/^csp-violation style-src-elem inline .*\/admin\/assets\/[\w-]+\.js:\d+$/.test(p))
   const posted = (page, path) => page.waitForResponse((r) => new URL(r.url()).pathname === path && r.request().method() === 'POST')
 
   test('catalog: announcement, ad with clicks, remote configuration (laptop, content operator)', async () => {
@@ -46,13 +50,14 @@ export default function register(test, ctx) {
       await $('ads-table').waitFor()
       await $('ad-create').click()
       await $('ad-title').fill('e2e 横幅')
-      await $('ad-image').fill('/media/ads/banner-1.jpg')
+      const picture = (await app('/api/app/vid/source')).ads[0].image // a seeded banner's /media/ads/... picture
+      await $('ad-image').fill(picture)
       await $('ad-link').fill('prima://vipcenter')
       const adSaved = posted(page, '/api/admin/ads')
       await $('ad-submit').click()
       const ad = (await (await adSaved).json()).data
       assert.equal(ad.position, 'home_banner')
-      assert.ok((await app('/api/app/vid/source')).ads.some((a) => a.id === ad.id && a.image === '/media/ads/banner-1.jpg'))
+      assert.ok((await app('/api/app/vid/source')).ads.some((a) => a.id === ad.id && a.image === picture))
       const click = await fetch(ctx.server.base + '/api/app/ads/click', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ id: ad.id }) })
       assert.equal(click.status, 200)
       await page.reload()
@@ -86,7 +91,7 @@ export default function register(test, ctx) {
       const set = await audit('source.set')
       assert.ok(set.some((r) => r.target === 'source:APPNAME' && JSON.stringify(r.after).includes('精品 E2E')))
       assert.ok(!set.some((r) => r.target === 'source:GROUP'), 'the refused GROUP list was not sent')
-      assert.deepEqual(problems, [])
+      assert.deepEqual(real(problems), [])
     } finally {
       await context.close()
     }
@@ -98,16 +103,26 @@ export default function register(test, ctx) {
       await page.goto(ctx.server.base + '/admin/content/ads')
       await ctx.$(page, 'ads-table').waitFor()
       await ctx.$(page, 'ad-create').click()
-      await ctx.$(page, 'ad-drawer').locator('.ant-drawer-content').waitFor()
+      await ctx.$(page, 'ad-submit').waitFor()
       const fits = await page.evaluate(() => document.querySelector('.ant-drawer-content-wrapper')?.getBoundingClientRect().width ?? 0)
       assert.ok(fits >= 380, `the drawer takes the screen (${fits}px)`)
       await shot(page, 'console-catalog-phone-ad')
+      // Two API lines (a step-up call: ctx.api steps the session up), one reported down by a phone.
+      const set = await ctx.api('content', 'POST', '/api/admin/lines', { api: ['https://api1.example.com', 'https://api2.example.com'] })
+      assert.equal(set.status, 200)
+      const report = await fetch(ctx.server.base + '/api/app/report/error', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ kind: 'line', appname: 'Prima', appv: '1.1.3', dev: 'ios', domain: { 'https://api2.example.com': 'timeout' } }),
+      })
+      assert.equal(report.status, 200)
       await page.goto(ctx.server.base + '/admin/content/lines')
-      await ctx.$(page, 'lines-health').waitFor()
+      await ctx.$(page, 'lines-health').getByText('https://api1.example.com').waitFor()
+      await ctx.$(page, 'line-failing').getByText(/1 次故障上报/).waitFor()
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
       assert.ok(overflow <= 1, `no sideways scroll (${overflow}px)`)
       await shot(page, 'console-catalog-phone-lines')
-      assert.deepEqual(problems, [])
+      assert.deepEqual(real(problems), [])
     } finally {
       await context.close()
     }

@@ -67,7 +67,8 @@ export function LinesPage() {
   return (
     <Page title={t('catalog.lines')}>
       <div className="stack">
-        <Card size="small" title={t('catalog.lines.health')} extra={<Typography.Text type="secondary">{t('catalog.lines.healthHint')}</Typography.Text>}>
+        <Card size="small" title={t('catalog.lines.health')}>
+          <Typography.Paragraph type="secondary">{t('catalog.lines.healthHint')}</Typography.Paragraph>
           <QueryTable<LineHealth>
             query={health}
             empty={t('catalog.lines.none')}
@@ -77,7 +78,7 @@ export function LinesPage() {
             columns={[
               { title: t('catalog.lines.line'), dataIndex: 'line', render: (l: string) => <span className="mono">{l}</span> },
               { title: t('catalog.lines.lists'), dataIndex: 'lists', render: (ls: LineList[]) => (ls.length ? ls.map((l) => <Tag key={l}>{t(`catalog.lines.${l}` as MessageKey)}</Tag>) : <Tag color="orange">{t('catalog.lines.unlisted')}</Tag>), responsive: ['md'] },
-              { title: t('catalog.lines.status'), key: 'status', render: (_, h) => (h.reports > 0 ? <Tag color="red">{t('catalog.lines.failing', { n: h.reports })}</Tag> : <Tag color="green">{t('catalog.lines.ok')}</Tag>) },
+              { title: t('catalog.lines.status'), key: 'status', render: (_, h) => (h.reports > 0 ? <Tag color="red" data-testid="line-failing">{t('catalog.lines.failing', { n: h.reports })}</Tag> : <Tag color="green">{t('catalog.lines.ok')}</Tag>) },
               { title: t('catalog.lines.lastReason'), dataIndex: 'lastReason', render: (r: string) => r || '—', responsive: ['sm'] },
               { title: t('catalog.lines.lastAt'), dataIndex: 'lastAt', render: (a: string) => (a ? formatTime(a) : '—'), responsive: ['lg'] },
             ]}
