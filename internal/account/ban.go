@@ -63,7 +63,9 @@ func (e *BannedError) Error() string {
 	return fmt.Sprintf("account: banned until %s", time.Unix(e.Until, 0).UTC().Format(time.RFC3339))
 }
 
-func (e *BannedError) Is(target error) bool { return target == ErrBanned || target == ErrSessionInvalid }
+func (e *BannedError) Is(target error) bool {
+	return target == ErrBanned || target == ErrSessionInvalid
+}
 
 // Detail is the tip: when the ban ends and why.
 func (e *BannedError) Detail() (tip, msg string) {

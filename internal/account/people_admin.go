@@ -5,6 +5,7 @@ package account
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -93,10 +94,13 @@ func (s *Service) UserDevices(ctx context.Context, uid int64) ([]DeviceInfo, err
 	return list, err
 }
 
+// ErrNoSession: the user has no live session of that id (404).
+var ErrNoSession = errors.New("account: no such live session")
+
 // RevokeUserSession ends one live session of uid by its id
 // (SessionInfo.ID), audited as "user.sessions.revoke" with the id. An
-// unknown user, or a session that is not uid's or already ended, is
-// db.ErrNotFound and changes nothing.
+// unknown user is db.ErrNotFound, a session that is not uid's or already
+// ended ErrNoSession; either changes nothing.
 func (s *Service) RevokeUserSession(ctx context.Context, actor audit.Actor, uid int64, id string) error {
 	if len(id) != 16 || strings.Trim(id, "0123456789abcdef") != "" {
 		return invalid("sessionId", "会话标识无效", "sessionId must be 16 lowercase hex characters")
@@ -114,7 +118,7 @@ func (s *Service) RevokeUserSession(ctx context.Context, actor audit.Actor, uid 
 			return err
 		}
 		if len(hashes) == 0 {
-			return db.ErrNotFound
+			return ErrNoSession
 		}
 		for _, h := range hashes {
 			if err := revokeSession(ctx, tx, h, now.Unix()); err != nil {
