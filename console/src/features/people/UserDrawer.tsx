@@ -142,7 +142,7 @@ export function UserDrawer({ uid, onClose }: { uid: number | null; onClose: () =
               columns={[
                 { title: t('people.session.device'), key: 'device', render: (_, s) => [s.sysType, s.device].filter(Boolean).join(' · ') || '—' },
                 { title: t('people.session.lastSeen'), dataIndex: 'lastSeenAt', render: formatTime },
-                { title: t('people.createdAt'), dataIndex: 'createdAt', render: formatTime, responsive: ['md'] },
+                { title: t('people.session.createdAt'), dataIndex: 'createdAt', render: formatTime, responsive: ['md'] },
                 {
                   title: t('common.actions'),
                   key: 'revoke',
@@ -192,7 +192,7 @@ export function UserDrawer({ uid, onClose }: { uid: number | null; onClose: () =
                   columns={[
                     { title: t('people.uid'), dataIndex: 'uid' },
                     { title: t('people.name'), dataIndex: 'name' },
-                    { title: t('people.createdAt'), dataIndex: 'boundAt', render: formatTime },
+                    { title: t('people.invites.boundAt'), dataIndex: 'boundAt', render: formatTime },
                   ]}
                 />
               </>
