@@ -47,6 +47,7 @@ export default function register(test, ctx) {
       // Ban for a day with a reason.
       await $(page, 'user-ban').click()
       await $(page, 'ban-reason').fill('多次发布违规广告')
+      await shot(page, 'console-people-ban-dialog')
       await $(page, 'ban-submit').click()
       await page.waitForFunction(() => document.querySelector('[data-testid="user-ban-state"]')?.textContent?.includes('封禁至'))
       await shot(page, 'console-people-banned')
