@@ -97,6 +97,9 @@ export default function register(test, ctx) {
       const mutes = await audited('user.mute', `user:${users.a.uid}`)
       assert.equal(mutes.length, 1)
       assert.equal(mutes[0].actorAccount, 'sec_mod')
+      // Feedback is support's: a moderator is told so, not shown a refusal.
+      await page.goto(ctx.server.base + '/admin/people/feedback')
+      await $(page, 'people-support-only').waitFor()
       assert.deepEqual(real(problems), [])
     } finally {
       await context.close()

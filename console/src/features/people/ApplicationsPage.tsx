@@ -2,10 +2,12 @@
 // server orders them), approve with a confirmation, reject with a reason
 // the user sees.
 import { useState } from 'react'
+import { useOutletContext } from 'react-router'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { App, Button, Input, Modal, Popconfirm, Segmented, Space, Tag, Typography } from 'antd'
+import { Alert, App, Button, Input, Modal, Popconfirm, Segmented, Space, Tag, Typography } from 'antd'
 import { useT, type MessageKey } from '@/i18n'
 import { formatTime } from '@/lib/time'
+import type { SessionInfo } from '@/lib/session'
 import { Page } from '@/components/Page'
 import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
@@ -15,6 +17,20 @@ import { decideApplication, getApplications, peopleKeys, type Application, type 
 const statusColor: Record<AppStatus, string> = { pending: 'gold', approved: 'green', rejected: 'red' }
 
 export function ApplicationsPage() {
+  const t = useT()
+  // The section is people's, but these calls are support's (and the
+  // owner's): moderator and finance get a word instead of a refusal.
+  const role = useOutletContext<SessionInfo | undefined>()?.role
+  if (role && role !== 'support' && role !== 'owner')
+    return (
+      <Page title={t('people.apps.title')}>
+        <Alert type="info" showIcon title={t('people.supportOnly')} data-testid="people-support-only" />
+      </Page>
+    )
+  return <ApplicationsPageInner />
+}
+
+function ApplicationsPageInner() {
   const t = useT()
   const qc = useQueryClient()
   const { message } = App.useApp()

@@ -1,10 +1,12 @@
 // 意见反馈: the users' feedback by status (awaiting a reply first), with the
 // replies so far and a reply box; the user sees the reply in their messages.
 import { useState } from 'react'
+import { useOutletContext } from 'react-router'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { App, Button, Image, Input, Modal, Segmented, Space, Tag, Typography } from 'antd'
+import { Alert, App, Button, Image, Input, Modal, Segmented, Space, Tag, Typography } from 'antd'
 import { useT, type MessageKey } from '@/i18n'
 import { formatTime } from '@/lib/time'
+import type { SessionInfo } from '@/lib/session'
 import { Page } from '@/components/Page'
 import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
@@ -12,6 +14,20 @@ import { errorTip } from '@/components/ErrorState'
 import { getFeedback, peopleKeys, replyFeedback, type Feedback, type FeedbackStatus } from './api'
 
 export function FeedbackPage() {
+  const t = useT()
+  // The section is people's, but these calls are support's (and the
+  // owner's): moderator and finance get a word instead of a refusal.
+  const role = useOutletContext<SessionInfo | undefined>()?.role
+  if (role && role !== 'support' && role !== 'owner')
+    return (
+      <Page title={t('people.fb.title')}>
+        <Alert type="info" showIcon title={t('people.supportOnly')} data-testid="people-support-only" />
+      </Page>
+    )
+  return <FeedbackPageInner />
+}
+
+function FeedbackPageInner() {
   const t = useT()
   const qc = useQueryClient()
   const { message } = App.useApp()

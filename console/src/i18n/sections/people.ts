@@ -119,6 +119,7 @@ export const peopleZh = {
   'people.fb.sent': '已回复',
   'people.fb.empty': '没有反馈',
   'people.user': '用户',
+  'people.supportOnly': '创作者申请和意见反馈由客服处理，你的角色不能查看。',
 } as const
 
 export const peopleEn: Record<keyof typeof peopleZh, string> = {
@@ -237,4 +238,5 @@ export const peopleEn: Record<keyof typeof peopleZh, string> = {
   'people.fb.sent': 'Reply sent',
   'people.fb.empty': 'No feedback',
   'people.user': 'User',
+  'people.supportOnly': 'Creator applications and feedback are handled by support; your role cannot open them.',
 }
