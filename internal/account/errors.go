@@ -35,6 +35,9 @@ var errs = httpx.ErrorMap{
 	{Err: ErrBadCredentials, Status: http.StatusUnauthorized, Tip: "账号或密码错误", Msg: "wrong account or password"},
 	{Err: ErrCertificateInvalid, Status: http.StatusUnauthorized, Tip: tipCertInvalid},
 	{Err: ErrCertificateOperator, Status: http.StatusForbidden, Tip: "运营账号不支持账号凭证，请使用密码登录"},
+	// Before ErrSessionInvalid, which a *BannedError matches too.
+	{Err: ErrBanned, Status: http.StatusForbidden},
+	{Err: ErrBanOperator, Status: http.StatusConflict, Tip: "不能封禁运营人员，请先撤销其角色", Msg: "operators cannot be banned"},
 	{Err: ErrSessionInvalid, Status: http.StatusUnauthorized, Tip: tipExpired},
 	{Err: db.ErrNotFound, Status: http.StatusNotFound, Tip: "用户不存在", Msg: "no such user"},
 	// The phone, password and devices calls.

@@ -78,6 +78,9 @@ func signedIn(ctx context.Context) error {
 		return nil
 	}
 	if err, ok := ctx.Value(authErrKey{}).(error); ok {
+		if errors.Is(err, ErrBanned) {
+			return errs.Map(err) // 403, the tip names the ban's end
+		}
 		if errors.Is(err, ErrSessionInvalid) {
 			return httpx.Unauthorized(tipExpired, err.Error())
 		}
@@ -209,6 +212,9 @@ func (h *Handler) Register(w http.ResponseWriter, r *http.Request) error {
 	if err, ok := ctx.Value(authErrKey{}).(error); ok {
 		if !errors.Is(err, ErrSessionInvalid) {
 			return httpx.Internal(err)
+		}
+		if errors.Is(err, ErrBanned) {
+			return errs.Map(err)
 		}
 		// Nor must a refused one: the caller meant to upgrade the guest the
 		// token names. The usual cause is a second tap whose request was

@@ -282,6 +282,13 @@ func (s *Service) GuestLogin(ctx context.Context, in GuestLoginInput) (Login, er
 		err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 			out = Login{Token: token}
 			uid, guest, err := deviceUser(ctx, tx, in.DevID)
+			if err == nil {
+				// A banned user's device cannot sign in, nor start over as
+				// a new guest (ban.go).
+				if err := checkBan(ctx, tx, uid, now); err != nil {
+					return err
+				}
+			}
 			switch {
 			case err == nil && guest:
 				if err := touchDevice(ctx, tx, in.DevID, in.SysType, now); err != nil {
@@ -603,6 +610,10 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Session, erro
 	}
 	now := s.now().Unix()
 	switch {
+	case sess.bannedUntil > now:
+		// Before revoked: the ban ended the session, and its user is told
+		// why (403) rather than sent to sign in again.
+		return Session{}, &BannedError{Until: sess.bannedUntil, Reason: sess.banReason}
 	case sess.RevokedAt != 0:
 		return Session{}, &sessionError{"revoked"}
 	case now >= sess.ExpiresAt:

@@ -55,6 +55,10 @@ type Session struct {
 	// sysType, a label from its User-Agent), for the devices list.
 	SysType string
 	Device  string
+	// bannedUntil and banReason are the user's ban (user_bans), read with
+	// the session by sessionByHash; 0 when there is none.
+	bannedUntil int64
+	banReason   string
 }
 
 // ID names the session to its user (in session.revoked events) without
@@ -185,7 +189,12 @@ func deviceCutInfos(ctx context.Context, q db.Querier, devID string) (string, er
 	return s, db.NotFound(err)
 }
 
+// insertSession stores a new session. It is the one door of every way of
+// signing in, so it refuses a banned user (*BannedError, ban.go).
 func insertSession(ctx context.Context, q db.Querier, s *Session) error {
+	if err := checkBan(ctx, q, s.UserID, s.CreatedAt); err != nil {
+		return err
+	}
 	_, err := q.Exec(ctx, `INSERT INTO sessions (token_hash, user_id, dev_id, created_at, last_seen_at, expires_at, revoked_at, sys_type, device) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)`,
 		s.TokenHash, s.UserID, s.DevID, s.CreatedAt, s.LastSeenAt, s.ExpiresAt, s.SysType, s.Device)
 	return err
@@ -193,9 +202,10 @@ func insertSession(ctx context.Context, q db.Querier, s *Session) error {
 
 func sessionByHash(ctx context.Context, q db.Querier, hash string) (Session, error) {
 	s := Session{TokenHash: hash}
-	err := q.QueryRow(ctx, `SELECT s.user_id, u.role, s.dev_id, s.created_at, s.last_seen_at, s.expires_at, s.revoked_at
-		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`, hash).
-		Scan(&s.UserID, &s.Role, &s.DevID, &s.CreatedAt, &s.LastSeenAt, &s.ExpiresAt, &s.RevokedAt)
+	err := q.QueryRow(ctx, `SELECT s.user_id, u.role, s.dev_id, s.created_at, s.last_seen_at, s.expires_at, s.revoked_at,
+		COALESCE(b.banned_until, 0), COALESCE(b.reason, '')
+		FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN user_bans b ON b.user_id = s.user_id WHERE s.token_hash = ?`, hash).
+		Scan(&s.UserID, &s.Role, &s.DevID, &s.CreatedAt, &s.LastSeenAt, &s.ExpiresAt, &s.RevokedAt, &s.bannedUntil, &s.banReason)
 	return s, db.NotFound(err)
 }
 

@@ -29,12 +29,22 @@ type Users interface {
 	UserByAccount(ctx context.Context, name string) (account.User, error)
 	LiveSessions(ctx context.Context, uid int64) (int, error)
 	RevokeSessions(ctx context.Context, actor audit.Actor, uid int64) (int64, error)
+	// The people section (people.go).
+	SearchUsers(ctx context.Context, text string, before int64, limit int) ([]account.User, int64, error)
+	UserSessions(ctx context.Context, uid int64) ([]account.SessionInfo, error)
+	UserDevices(ctx context.Context, uid int64) ([]account.DeviceInfo, error)
+	RevokeUserSession(ctx context.Context, actor audit.Actor, uid int64, id string) error
+	BanOf(ctx context.Context, uid int64) (account.Ban, error)
+	BanUser(ctx context.Context, actor audit.Actor, uid, minutes int64, forever bool, reason string) (account.Ban, error)
 }
 
 // Handler serves /api/admin/...
 type Handler struct {
 	users Users
 	db    db.Querier // reads the audit log
+	// People are the other domains a user's page reads (people.go); a nil
+	// one leaves its part of the page null.
+	People People
 }
 
 // NewHandler returns the operator API over users, reading the audit log from q.
@@ -47,6 +57,8 @@ type UserView struct {
 	Name         string     `json:"name"`
 	Account      *string    `json:"account"`
 	IsGuest      bool       `json:"isGuest"`
+	Mobile       string     `json:"mobile"` // masked: 138****0000, "" when none
+	Banned       bool       `json:"banned"`
 	Role         httpx.Role `json:"role"`
 	LiveSessions int        `json:"liveSessions"`
 	VipLevel     int        `json:"vipLevel"`
@@ -58,8 +70,12 @@ func (h *Handler) view(ctx context.Context, u account.User) (UserView, error) {
 	if err != nil {
 		return UserView{}, err
 	}
-	v := UserView{UID: u.ID, Name: u.Name, IsGuest: u.IsGuest(), Role: u.Role, LiveSessions: n, VipLevel: u.VipLevelAt(time.Now()),
-		CreatedAt: time.Unix(u.CreatedAt, 0).UTC()}
+	ban, err := h.users.BanOf(ctx, u.ID)
+	if err != nil {
+		return UserView{}, err
+	}
+	v := UserView{UID: u.ID, Name: u.Name, IsGuest: u.IsGuest(), Mobile: account.MaskMobile(u.Mobile), Banned: ban.BannedUntil > 0,
+		Role: u.Role, LiveSessions: n, VipLevel: u.VipLevelAt(time.Now()), CreatedAt: time.Unix(u.CreatedAt, 0).UTC()}
 	if !u.IsGuest() {
 		v.Account = &u.Account
 	}
@@ -99,17 +115,22 @@ func (h *Handler) User(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, v)
 }
 
-// RevokeSessions is POST /api/admin/users/sessions/revoke {uid}: sign the
-// user out on every device.
+// RevokeSessions is POST /api/admin/users/sessions/revoke {uid,
+// sessionId?}: sign the user out on every device, or with sessionId (an id
+// of the user page's sessions) on that one.
 func (h *Handler) RevokeSessions(w http.ResponseWriter, r *http.Request) error {
 	var req struct {
-		UID int64 `json:"uid"`
+		UID       int64   `json:"uid"`
+		SessionID *string `json:"sessionId"`
 	}
 	if err := httpx.Decode(w, r, &req); err != nil {
 		return err
 	}
 	if req.UID < 1 {
 		return httpx.Invalid("请输入用户ID", "uid must be a positive integer")
+	}
+	if req.SessionID != nil {
+		return h.revokeOne(w, r, req.UID, *req.SessionID)
 	}
 	n, err := h.users.RevokeSessions(r.Context(), audit.ActorFrom(r), req.UID)
 	if err != nil {

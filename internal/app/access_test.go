@@ -155,6 +155,10 @@ var policy = map[string]string{
 	"POST /api/admin/community/topics/update":   "moderator",
 	"GET /api/admin/search/pins":                "content",
 	"POST /api/admin/search/pins":               "content",
+	"GET /api/admin/users/search":               "moderator finance support",
+	"GET /api/admin/users/detail":               "moderator finance support",
+	"POST /api/admin/users/ban":                 "moderator support",
+	"POST /api/admin/users/mute":                "moderator support",
 	"/api/admin/":                               "content moderator finance support",
 }
 
@@ -301,6 +305,8 @@ func TestEveryAdminRouteNamesItsRoles(t *testing.T) {
 			"POST /api/admin/search/pins":             `{"words":["拒绝"]}`,
 			"POST /api/admin/lines":                   `{"api":["https://a.example.org"]}`,
 			"POST /api/admin/users/sessions/revoke":   fmt.Sprintf(`{"uid":%d}`, userUID),
+			"POST /api/admin/users/ban":               fmt.Sprintf(`{"uid":%d,"minutes":60,"reason":"拒绝"}`, userUID),
+			"POST /api/admin/users/mute":              fmt.Sprintf(`{"uid":%d,"minutes":60,"reason":"拒绝"}`, userUID),
 			"POST /api/admin/community/settings":      `{"review":true,"rules":"拒绝"}`,
 			"POST /api/admin/rewards/invite":          `{"rewardCoins":10,"windowDays":7,"dailyCap":5}`,
 			"POST /api/admin/preview":                 `{"maxSeconds":60}`,

@@ -257,6 +257,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	// The message centre: users through the account rules, chat pictures
 	// through the media pipeline; Mine's msgHasNew is its unread state.
 	messages := messaging.NewService(d, limiter, messagePeople{d}, messagePictures{uploads}, events)
+	messages.Mutes = com // the community mute covers messages too
 
 	// Welfare grants coins, VIP and coupons through the wallet; a points
 	// change tells the user's apps like a wallet change (points show in

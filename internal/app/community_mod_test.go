@@ -199,7 +199,7 @@ func TestCommunityOperatorGuide(t *testing.T) {
 		}
 		call(o.op, "POST", "/api/admin/community/mute", fmt.Sprintf(`{"uid":%d,"minutes":1440,"reason":"连续发布广告"}`, aUID), 200)
 		call(author, "POST", "/api/app/community/post", `{"kind":"article","title":"再发一次","html":"<p>x</p>"}`, 403, "你已被禁言至 ")
-		if n := call(author, "GET", "/api/app/mine/notices?category=system", "", 200); !strings.Contains(n, "禁言期间不能在社区发帖和评论，原因：连续发布广告") {
+		if n := call(author, "GET", "/api/app/mine/notices?category=system", "", 200); !strings.Contains(n, "禁言期间不能在社区发帖、评论和发私信，原因：连续发布广告") {
 			t.Fatalf("mute notice: %s", n)
 		}
 		call(o.op, "POST", "/api/admin/community/mute", fmt.Sprintf(`{"uid":%d,"minutes":0}`, aUID), 200)

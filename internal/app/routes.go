@@ -283,6 +283,7 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	// address allowlist; each action writes the audit log in its own
 	// transaction.
 	adm := admin.NewHandler(a.Account, a.DB)
+	adm.People = admin.People{Balances: a.Wallet, Invites: a.Invites, Mutes: a.Community}
 	// The console's own calls: sign-in and enrolment need no credential.
 	op(operator.Public, "POST /api/admin/session", opr.SignIn)
 	op(operator.Public, "POST /api/admin/session/enrol", opr.Enrol)
@@ -405,6 +406,16 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	op(content, "POST /api/admin/presale", cat.AdminSavePreSale)
 	op(content, "POST /api/admin/presale/delete", cat.AdminDeletePreSale)
 	op(content, "GET /api/admin/galleries", gal.AdminList)
+	// issue 20: people. Search and a user's page for whoever reads users;
+	// bans and mutes for support and moderators (and owner). The mute is
+	// the community's one rule (posts, comments, messages), also at
+	// /api/admin/community/mute.
+	userGuard := operator.Allow(httpx.RoleSupport, httpx.RoleModerator)
+	op(people, "GET /api/admin/users/search", adm.Search)
+	op(people, "GET /api/admin/users/detail", adm.Detail)
+	op(userGuard, "POST /api/admin/users/ban", adm.Ban)
+	op(userGuard, "POST /api/admin/users/mute", mod.AdminMute)
+
 	op(anyOp, "/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed

@@ -647,7 +647,7 @@ func (s *Service) MuteUser(ctx context.Context, actor audit.Actor, uid int64, mi
 				return err
 			}
 			if err := messaging.Notify(ctx, tx, s.Events, messaging.Notice{UserID: uid, Category: messaging.CategorySystem, Kind: "muted",
-				Title: "你的禁言已解除", Body: "你可以继续在社区发帖和评论了。"}, now); err != nil {
+				Title: "你的禁言已解除", Body: "你可以继续在社区发帖、评论和发私信了。"}, now); err != nil {
 				return err
 			}
 			return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "user.unmute", TargetType: "user", TargetID: strconv.FormatInt(uid, 10),
@@ -661,7 +661,7 @@ func (s *Service) MuteUser(ctx context.Context, actor audit.Actor, uid int64, mi
 		}
 		until := time.Unix(out.MutedUntil, 0).In(modShanghai).Format("2006-01-02 15:04")
 		if err := messaging.Notify(ctx, tx, s.Events, messaging.Notice{UserID: uid, Category: messaging.CategorySystem, Kind: "muted",
-			Title: "你已被禁言至 " + until, Body: "禁言期间不能在社区发帖和评论，原因：" + reason}, now); err != nil {
+			Title: "你已被禁言至 " + until, Body: "禁言期间不能在社区发帖、评论和发私信，原因：" + reason}, now); err != nil {
 			return err
 		}
 		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "user.mute", TargetType: "user", TargetID: strconv.FormatInt(uid, 10),

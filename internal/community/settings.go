@@ -55,3 +55,21 @@ func checkMuted(ctx context.Context, q db.Querier, uid int64, now time.Time) err
 	}
 	return nil
 }
+
+// MutedUntil is when uid's mute ends (unix seconds), 0 when they are not
+// muted now: the message centre refuses a muted sender by it (one mute for
+// posts, comments and messages, wired in internal/app).
+func (s *Service) MutedUntil(ctx context.Context, uid int64) (int64, error) {
+	m, err := s.MuteOf(ctx, uid)
+	return m.MutedUntil, err
+}
+
+// MuteOf is uid's mute now (MutedUntil 0: none), for the operator's user page.
+func (s *Service) MuteOf(ctx context.Context, uid int64) (Mute, error) {
+	m := Mute{UID: uid}
+	err := s.db.QueryRow(ctx, `SELECT muted_until, reason FROM community_mutes WHERE user_id = ?`, uid).Scan(&m.MutedUntil, &m.Reason)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && m.MutedUntil <= s.now().Unix()) {
+		return Mute{UID: uid}, nil
+	}
+	return m, err
+}

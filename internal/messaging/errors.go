@@ -11,6 +11,7 @@ import (
 // "How errors answer").
 var errs = httpx.ErrorMap{
 	{Err: ratelimit.ErrLimited, Status: http.StatusTooManyRequests, Tip: "发送过于频繁，请稍后再试"},
+	{Err: ErrMuted, Status: http.StatusForbidden},
 	{Err: ErrGuest, Status: http.StatusForbidden, Tip: "注册账号后才能使用私信"},
 	{Err: ErrPeerGuest, Status: http.StatusForbidden, Tip: "对方暂时无法接收私信"},
 	{Err: ErrNoPeer, Status: http.StatusNotFound, Tip: "用户不存在"},

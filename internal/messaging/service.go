@@ -128,7 +128,9 @@ type Service struct {
 	Pictures Pictures // nil: image messages are refused
 	// Events carries message.new / message.read; nil sends nothing.
 	Events realtime.Publisher
-	now    func() time.Time
+	// Mutes refuses a muted sender (mute.go); nil mutes no one.
+	Mutes Mutes
+	now   func() time.Time
 }
 
 // NewService builds the message centre over d: users through people,
@@ -249,6 +251,9 @@ func (s *Service) Send(ctx context.Context, me int64, in SendInput) (Message, er
 		return Message{}, ErrKind
 	}
 	if _, err := s.peer(ctx, me, in.UID); err != nil {
+		return Message{}, err
+	}
+	if err := s.checkMuted(ctx, me); err != nil {
 		return Message{}, err
 	}
 	// A retry of a message already stored answers it again, before the

@@ -21,7 +21,7 @@ import (
 // (docs/architecture.md, *The rules*). A table a migration adds must be
 // given an owner here.
 var owners = map[string]string{
-	"users": "account", "devices": "account", "sessions": "account", "sms_codes": "account",
+	"users": "account", "devices": "account", "sessions": "account", "user_bans": "account", "sms_codes": "account",
 	"account_certificates": "account",
 
 	"videos": "catalog", "video_tags": "catalog", "video_likes": "catalog", "video_collects": "catalog",
