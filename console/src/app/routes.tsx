@@ -19,6 +19,7 @@ export const routes: RouteObject[] = [
       { index: true, lazy: async () => ({ Component: (await import('@/features/dashboard/DashboardPage')).DashboardPage }) },
       { path: 'content/modules', lazy: async () => ({ Component: (await import('@/features/content/ModulesPage')).ModulesPage }) },
       { path: 'content/videos', lazy: async () => ({ Component: (await import('@/features/content/VideosPage')).VideosPage }) },
+      { path: 'content/shorts', lazy: async () => ({ Component: (await import('@/features/content/ShortsPage')).ShortsPage }) },
       { path: 'people', lazy: async () => ({ Component: (await import('@/features/people/PeoplePage')).PeoplePage }) },
       { path: 'audit', lazy: async () => ({ Component: (await import('@/features/audit/AuditPage')).AuditPage }) },
       { path: 'operators', lazy: async () => ({ Component: (await import('@/features/operators/OperatorsPage')).OperatorsPage }) },

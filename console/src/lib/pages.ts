@@ -19,6 +19,7 @@ export const pages: PageEntry[] = [
   { path: '/', group: 'dashboard', label: 'nav.dashboard', section: 'dashboard' },
   { path: '/content/modules', group: 'content', label: 'nav.content.modules', section: 'content', hint: 'dash.section.content' },
   { path: '/content/videos', group: 'content', label: 'nav.content.videos', section: 'content' },
+  { path: '/content/shorts', group: 'content', label: 'content.shorts', section: 'content' },
   { path: '/people', group: 'people', label: 'nav.people', section: 'people', hint: 'dash.section.people' },
   { path: '/audit', group: 'audit', label: 'nav.audit', section: 'audit', hint: 'dash.section.audit' },
   { path: '/operators', group: 'operators', label: 'nav.operators', section: 'operators', hint: 'dash.section.operators' },
