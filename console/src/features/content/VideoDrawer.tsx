@@ -125,7 +125,7 @@ function VideoForm({ video, moduleType, onSaved }: { video?: AdminVideo; moduleT
         <Input maxLength={80} showCount data-testid="video-title" />
       </Form.Item>
       <Form.Item name="sub" label={t('content.subModule')} rules={[{ required: true, message: t('content.needSub') }]}>
-        <TreeSelect treeData={moduleTree(mods.data ?? [], moduleType, true)} treeDefaultExpandAll loading={mods.isPending} data-testid="video-sub" />
+        <TreeSelect showSearch treeNodeFilterProp="title" treeData={moduleTree(mods.data ?? [], moduleType, true)} treeDefaultExpandAll loading={mods.isPending} data-testid="video-sub" />
       </Form.Item>
       <Space wrap align="start">
         <Form.Item name="access" label={t('content.access')}>
@@ -143,7 +143,7 @@ function VideoForm({ video, moduleType, onSaved }: { video?: AdminVideo; moduleT
       <Form.Item label={t('content.cover')} extra={coverErr ? <Typography.Text type="danger">{coverErr}</Typography.Text> : undefined}>
         <Space wrap>
           {video?.cover ? <img className="cover-preview" src={video.cover} alt="" /> : null}
-          <input ref={coverInput} type="file" accept="image/*" hidden onChange={(e) => void pickCover(e.target.files?.[0])} data-testid="video-cover-file" />
+          <input ref={coverInput} type="file" accept="image/*" className="file-input" onChange={(e) => void pickCover(e.target.files?.[0])} data-testid="video-cover-file" />
           <Button icon={<PictureOutlined />} onClick={() => coverInput.current?.click()} disabled={cover !== null && !cover.done}>
             {t('content.pickCover')}
           </Button>
@@ -213,7 +213,7 @@ function MediaPanel({ video }: { video: AdminVideo }) {
         <Typography.Text type="secondary">{t('content.mediaGone', { id: video.mediaId })}</Typography.Text>
       )}
       {m?.state === 'failed' && <Alert type="error" showIcon title={t('content.mediaFailed')} description={m.error || '—'} data-testid="media-error" />}
-      <input ref={input} type="file" accept="video/*" hidden onChange={(e) => void pick(e.target.files?.[0])} data-testid="video-file" />
+      <input ref={input} type="file" accept="video/*" className="file-input" onChange={(e) => void pick(e.target.files?.[0])} data-testid="video-file" />
       <Space wrap>
         <Button icon={<CloudUploadOutlined />} onClick={() => input.current?.click()} disabled={pct !== null} data-testid="video-upload">
           {video.mediaId ? t('content.replaceMedia') : t('content.uploadMedia')}

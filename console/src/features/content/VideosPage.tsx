@@ -107,7 +107,7 @@ export function VideoList({ title, moduleType }: { title: string; moduleType?: n
     >
       <Form<FormValues> layout="inline" className="filters" onFinish={apply} data-testid="videos-filters">
         <Form.Item name="module" label={t('content.module')}>
-          <TreeSelect treeData={tree} allowClear placeholder={t('content.allModules')} className="filter-select" treeDefaultExpandAll loading={mods.isPending} data-testid="filter-module" />
+          <TreeSelect showSearch treeNodeFilterProp="title" treeData={tree} allowClear placeholder={t('content.allModules')} className="filter-select" treeDefaultExpandAll loading={mods.isPending} data-testid="filter-module" />
         </Form.Item>
         <Form.Item name="published" label={t('content.state')}>
           <Select
@@ -153,7 +153,7 @@ export function VideoList({ title, moduleType }: { title: string; moduleType?: n
             </Button>
           </Popconfirm>
           <Space.Compact>
-            <TreeSelect size="small" treeData={moduleTree(mods.data ?? [], moduleType, true)} value={moveTo} onChange={setMoveTo} placeholder={t('content.moveTo')} className="bulk-select" treeDefaultExpandAll data-testid="bulk-move-to" />
+            <TreeSelect showSearch treeNodeFilterProp="title" size="small" treeData={moduleTree(mods.data ?? [], moduleType, true)} value={moveTo} onChange={setMoveTo} placeholder={t('content.moveTo')} className="bulk-select" treeDefaultExpandAll data-testid="bulk-move-to" />
             <Button size="small" disabled={busy || !moveTo?.startsWith('s:')} onClick={() => run('move', { subModuleID: Number(moveTo?.slice(2)) })} data-testid="bulk-move">
               {t('content.move')}
             </Button>
