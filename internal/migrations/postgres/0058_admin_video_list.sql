@@ -6,3 +6,6 @@
 CREATE INDEX videos_admin_mod ON videos(module_id, id);
 CREATE INDEX videos_admin_sub ON videos(sub_module_id, id);
 CREATE INDEX videos_admin_drafts ON videos(id) WHERE published = 0;
+-- The console's module counts (GET /api/admin/modules): one pass over
+-- this index instead of the table.
+CREATE INDEX videos_admin_sub_pub ON videos(sub_module_id, published);
