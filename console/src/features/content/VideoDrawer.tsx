@@ -251,7 +251,7 @@ function StatePanel({ video, onDeleted }: { video: AdminVideo; onDeleted: () => 
     onError: (e) => void message.error(errorTip(e, t)),
   })
   return (
-    <div className="page-extra" data-testid="video-state">
+    <div className="page-extra video-state" data-testid="video-state">
       <Tag color={video.published ? 'green' : 'default'}>{video.published ? t('content.published') : t('content.draft')}</Tag>
       {video.published ? (
         <Popconfirm title={t('content.unpublishConfirm')} onConfirm={() => pub.mutate(false)}>
