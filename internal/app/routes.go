@@ -329,6 +329,18 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	op(content, "POST /api/admin/videos/tags", cat.AdminVideoTags)
 	op(content, "POST /api/admin/videos/publish", cat.AdminPublishVideo)
 	op(content, "POST /api/admin/videos/delete", cat.AdminDeleteVideo)
+	// issue 20: videos (docs/api.md, "Operator content"): drag order of
+	// modules, bulk actions on videos, and the console's own upload (the
+	// phone app's uploadStatic as the operator: a console token opens no
+	// /api/app call). The upload takes multipart, so it is mounted as op
+	// does it, with the body types widened.
+	op(content, "POST /api/admin/modules/order", cat.AdminOrderModules)
+	op(content, "POST /api/admin/videos/bulk", cat.AdminBulkVideos)
+	opUpload := func(access operator.Access, pattern string, fn httpx.Handler) {
+		a.adminRoutes = append(a.adminRoutes, operator.Route{Pattern: pattern, Access: access})
+		api.Handle(pattern, httpx.Multipart(opr.Gate(access, fn)))
+	}
+	opUpload(content, "POST /api/admin/media/upload", up.Upload)
 	op(content, "GET /api/admin/tags", cat.AdminTags)
 	op(content, "POST /api/admin/tags", cat.AdminCreateTag)
 	op(content, "POST /api/admin/tags/update", cat.AdminUpdateTag)

@@ -62,6 +62,7 @@ func (noCovers) RemoveCover(context.Context, string) error           { return ni
 func (s *Service) Invalidate() {
 	s.counts.clear()
 	s.anchors.clear()
+	s.moduleCounts.clear()
 }
 
 func (c *ttlCache[K, V]) clear() {

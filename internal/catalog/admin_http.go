@@ -142,20 +142,45 @@ func (h *Handler) AdminDeleteTag(w http.ResponseWriter, r *http.Request) error {
 // Operator listings page deeper than users' (100 a page).
 const adminMaxPageSize = 100
 
-// AdminVideos answers GET /api/admin/videos?moduleID&subModuleID&published&title&pageNumber&pageSize.
+// AdminVideos answers GET /api/admin/videos?moduleID&subModuleID&moduleType&published&access&coinsMin&coinsMax&title&cursor&pageSize
+// (and the old pageNumber): a keyset page unless pageNumber is given
+// without a cursor.
 func (h *Handler) AdminVideos(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	size := int(q.Int("pageSize", 20, 1, adminMaxPageSize))
 	vq := AdminVideoQuery{
 		ModuleID:    q.Int("moduleID", 0, 1, httpx.MaxID),
 		SubModuleID: q.Int("subModuleID", 0, 1, httpx.MaxID),
+		ModuleType:  int(q.Int("moduleType", -1, 0, 4)),
 		Published:   int(q.Int("published", -1, 0, 1)),
+		Access:      q.String("access"),
+		CoinsMin:    q.Int("coinsMin", -1, 0, MaxCoins),
+		CoinsMax:    q.Int("coinsMax", -1, 0, MaxCoins),
 		Title:       q.String("title"),
 		PageSize:    size,
-		PageNumber:  int(q.Int("pageNumber", 1, 1, int64((Window+size-1)/size))),
+	}
+	cursor := q.String("cursor")
+	_, hasCursor := r.URL.Query()["cursor"]
+	if !hasCursor {
+		vq.PageNumber = int(q.Int("pageNumber", 0, 1, int64((Window+size-1)/size)))
 	}
 	if err := q.Err(); err != nil {
 		return err
+	}
+	switch vq.Access {
+	case "", "free", "vip", "svip", "gold":
+	default:
+		return httpx.Invalid("参数 access 应为 free、vip、svip 或 gold", "access must be free, vip, svip or gold")
+	}
+	if vq.CoinsMin >= 0 && vq.CoinsMax >= 0 && vq.CoinsMin > vq.CoinsMax {
+		return httpx.Invalid("最低价格不能高于最高价格", "coinsMin is greater than coinsMax")
+	}
+	if cursor != "" {
+		after, ok := ParseVideoCursor(cursor)
+		if !ok {
+			return httpx.Invalid("参数 cursor 无效，请从第一页重新加载", "cursor is not one this list gave")
+		}
+		vq.After = after
 	}
 	if len([]rune(vq.Title)) > MaxTitle {
 		return httpx.Invalid("标题关键词过长", "title is longer than 80 characters")
@@ -310,4 +335,52 @@ func (h *Handler) AdminAttachMedia(w http.ResponseWriter, r *http.Request) error
 		return adminErrs.Map(err)
 	}
 	return httpx.OK(w, map[string]int64{"videoId": *in.VideoID, "mediaId": *in.MediaID})
+}
+
+// AdminOrderModules answers POST /api/admin/modules/order {pid, ids}: the
+// children of pid (0: the top-level modules) in the order of ids.
+func (h *Handler) AdminOrderModules(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		PID *int64  `json:"pid"`
+		IDs []int64 `json:"ids"`
+	}
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	if in.PID == nil || *in.PID < 0 || *in.PID > httpx.MaxID {
+		return httpx.Invalid("参数 pid 无效（0 表示顶级栏目）", "pid must be 0 (the top-level modules) or a module id")
+	}
+	for _, id := range in.IDs {
+		if id < 1 || id > httpx.MaxID {
+			return httpx.Invalid("参数 ids 无效", "ids must hold module ids")
+		}
+	}
+	ms, err := h.s.OrderModules(r.Context(), audit.ActorFrom(r), *in.PID, in.IDs)
+	if err != nil {
+		return adminErrs.Map(err)
+	}
+	return httpx.OK(w, ms)
+}
+
+// AdminBulkVideos answers POST /api/admin/videos/bulk {ids, action,
+// subModuleID?, tagIds?} -> {changed, ids}.
+func (h *Handler) AdminBulkVideos(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		IDs         []int64 `json:"ids"`
+		Action      string  `json:"action"`
+		SubModuleID *int64  `json:"subModuleID"`
+		TagIDs      []int64 `json:"tagIds"`
+	}
+	if err := httpx.Decode(w, r, &in); err != nil {
+		return err
+	}
+	b := BulkInput{IDs: in.IDs, Action: in.Action, TagIDs: in.TagIDs}
+	if in.SubModuleID != nil {
+		b.SubModuleID = *in.SubModuleID
+	}
+	res, err := h.s.BulkVideos(r.Context(), audit.ActorFrom(r), b)
+	if err != nil {
+		return adminErrs.Map(err)
+	}
+	return httpx.OK(w, res)
 }

@@ -100,56 +100,6 @@ func adminTags(ctx context.Context, q db.Querier, vs []AdminVideo) error {
 	return rows.Err()
 }
 
-// AdminVideoQuery filters the operators' video list; zero fields do not filter.
-type AdminVideoQuery struct {
-	ModuleID, SubModuleID int64
-	Published             int // -1 any, 0 drafts, 1 published
-	Title                 string
-	PageNumber, PageSize  int
-}
-
-// AdminVideos lists videos newest first (by id), drafts included.
-func (s *Service) AdminVideos(ctx context.Context, q AdminVideoQuery) (httpx.Page[AdminVideo], error) {
-	page := httpx.Page[AdminVideo]{List: []AdminVideo{}, PageNumber: q.PageNumber, PageSize: q.PageSize}
-	var w db.Where
-	if q.ModuleID > 0 {
-		w.And("module_id = ?", q.ModuleID)
-	}
-	if q.SubModuleID > 0 {
-		w.And("sub_module_id = ?", q.SubModuleID)
-	}
-	if q.Published >= 0 {
-		w.And("published = ?", q.Published)
-	}
-	if q.Title != "" {
-		// LIKE ignores ASCII case on SQLite; ILIKE ignores case on PostgreSQL.
-		op := "LIKE"
-		if s.db.Engine == db.Postgres {
-			op = "ILIKE"
-		}
-		esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q.Title)
-		w.And("title "+op+` ? ESCAPE '\'`, "%"+esc+"%")
-	}
-	where, args := w.Clause(), w.Args()
-	if err := s.db.QueryRow(ctx, "SELECT COUNT(*) FROM (SELECT 1 FROM videos"+where+" LIMIT ?) c", append(args, Window)...).Scan(&page.Total); err != nil {
-		return page, err
-	}
-	offset := (q.PageNumber - 1) * q.PageSize
-	vs, err := db.All(ctx, s.db, scanAdminVideo, "SELECT "+adminVideoCols+" FROM videos"+where+" ORDER BY id DESC LIMIT ? OFFSET ?",
-		append(args, q.PageSize+1, offset)...)
-	if err != nil {
-		return page, err
-	}
-	if len(vs) > q.PageSize {
-		vs, page.HasMore = vs[:q.PageSize], true
-	}
-	if err := adminTags(ctx, s.db, vs); err != nil {
-		return page, err
-	}
-	page.List = vs
-	return page, nil
-}
-
 // AdminVideo reads one video, draft or not.
 func (s *Service) AdminVideo(ctx context.Context, id int64) (AdminVideo, error) {
 	v, err := scanAdminVideo(s.db.QueryRow(ctx, "SELECT "+adminVideoCols+" FROM videos WHERE id = ?", id))

@@ -62,6 +62,9 @@ type Service struct {
 	anchors *ttlCache[pageKey, cursor]
 	// mineAnchors does the same for users' likes, favourites and history.
 	mineAnchors *ttlCache[mineKey, cursor]
+	// moduleCounts holds the operators' per-sub-module video counts
+	// (admin_modules.go) for moduleCountTTL; Invalidate drops them.
+	moduleCounts *ttlCache[int, map[int64][2]int]
 
 	// Access decides who may watch what; Media hands out playback URLs.
 	// NewService sets membership's rules with no tiers and no purchases
@@ -104,6 +107,7 @@ func NewService(d *db.DB, opts Options) *Service {
 		anchors: newTTLCache[pageKey, cursor](anchorTTL, cacheEntries),
 
 		mineAnchors:  newTTLCache[mineKey, cursor](anchorTTL, cacheEntries),
+		moduleCounts: newTTLCache[int, map[int64][2]int](moduleCountTTL, 1),
 		Access:       membership.NewService(d, membership.NoTiers, membership.NoPurchases{}),
 		Media:        NoMedia{},
 		Covers:       noCovers{},

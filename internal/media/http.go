@@ -240,14 +240,33 @@ func (h *Handler) Mine(w http.ResponseWriter, r *http.Request) error {
 		"hasMore": pageNumber*pageSize < total && pageNumber < MaxOwnPage})
 }
 
-// AdminList is GET /api/admin/media?state=&pageNumber=&pageSize=.
+// AdminList is GET /api/admin/media?state=&pageNumber=&pageSize= (or ?id=N: that one asset).
 func (h *Handler) AdminList(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	pageSize := int(q.Int("pageSize", 20, 1, 100))
 	pageNumber := int(q.Int("pageNumber", 1, 1, 100000))
 	state := State(q.String("state"))
+	id := q.Int("id", 0, 1, math.MaxInt64)
 	if err := q.Err(); err != nil {
 		return err
+	}
+	if id > 0 {
+		// One asset by id (the console follows the upload a video plays):
+		// a list of it, or an empty one.
+		views := []View{}
+		a, err := h.s.Get(r.Context(), id)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return httpx.Internal(err)
+		}
+		if err == nil {
+			v, err := h.s.View(a)
+			if err != nil {
+				return httpx.Internal(err)
+			}
+			v.OwnerUID = a.OwnerUID
+			views = append(views, v)
+		}
+		return httpx.OK(w, map[string]any{"list": views, "total": len(views), "pageNumber": 1, "pageSize": pageSize, "hasMore": false})
 	}
 	switch state {
 	case "", Processing, Ready, Failed:

@@ -3,7 +3,7 @@
 //
 //	make bench                      # 1,000,000 videos, 10 s per target
 //	go run ./bench/cmd/bench -quick # 50,000 videos, 3 s: a smoke run
-//	go run ./bench/cmd/bench console # the operator console's video list (console.go)
+//	go run ./bench/cmd/bench admin   # the operator console's video list (admin.go)
 //
 // For each engine it builds (or reuses) the catalogue, starts `prima serve`
 // on a free loopback port against it, learns the sections from the API the
@@ -62,12 +62,12 @@ type options struct {
 }
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "console" {
-		if err := runConsole(os.Args[2:]); err != nil {
+	if len(os.Args) > 1 && os.Args[1] == "admin" {
+		if err := runAdmin(os.Args[2:]); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				return
 			}
-			fmt.Fprintln(os.Stderr, "bench console:", err)
+			fmt.Fprintln(os.Stderr, "bench admin:", err)
 			os.Exit(1)
 		}
 		return

@@ -29,6 +29,7 @@ export const routes: RouteObject[] = [
       { path: 'content/help', lazy: async () => ({ Component: (await import('@/features/catalog/HelpPage')).HelpPage }) },
       { path: 'content/lines', lazy: async () => ({ Component: (await import('@/features/catalog/LinesPage')).LinesPage }) },
       { path: 'content/apps', lazy: async () => ({ Component: (await import('@/features/catalog/AppClicksPage')).AppClicksPage }) },
+      { path: 'content/shorts', lazy: async () => ({ Component: (await import('@/features/content/ShortsPage')).ShortsPage }) },
       { path: 'people', lazy: async () => ({ Component: (await import('@/features/people/PeoplePage')).PeoplePage }) },
       { path: 'people/applications', lazy: async () => ({ Component: (await import('@/features/people/ApplicationsPage')).ApplicationsPage }) },
       { path: 'people/feedback', lazy: async () => ({ Component: (await import('@/features/people/FeedbackPage')).FeedbackPage }) },

@@ -19,6 +19,7 @@ export const pages: PageEntry[] = [
   { path: '/', group: 'dashboard', label: 'nav.dashboard', section: 'dashboard' },
   { path: '/content/modules', group: 'content', label: 'nav.content.modules', section: 'content', hint: 'dash.section.content' },
   { path: '/content/videos', group: 'content', label: 'nav.content.videos', section: 'content' },
+  { path: '/content/shorts', group: 'content', label: 'content.shorts', section: 'content' },
   // issue 20: catalog (features/catalog)
   { path: '/content/galleries', group: 'content', label: 'catalog.nav.galleries', section: 'content' },
   { path: '/content/tags', group: 'content', label: 'catalog.nav.tags', section: 'content' },
