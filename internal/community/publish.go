@@ -221,6 +221,9 @@ func (s *Service) CreatePost(ctx context.Context, uid int64, in PostInput) (Crea
 	if err != nil {
 		return Created{}, err
 	}
+	if err := s.checkWords(ctx, d.title, d.body); err != nil {
+		return Created{}, err
+	}
 	// A retry is answered before the rate limit: it writes nothing.
 	if d.clientID != "" {
 		if c, ok, err := s.publishRetry(ctx, s.db, uid, d); ok || err != nil {

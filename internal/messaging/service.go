@@ -128,6 +128,9 @@ type Service struct {
 	Pictures Pictures // nil: image messages are refused
 	// Events carries message.new / message.read; nil sends nothing.
 	Events realtime.Publisher
+	// Words refuses text messages holding a blocked word (the app wires
+	// internal/wordfilter); nil checks nothing.
+	Words Words
 	now    func() time.Time
 }
 
@@ -135,6 +138,12 @@ type Service struct {
 // image messages through pictures, realtime hints through events.
 func NewService(d *db.DB, limiter ratelimit.Limiter, people People, pictures Pictures, events realtime.Publisher) *Service {
 	return &Service{db: d, limiter: limiter, people: people, Pictures: pictures, Events: events, now: time.Now}
+}
+
+// Words refuses text holding a blocked word with an error the handlers
+// answer as it is (422 naming the word; wordfilter.Service implements it).
+type Words interface {
+	Check(ctx context.Context, text string) error
 }
 
 // SetClock replaces the clock (tests).
@@ -238,6 +247,11 @@ func (s *Service) Send(ctx context.Context, me int64, in SendInput) (Message, er
 		t, err := checkText(in.Text)
 		if err != nil {
 			return Message{}, err
+		}
+		if s.Words != nil {
+			if err := s.Words.Check(ctx, t); err != nil {
+				return Message{}, err
+			}
 		}
 		m.Text = t
 	case KindImage:
