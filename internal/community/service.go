@@ -138,7 +138,7 @@ type Service struct {
 	// Words refuses posts and comments holding a blocked word (the app
 	// wires internal/wordfilter); nil checks nothing.
 	Words Words
-	now    func() time.Time
+	now   func() time.Time
 }
 
 // NewService is the community over d.

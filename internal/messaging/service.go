@@ -131,7 +131,7 @@ type Service struct {
 	// Words refuses text messages holding a blocked word (the app wires
 	// internal/wordfilter); nil checks nothing.
 	Words Words
-	now    func() time.Time
+	now   func() time.Time
 }
 
 // NewService builds the message centre over d: users through people,
