@@ -30,6 +30,7 @@ import (
 	"prima/internal/messaging"
 	"prima/internal/migrations"
 	"prima/internal/operator"
+	"prima/internal/platform/audit"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/config"
 	"prima/internal/platform/db"
@@ -267,6 +268,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	// through the media pipeline; Mine's msgHasNew is its unread state.
 	messages := messaging.NewService(d, limiter, messagePeople{d}, messagePictures{uploads}, events)
 	messages.Words = words
+	messages.Mutes = messageMutes{com} // a report handled by muting: the community's mute
 
 	// Welfare grants coins, VIP and coupons through the wallet; a points
 	// change tells the user's apps like a wallet change (points show in
@@ -558,6 +560,15 @@ func (a *App) stopJobs() error {
 // names its blob store "media", shadowing the package).
 func newUploads(d *db.DB, store blob.Store, signer *blob.Signer, opts media.Options) *media.Service {
 	return media.NewService(d, store, signer, opts)
+}
+
+// messageMutes lets the message centre mute a reported user with the
+// community's mute (community owns community_mutes).
+type messageMutes struct{ c *community.Service }
+
+func (m messageMutes) Mute(ctx context.Context, actor audit.Actor, uid, minutes int64, reason string) error {
+	_, err := m.c.MuteUser(ctx, actor, uid, minutes, reason)
+	return err
 }
 
 // portraits publishes a user's own uploaded picture as their portrait, the

@@ -128,6 +128,9 @@ type Service struct {
 	Pictures Pictures // nil: image messages are refused
 	// Events carries message.new / message.read; nil sends nothing.
 	Events realtime.Publisher
+	// Mutes mutes a reported user when an operator resolves a report so
+	// (reports_admin.go); nil refuses that handling.
+	Mutes Mutes
 	// Words refuses text messages holding a blocked word (the app wires
 	// internal/wordfilter); nil checks nothing.
 	Words Words
