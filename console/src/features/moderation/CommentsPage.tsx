@@ -63,6 +63,7 @@ export function CommentsPage() {
           {
             title: t('common.actions'),
             key: 'actions',
+            fixed: 'right',
             render: (_, c) => (
               <Button size="small" danger disabled={c.state !== 'published' || remove.isPending} onClick={() => setRemoving(c)} data-testid={`mod-comment-remove-${c.id}`}>
                 {t('mod.remove')}

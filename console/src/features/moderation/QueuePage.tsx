@@ -64,7 +64,7 @@ export function QueuePage() {
             render: (_, p) => (
               <div className="mod-text">
                 {p.title ? <Typography.Text strong>{p.title}</Typography.Text> : null}
-                <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }} className="mod-para">
+                <Typography.Paragraph type="secondary" className="mod-para mod-clamp">
                   {p.summary}
                 </Typography.Paragraph>
               </div>
@@ -76,6 +76,7 @@ export function QueuePage() {
           {
             title: t('common.actions'),
             key: 'actions',
+            fixed: 'right',
             render: (_, p) => (
               <Space wrap>
                 <Button size="small" type="primary" disabled={busy} loading={busy && review.variables?.ids.length === 1 && review.variables.ids[0] === p.id} onClick={() => review.mutate({ ids: [p.id], approve: true })} data-testid={`mod-approve-${p.id}`}>

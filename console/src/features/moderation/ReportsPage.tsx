@@ -95,6 +95,7 @@ function PostReports() {
           {
             title: t('common.actions'),
             key: 'actions',
+            fixed: 'right',
             render: (_, r) =>
               r.state === 'open' ? (
                 <Space wrap>
@@ -167,6 +168,7 @@ function VideoReportsTab() {
           {
             title: t('common.actions'),
             key: 'actions',
+            fixed: 'right',
             render: (_, v) =>
               state === 'open' ? (
                 <Space wrap>
@@ -222,7 +224,9 @@ function MessageReportsTab() {
         rowKey="id"
         dataSource={q.data?.list}
         data-testid="mod-message-reports"
-        expandable={{
+        expandable={
+          q.data?.list.some((r) => r.messages.length > 0)
+            ? {
           expandedRowRender: (r) => (
             <div className="mod-messages">
               {r.messages.map((m) => (
@@ -234,16 +238,19 @@ function MessageReportsTab() {
             </div>
           ),
           rowExpandable: (r) => r.messages.length > 0,
-        }}
+        }
+            : undefined
+        }
         columns={[
           { title: t('mod.id'), dataIndex: 'id', responsive: ['sm'] },
-          { title: t('mod.reported'), key: 'reported', render: (_, r) => `${r.reported.name} (${r.reported.uid})` },
+          { title: t('mod.reported'), key: 'reported', render: (_, r) => <span className="mod-text">{r.reported.name} <Typography.Text type="secondary">({r.reported.uid})</Typography.Text></span> },
           { title: t('mod.reason'), dataIndex: 'reason', render: (s: string) => <span className="mod-text">{s}</span> },
           { title: t('mod.reporter'), key: 'reporter', render: (_, r) => r.reporter.name, responsive: ['md'] },
           { title: t('mod.createdAt'), dataIndex: 'createdAt', render: formatTime, responsive: ['lg'] },
           {
             title: t('common.actions'),
             key: 'actions',
+            fixed: 'right',
             render: (_, r) =>
               r.state === 'open' ? (
                 <Space wrap>

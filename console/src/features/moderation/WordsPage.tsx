@@ -59,7 +59,7 @@ export function WordsPage() {
           {parsed.problems.map((p) => (
             <Alert key={`${p.kind}-${'line' in p ? p.line : 0}`} type="error" showIcon title={problemText(t, p)} data-testid="mod-words-problem" />
           ))}
-          <Input.TextArea value={text ?? ''} onChange={(e) => setText(e.target.value)} autoSize={{ minRows: 10, maxRows: 30 }} className="mod-words" data-testid="mod-words" />
+          <Input.TextArea value={text ?? ''} onChange={(e) => setText(e.target.value)} rows={14} className="mod-words" data-testid="mod-words" />
           <Typography.Text type="secondary">
             {t('mod.wordsCount', { n: parsed.words.length })}
             {q.data?.updatedAt ? ` · ${t('mod.wordsUpdated', { at: formatTime(q.data.updatedAt) })}` : ''}
