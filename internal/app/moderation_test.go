@@ -78,11 +78,16 @@ func TestBlockedWords(t *testing.T) {
 		o.call(t, alice, "POST", "/api/app/message/send", fmt.Sprintf(`{"uid":%d,"kind":"text","text":"你好","clientId":"w2"}`, bobID), 200)
 		o.call(t, alice, "POST", "/api/app/mine/info", `{"name":"爱丽丝"}`, 200)
 
+		// An article is checked on its words, not its markup.
+		o.call(t, mod, "POST", "/api/admin/moderation/words", `{"words":["strong"]}`, 200)
+		o.call(t, alice, "POST", "/api/app/community/post", `{"kind":"article","title":"加粗测试","html":"<p><strong>加粗</strong></p>"}`, 200)
+		o.call(t, alice, "POST", "/api/app/community/post", `{"kind":"article","title":"加粗测试二","html":"<p>very ＳＴＲＯＮＧ</p>"}`, 422, "违禁词「strong」")
+
 		// Clearing the list lets the word through again.
 		o.call(t, mod, "POST", "/api/admin/moderation/words", `{"words":[]}`, 200)
 		o.call(t, alice, "POST", "/api/app/community/comment", fmt.Sprintf(`{"postID":%d,"text":"bad"}`, post), 200)
-		if n := audits(); n != 2 {
-			t.Fatalf("%d moderation.words rows, want 2", n)
+		if n := audits(); n != 3 {
+			t.Fatalf("%d moderation.words rows, want 3", n)
 		}
 	})
 }
