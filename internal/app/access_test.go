@@ -137,20 +137,20 @@ var policy = map[string]string{
 	"GET /api/admin/community/reports":          "moderator",
 	"POST /api/admin/community/reports/resolve": "moderator",
 	"POST /api/admin/community/mute":            "moderator",
+	"GET /api/admin/community/settings":         "moderator",
+	"POST /api/admin/community/settings":        "moderator",
+	"GET /api/admin/community/topics":           "moderator",
+	"POST /api/admin/community/topics":          "moderator",
+	"POST /api/admin/community/topics/update":   "moderator",
+	"GET /api/admin/search/pins":                "content",
+	"POST /api/admin/search/pins":               "content",
+	"/api/admin/":                               "content moderator finance support",
 	// issue 20: moderation
 	"GET /api/admin/videos/reports":           "moderator",
 	"POST /api/admin/videos/reports/resolve":  "moderator",
 	"POST /api/admin/message/reports/resolve": "moderator",
 	"GET /api/admin/moderation/words":         "moderator",
 	"POST /api/admin/moderation/words":        "moderator",
-	"GET /api/admin/community/settings":       "moderator",
-	"POST /api/admin/community/settings":      "moderator",
-	"GET /api/admin/community/topics":         "moderator",
-	"POST /api/admin/community/topics":        "moderator",
-	"POST /api/admin/community/topics/update": "moderator",
-	"GET /api/admin/search/pins":              "content",
-	"POST /api/admin/search/pins":             "content",
-	"/api/admin/":                             "content moderator finance support",
 }
 
 type rule struct {
