@@ -10,6 +10,7 @@ import { test, before, after } from 'node:test'
 import { chromium, devices } from 'playwright-core'
 import { startServer, chromeFlags, consoleToken } from './harness.mjs'
 import content from './console/content.mjs'
+import catalog from './console/catalog.mjs'
 import people from './console/people.mjs'
 import moderation from './console/moderation.mjs'
 
@@ -84,5 +85,6 @@ after(async () => {
 })
 
 content(test, ctx)
+catalog(test, ctx)
 people(test, ctx)
 moderation(test, ctx)

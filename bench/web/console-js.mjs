@@ -2,7 +2,8 @@
 // wire (Resource Timing's encodedBodySize), for a first visit with an empty
 // HTTP cache: each route in a new context, signed in as an owner (made with
 // `prima admin create`, enrolled through the API with a TOTP computed here),
-// waiting for the page's table or cards, the network to be quiet and 1 s.
+// waiting for the page's table or cards, the network to be quiet and 1 s;
+// first screen: from navigation to the page's table rows or cards drawn.
 // The phone app's budget does not apply (the console is its own build);
 // this says what each section costs an operator's first visit.
 //
@@ -78,8 +79,10 @@ async function main() {
       const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' })
       if (route.signedIn !== false) await ctx.addInitScript((s) => localStorage.setItem('prima_console_session', s), JSON.stringify(session))
       const page = await ctx.newPage()
+      const t0 = Date.now()
       await page.goto(server.base + '/admin' + route.path)
       await page.locator(route.ready).first().waitFor({ timeout: 20000 })
+      const ready = Date.now() - t0
       await page.waitForLoadState('networkidle')
       await page.waitForTimeout(1000)
       const entries = await page.evaluate(() =>
@@ -88,14 +91,14 @@ async function main() {
       await ctx.close()
       const js = entries.filter((e) => e.path.endsWith('js')).reduce((a, e) => a + e.wire, 0)
       const css = entries.filter((e) => e.path.endsWith('css')).reduce((a, e) => a + e.wire, 0)
-      out.push({ route: '/admin' + route.path, js, css, files: entries.length })
+      out.push({ route: '/admin' + route.path, js, css, files: entries.length, ready })
     }
   } finally {
     await browser.close()
     await server.stop()
   }
-  console.log('| route | JS gzip KB | CSS gzip KB | files |\n| --- | --- | --- | --- |')
-  for (const r of out) console.log(`| ${r.route} | ${kb(r.js)} | ${kb(r.css)} | ${r.files} |`)
+  console.log('| route | JS gzip KB | CSS gzip KB | files | first screen ms |\n| --- | --- | --- | --- | --- |')
+  for (const r of out) console.log(`| ${r.route} | ${kb(r.js)} | ${kb(r.css)} | ${r.files} | ${r.ready} |`)
   if (opts.json) writeFileSync(opts.json, JSON.stringify(out, null, 2))
 }
 

@@ -402,6 +402,18 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	// Search: the operator's pinned hot words.
 	op(content, "GET /api/admin/search/pins", a.Search.AdminPins)
 	op(content, "POST /api/admin/search/pins", a.Search.AdminSetPins)
+	// issue 20: catalog (announcements, ads, pre-sale banners, galleries list;
+	// docs/api.md, *Operator content*)
+	op(content, "GET /api/admin/announcements", cat.AdminAnnouncements)
+	op(content, "POST /api/admin/announcements", cat.AdminSaveAnnouncement)
+	op(content, "POST /api/admin/announcements/delete", cat.AdminDeleteAnnouncement)
+	op(content, "GET /api/admin/ads", cat.AdminAds)
+	op(content, "POST /api/admin/ads", cat.AdminSaveAd)
+	op(content, "POST /api/admin/ads/delete", cat.AdminDeleteAd)
+	op(content, "GET /api/admin/presale", cat.AdminPreSales)
+	op(content, "POST /api/admin/presale", cat.AdminSavePreSale)
+	op(content, "POST /api/admin/presale/delete", cat.AdminDeletePreSale)
+	op(content, "GET /api/admin/galleries", gal.AdminList)
 	op(anyOp, "/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed

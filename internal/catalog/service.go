@@ -170,7 +170,7 @@ func (s *Service) subModule(ctx context.Context, id int64) (SubModule, error) {
 
 // AdClick counts a click on an ad, for the operator's reports.
 func (s *Service) AdClick(ctx context.Context, id int64) error {
-	return countAdClick(ctx, s.db, id)
+	return s.countAdClickDay(ctx, id) // admin_ads.go: the total and today's count
 }
 
 // Announcements are the announcements showing now.

@@ -27,7 +27,7 @@ var owners = map[string]string{
 	"videos": "catalog", "video_tags": "catalog", "video_likes": "catalog", "video_collects": "catalog",
 	"video_history": "catalog", "video_reports": "catalog", "tags": "catalog", "modules": "catalog",
 	"ads": "catalog", "announcements": "catalog", "app_clicks": "catalog", "delivery_lines": "catalog",
-	"presale_entries": "catalog", "preview_rule": "catalog", "source_entries": "catalog",
+	"presale_entries": "catalog", "preview_rule": "catalog", "source_entries": "catalog", "ad_clicks": "catalog",
 
 	"posts": "community", "comments": "community", "post_likes": "community", "post_pictures": "community",
 	"post_reports": "community", "topics": "community", "topic_follows": "community", "follows": "community",

@@ -3,6 +3,7 @@
 //
 //	make bench                      # 1,000,000 videos, 10 s per target
 //	go run ./bench/cmd/bench -quick # 50,000 videos, 3 s: a smoke run
+//	go run ./bench/cmd/bench console # the operator console's video list (console.go)
 //
 // For each engine it builds (or reuses) the catalogue, starts `prima serve`
 // on a free loopback port against it, learns the sections from the API the
@@ -61,6 +62,16 @@ type options struct {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "console" {
+		if err := runConsole(os.Args[2:]); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return
+			}
+			fmt.Fprintln(os.Stderr, "bench console:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == "search" {
 		if err := runSearch(os.Args[2:]); err != nil {
 			if errors.Is(err, flag.ErrHelp) {

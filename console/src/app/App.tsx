@@ -1,6 +1,8 @@
 // The console's providers: antd in zero-runtime mode (its styles come from
-// antd/dist/antd.css, so nothing writes a <style> at run time and the CSP
-// can forbid inline styles), the language, TanStack Query, the router, and
+// antd/dist/antd.css, so the CSP can forbid inline styles; the two <style>
+// elements its helpers still write, a scrollbar measure and the scroll lock
+// behind dialogs, are refused and harmless: the measure falls back to the
+// browser's scrollbar, styles.css locks the page), the language, TanStack Query, the router, and
 // the two things the client asks of the app: where a 401 goes and who asks
 // for a step-up code.
 import { useEffect } from 'react'

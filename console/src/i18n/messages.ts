@@ -1,6 +1,7 @@
 // Every word the console shows, in zh-CN (the default) and English. The
 // server's own tips (an error's words) are zh-CN and shown as they come.
 // {name} in a message is filled by t(key, {name}).
+import { catalogEn, catalogZh } from './sections/catalog'
 import { contentEn, contentZh } from './sections/content'
 import { moderationEn, moderationZh } from './sections/moderation'
 import { peopleEn, peopleZh } from './sections/people'
@@ -264,7 +265,7 @@ const baseZh = {
 
 // Each section's words live beside it (features/<section>/messages.ts),
 // so sections grow without touching one shared table.
-export const zh = { ...baseZh, ...contentZh, ...peopleZh, ...moderationZh }
+export const zh = { ...baseZh, ...contentZh, ...catalogZh, ...peopleZh, ...moderationZh }
 
 export type MessageKey = keyof typeof zh
 
@@ -525,4 +526,4 @@ const baseEn: Record<keyof typeof baseZh, string> = {
   'content.videosEmpty': 'No videos match',
 }
 
-export const en: Record<MessageKey, string> = { ...baseEn, ...contentEn, ...peopleEn, ...moderationEn }
+export const en: Record<MessageKey, string> = { ...baseEn, ...contentEn, ...catalogEn, ...peopleEn, ...moderationEn }

@@ -1,0 +1,54 @@
+// Pieces the catalogue pages share: a showing window's state tag and its
+// range as text, the drawer width, a mutation with the console's
+// success/error messages and invalidation.
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query'
+import { App, Grid, Tag } from 'antd'
+import { useT, type MessageKey } from '@/i18n'
+import { formatTime } from '@/lib/time'
+import { errorTip } from '@/components/ErrorState'
+import type { WindowState } from './api'
+
+const stateColor: Record<WindowState, string> = { scheduled: 'blue', showing: 'green', ended: 'default' }
+
+export function WindowTag({ state }: { state: WindowState }) {
+  const t = useT()
+  return <Tag color={stateColor[state]}>{t(`catalog.state.${state}` as MessageKey)}</Tag>
+}
+
+export function WindowText({ startsAt, endsAt }: { startsAt: number; endsAt: number }) {
+  const t = useT()
+  return (
+    <span className="catalog-window">
+      {startsAt ? formatTime(startsAt) : t('catalog.window.now')} → {endsAt ? formatTime(endsAt) : t('catalog.window.never')}
+    </span>
+  )
+}
+
+// useDrawerSize: a fixed width on a laptop, the whole screen on a phone.
+export function useDrawerSize(): number | string {
+  const screens = Grid.useBreakpoint()
+  return screens.md ? 560 : '100%'
+}
+
+// useSave runs fn with a success message, the server's tip on failure and
+// the catalogue's queries refreshed.
+export function useSave<V, R>(fn: (v: V) => Promise<R>, done: MessageKey, invalidate: QueryKey, after?: (r: R) => void) {
+  const t = useT()
+  const qc = useQueryClient()
+  const { message } = App.useApp()
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: (r) => {
+      void message.success(t(done))
+      void qc.invalidateQueries({ queryKey: invalidate })
+      after?.(r)
+    },
+    onError: (e) => void message.error(errorTip(e, t)),
+  })
+}
+
+// problemText is a validate.ts problem in the operator's words.
+export function useProblemText(): (p: { key: string; n?: number } | null) => string | null {
+  const t = useT()
+  return (p) => (p ? t(p.key as MessageKey, { n: p.n ?? '' }) : null)
+}
