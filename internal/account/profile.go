@@ -174,6 +174,11 @@ func (s *Service) UpdateProfile(ctx context.Context, uid int64, in ProfileInput)
 		if err := CheckName(name); err != nil {
 			return User{}, err
 		}
+		if s.Words != nil {
+			if err := s.Words.Check(ctx, name); err != nil {
+				return User{}, err
+			}
+		}
 	}
 	if err := s.limit(ctx, "profile", fmt.Sprintf("profile:uid:%d", uid), profileRate); err != nil {
 		return User{}, err

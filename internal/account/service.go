@@ -203,6 +203,15 @@ type Options struct {
 	// Invites hears of new guests, registrations and phone bindings inside
 	// their transaction (rewards implements it). Nil: nothing is told.
 	Invites Invites
+	// Words refuses a new profile name holding a blocked word (422 naming
+	// the word; internal/wordfilter implements it). Nil checks nothing.
+	Words Words
+}
+
+// Words refuses text holding a blocked word with an error the handlers
+// answer as it is.
+type Words interface {
+	Check(ctx context.Context, text string) error
 }
 
 // Inbox says whether a user has an unread notice or message.

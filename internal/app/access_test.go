@@ -163,6 +163,12 @@ var policy = map[string]string{
 	"POST /api/admin/users/ban":                 "moderator support",
 	"POST /api/admin/users/mute":                "moderator support",
 	"/api/admin/":                               "content moderator finance support",
+	// issue 20: moderation
+	"GET /api/admin/videos/reports":           "moderator",
+	"POST /api/admin/videos/reports/resolve":  "moderator",
+	"POST /api/admin/message/reports/resolve": "moderator",
+	"GET /api/admin/moderation/words":         "moderator",
+	"POST /api/admin/moderation/words":        "moderator",
 }
 
 type rule struct {

@@ -30,6 +30,7 @@ import (
 	"prima/internal/messaging"
 	"prima/internal/migrations"
 	"prima/internal/operator"
+	"prima/internal/platform/audit"
 	"prima/internal/platform/blob"
 	"prima/internal/platform/config"
 	"prima/internal/platform/db"
@@ -48,6 +49,7 @@ import (
 	"prima/internal/wallet"
 	"prima/internal/wallet/epay"
 	"prima/internal/wallet/stripepay"
+	"prima/internal/wordfilter"
 	"prima/web"
 )
 
@@ -107,6 +109,9 @@ type App struct {
 	Earnings *earnings.Service
 	// Search is the search calls: the engine's hits as the domains' cards.
 	Search *searchapi.Service
+	// Words is the blocked-words list (internal/wordfilter) that posts,
+	// comments, messages and profile names are checked against.
+	Words *wordfilter.Service
 	// SMSRecorder keeps the last SMS per number, only in test mode (nil
 	// otherwise, and then /api/test/sms/last is not mounted).
 	SMSRecorder *sms.Recorder
@@ -241,8 +246,13 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 
 	galleries := gallery.NewService(d, signer, access, catalog.ModuleKind, media.AssetsOn)
 
+	// The operator's blocked words: posts, comments, messages and profile
+	// names are checked against them (each domain declares Words).
+	words := wordfilter.New(d)
+
 	// People: follows, their counts and notices; posts and comments.
 	com := community.NewService(d)
+	com.Words = words
 	com.Events = events
 	com.Limiter = limiter
 	com.Likes = cat // likes on videos of the user's uploads
@@ -257,7 +267,8 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	// The message centre: users through the account rules, chat pictures
 	// through the media pipeline; Mine's msgHasNew is its unread state.
 	messages := messaging.NewService(d, limiter, messagePeople{d}, messagePictures{uploads}, events)
-	messages.Mutes = com // the community mute covers messages too
+	messages.Words = words
+	messages.Mutes = messageMutes{com} // the community's mute: it covers messages, and a report may be handled by muting
 
 	// Welfare grants coins, VIP and coupons through the wallet; a points
 	// change tells the user's apps like a wallet change (points show in
@@ -291,6 +302,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 		Follows:     com,
 		Inbox:       messages,
 		Invites:     invites,
+		Words:       words,
 	})
 	wal.Passwords = walletPasswords{acct} // fresh password check of payout calls
 	wal.Users = wallet.UserInfoFunc(func(ctx context.Context, uid int64) (any, error) {
@@ -360,6 +372,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 		// limiter keeps a refresh loop from pushing a hot word.
 		Search:      searchapi.New(d, limiter, cat, galleries, com),
 		SMSRecorder: smsRec,
+		Words:       words,
 	}
 	// Every domain's handlers are registered in every process, so any
 	// process that runs workers can run any job.
@@ -547,6 +560,20 @@ func (a *App) stopJobs() error {
 // names its blob store "media", shadowing the package).
 func newUploads(d *db.DB, store blob.Store, signer *blob.Signer, opts media.Options) *media.Service {
 	return media.NewService(d, store, signer, opts)
+}
+
+// messageMutes is the community's mute as the message centre uses it: a
+// muted sender is refused, a reported user may be muted (community owns
+// community_mutes).
+type messageMutes struct{ c *community.Service }
+
+func (m messageMutes) MutedUntil(ctx context.Context, uid int64) (int64, error) {
+	return m.c.MutedUntil(ctx, uid)
+}
+
+func (m messageMutes) Mute(ctx context.Context, actor audit.Actor, uid, minutes int64, reason string) error {
+	_, err := m.c.MuteUser(ctx, actor, uid, minutes, reason)
+	return err
 }
 
 // portraits publishes a user's own uploaded picture as their portrait, the

@@ -21,6 +21,7 @@ import (
 	"prima/internal/rewards"
 	"prima/internal/support"
 	"prima/internal/wallet"
+	"prima/internal/wordfilter"
 )
 
 // routes is Prima's one route table. Paths and parameter names are the
@@ -403,6 +404,14 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	op(moderator, "GET /api/admin/community/topics", mod.AdminTopics)
 	op(moderator, "POST /api/admin/community/topics", mod.AdminCreateTopic)
 	op(moderator, "POST /api/admin/community/topics/update", mod.AdminUpdateTopic)
+	// issue 20: moderation — bulk review is POST .../posts/review with ids;
+	// video and message report handling; the blocked-words list
+	// (internal/wordfilter, checked on posts, comments, messages, names).
+	op(moderator, "GET /api/admin/videos/reports", cat.AdminVideoReports)
+	op(moderator, "POST /api/admin/videos/reports/resolve", cat.AdminResolveVideoReports)
+	op(moderator, "POST /api/admin/message/reports/resolve", msg.AdminResolveReport)
+	op(moderator, "GET /api/admin/moderation/words", wordfilter.NewHandler(a.Words).AdminWords)
+	op(moderator, "POST /api/admin/moderation/words", wordfilter.NewHandler(a.Words).AdminSetWords)
 	// Search: the operator's pinned hot words.
 	op(content, "GET /api/admin/search/pins", a.Search.AdminPins)
 	op(content, "POST /api/admin/search/pins", a.Search.AdminSetPins)

@@ -24,4 +24,14 @@ func TestEveryDependencyIsWired(t *testing.T) {
 			}
 		}
 	}
+	// The blocked-words rule reaches every place users write text.
+	for name, set := range map[string]bool{
+		"community.Service.Words": s.App.Community.Words != nil,
+		"messaging.Service.Words": s.App.Messages.Words != nil,
+		"account.Options.Words":   s.App.Account.Words != nil,
+	} {
+		if !set {
+			t.Errorf("%s is not set in app.New", name)
+		}
+	}
 }

@@ -216,20 +216,12 @@ func setPostState(ctx context.Context, tx *db.Tx, id int64, from, to, reason str
 // event. A post that is not pending (decided already, or never held) is
 // 409 and nothing changes.
 func (s *Service) ReviewPost(ctx context.Context, actor audit.Actor, id int64, approve bool, reason string) (AdminPost, error) {
-	if approve {
-		reason = strings.TrimSpace(reason)
-		if utf8.RuneCountInString(reason) > ModReasonMax {
-			return AdminPost{}, modInvalid(fmt.Sprintf("原因不能超过 %d 个字", ModReasonMax), "reason is too long")
-		}
-		reason = "" // an approved post carries no reason
-	} else {
-		var err error
-		if reason, err = modReason(reason); err != nil {
-			return AdminPost{}, modInvalid("驳回需填写原因", "a rejection needs a reason")
-		}
+	reason, err := reviewReason(approve, reason)
+	if err != nil {
+		return AdminPost{}, err
 	}
 	now := s.now()
-	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		p, err := modPost(ctx, tx, id)
 		if err != nil {
 			return err
@@ -238,31 +230,119 @@ func (s *Service) ReviewPost(ctx context.Context, actor audit.Actor, id int64, a
 		if p.state != StatePending {
 			return decided
 		}
-		to, action, title, body := StatePublished, "post.approve", "你的帖子已通过审核", "「"+p.label()+"」已发布到社区。"
-		if !approve {
-			to, action, title, body = StateRejected, "post.reject", "你的帖子未通过审核", "「"+p.label()+"」未通过审核，原因："+reason
-		}
-		ok, err := setPostState(ctx, tx, id, StatePending, to, reason, now.Unix())
-		if err != nil {
-			return err
-		}
-		if !ok {
+		ok, err := s.review(ctx, tx, actor, p, approve, reason, now)
+		if err == nil && !ok {
 			return decided
 		}
-		if err := search.Touch(ctx, tx, search.KindPost, id); err != nil {
-			return err
-		}
-		if err := s.modNotice(ctx, tx, p.author, "post_review", title, body, id, now); err != nil {
-			return err
-		}
-		s.postChanged(tx, p.author, id, to)
-		return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: action, TargetType: "post", TargetID: strconv.FormatInt(id, 10),
-			Before: map[string]any{"state": p.state}, After: map[string]any{"state": to, "reason": reason}}, now)
+		return err
 	})
 	if err != nil {
 		return AdminPost{}, err
 	}
 	return s.AdminPost(ctx, actor.UID, id)
+}
+
+// MaxReviewBatch bounds the posts one bulk review decides.
+const MaxReviewBatch = 100
+
+// Reviewed answers a bulk review: the posts it decided (Changed of them,
+// in the order asked) and those it left because they were no longer
+// pending (another operator, or the author, came first).
+type Reviewed struct {
+	Changed int     `json:"changed"`
+	IDs     []int64 `json:"ids"`
+	Skipped []int64 `json:"skipped"`
+}
+
+// ReviewPosts decides the pending posts among ids (1..MaxReviewBatch,
+// repeats counted once) the same way, in one transaction: each decided
+// post gets its notice, event and audit row as ReviewPost gives them. A
+// post that is not pending is skipped and listed; an id with no post is
+// 404 and nothing changes.
+func (s *Service) ReviewPosts(ctx context.Context, actor audit.Actor, ids []int64, approve bool, reason string) (Reviewed, error) {
+	out := Reviewed{IDs: []int64{}, Skipped: []int64{}}
+	if len(ids) == 0 || len(ids) > MaxReviewBatch {
+		return out, modInvalid(fmt.Sprintf("一次可审核 1 到 %d 个帖子", MaxReviewBatch), fmt.Sprintf("ids must hold 1 to %d post ids", MaxReviewBatch))
+	}
+	seen := make(map[int64]bool, len(ids))
+	uniq := make([]int64, 0, len(ids))
+	for _, id := range ids {
+		if id < 1 || id > httpx.MaxID {
+			return out, modInvalid("帖子 id 无效", "ids must be positive integers")
+		}
+		if !seen[id] {
+			seen[id] = true
+			uniq = append(uniq, id)
+		}
+	}
+	reason, err := reviewReason(approve, reason)
+	if err != nil {
+		return out, err
+	}
+	now := s.now()
+	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		out = Reviewed{IDs: []int64{}, Skipped: []int64{}}
+		for _, id := range uniq {
+			p, err := modPost(ctx, tx, id)
+			if err != nil {
+				return err
+			}
+			ok := false
+			if p.state == StatePending {
+				if ok, err = s.review(ctx, tx, actor, p, approve, reason, now); err != nil {
+					return err
+				}
+			}
+			if ok {
+				out.IDs = append(out.IDs, id)
+			} else {
+				out.Skipped = append(out.Skipped, id)
+			}
+		}
+		out.Changed = len(out.IDs)
+		return nil
+	})
+	return out, err
+}
+
+// reviewReason checks a review's reason: a rejection needs one, an
+// approval carries none.
+func reviewReason(approve bool, reason string) (string, error) {
+	if approve {
+		reason = strings.TrimSpace(reason)
+		if utf8.RuneCountInString(reason) > ModReasonMax {
+			return "", modInvalid(fmt.Sprintf("原因不能超过 %d 个字", ModReasonMax), "reason is too long")
+		}
+		return "", nil // an approved post carries no reason
+	}
+	reason, err := modReason(reason)
+	if err != nil {
+		return "", modInvalid("驳回需填写原因", "a rejection needs a reason")
+	}
+	return reason, nil
+}
+
+// review decides pending post p inside tx: its state, search entry,
+// notice, event and audit row; false when another decision came first.
+func (s *Service) review(ctx context.Context, tx *db.Tx, actor audit.Actor, p postRow, approve bool, reason string, now time.Time) (bool, error) {
+	id := p.id
+	to, action, title, body := StatePublished, "post.approve", "你的帖子已通过审核", "「"+p.label()+"」已发布到社区。"
+	if !approve {
+		to, action, title, body = StateRejected, "post.reject", "你的帖子未通过审核", "「"+p.label()+"」未通过审核，原因："+reason
+	}
+	ok, err := setPostState(ctx, tx, id, StatePending, to, reason, now.Unix())
+	if err != nil || !ok {
+		return false, err
+	}
+	if err := search.Touch(ctx, tx, search.KindPost, id); err != nil {
+		return false, err
+	}
+	if err := s.modNotice(ctx, tx, p.author, "post_review", title, body, id, now); err != nil {
+		return false, err
+	}
+	s.postChanged(tx, p.author, id, to)
+	return true, audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: action, TargetType: "post", TargetID: strconv.FormatInt(id, 10),
+		Before: map[string]any{"state": p.state}, After: map[string]any{"state": to, "reason": reason}}, now)
 }
 
 // RemovePost takes post id down with a reason: any state but removed or

@@ -38,21 +38,34 @@ func (h *ModHandler) AdminPosts(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, page)
 }
 
-// AdminReview answers POST /api/admin/community/posts/review {id, approve, reason}.
+// AdminReview answers POST /api/admin/community/posts/review {id, approve,
+// reason} with the post, or {ids: [...], approve, reason} (bulk, in place
+// of id) with Reviewed.
 func (h *ModHandler) AdminReview(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
-		ID      *int64 `json:"id"`
-		Approve *bool  `json:"approve"`
-		Reason  string `json:"reason" text:"multiline"`
+		ID      *int64   `json:"id"`
+		IDs     *[]int64 `json:"ids"`
+		Approve *bool    `json:"approve"`
+		Reason  string   `json:"reason" text:"multiline"`
 	}
 	if err := httpx.Decode(w, r, &in); err != nil {
 		return err
 	}
-	id, err := httpx.BodyIDOf("id", in.ID)
+	approve, err := modBool("approve", in.Approve)
 	if err != nil {
 		return err
 	}
-	approve, err := modBool("approve", in.Approve)
+	if in.IDs != nil {
+		if in.ID != nil {
+			return httpx.Invalid("id 与 ids 只能填一个", "give id or ids, not both")
+		}
+		out, err := h.s.ReviewPosts(r.Context(), audit.ActorFrom(r), *in.IDs, approve, in.Reason)
+		if err != nil {
+			return modErrs.Map(err)
+		}
+		return httpx.OK(w, out)
+	}
+	id, err := httpx.BodyIDOf("id", in.ID)
 	if err != nil {
 		return err
 	}

@@ -231,6 +231,9 @@ func (s *Service) AddComment(ctx context.Context, uid int64, in NewComment) (Com
 	if in.ParentID == 0 && in.ReplyToUID != 0 {
 		return Comment{}, ErrNotParticipant
 	}
+	if err := s.checkWords(ctx, in.Text); err != nil {
+		return Comment{}, err
+	}
 	if s.Limiter != nil {
 		if err := ratelimit.Enforce(ctx, s.Limiter, "comment:uid:"+strconv.FormatInt(uid, 10), CommentRate.N, CommentRate.Per, ratelimit.FailOpen); err != nil {
 			return Comment{}, err

@@ -221,6 +221,15 @@ func (s *Service) CreatePost(ctx context.Context, uid int64, in PostInput) (Crea
 	if err != nil {
 		return Created{}, err
 	}
+	// An article's body is sanitised html: its words are checked, not its
+	// markup (a blocked "strong" must not refuse every bold text).
+	text := d.body
+	if d.kind == KindArticle {
+		text = articleText(d.body)
+	}
+	if err := s.checkWords(ctx, d.title, text); err != nil {
+		return Created{}, err
+	}
 	// A retry is answered before the rate limit: it writes nothing.
 	if d.clientID != "" {
 		if c, ok, err := s.publishRetry(ctx, s.db, uid, d); ok || err != nil {

@@ -93,6 +93,25 @@ type AssetOn func(ctx context.Context, q db.Querier, id int64) (media.Asset, err
 
 var errNoAssets = errors.New("community: Assets is not wired")
 
+// Words refuses text holding a blocked word with an error the handlers
+// answer as it is (422 naming the word; wordfilter.Service implements it).
+type Words interface {
+	Check(ctx context.Context, text string) error
+}
+
+// checkWords applies Words to each text.
+func (s *Service) checkWords(ctx context.Context, texts ...string) error {
+	if s.Words == nil {
+		return nil
+	}
+	for _, t := range texts {
+		if err := s.Words.Check(ctx, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Service applies the follow rules.
 type Service struct {
 	db *db.DB
@@ -116,7 +135,10 @@ type Service struct {
 	// People names the users of follow lists, post cards and people
 	// search, and tells guests apart.
 	People PeopleOn
-	now    func() time.Time
+	// Words refuses posts and comments holding a blocked word (the app
+	// wires internal/wordfilter); nil checks nothing.
+	Words Words
+	now   func() time.Time
 }
 
 // NewService is the community over d.

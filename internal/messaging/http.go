@@ -188,15 +188,19 @@ func (h *Handler) Report(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, map[string]int64{"id": id})
 }
 
-// AdminReports is GET /api/admin/message/reports?uid=&pageNumber&pageSize.
+// AdminReports is GET /api/admin/message/reports?uid=&status=&pageNumber&pageSize.
 func (h *Handler) AdminReports(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	uid := q.Int("uid", 0, 1, httpx.MaxID)
+	state := q.String("status")
 	num, size := pageParams(q)
 	if err := q.Err(); err != nil {
 		return err
 	}
-	p, err := h.s.Reports(r.Context(), uid, num, size)
+	if state != "" && state != ReportOpen && state != ReportResolved {
+		return httpx.Invalid("状态无效", "status must be open or resolved, got "+httpx.Echo(state))
+	}
+	p, err := h.s.Reports(r.Context(), uid, state, num, size)
 	if err != nil {
 		return err
 	}

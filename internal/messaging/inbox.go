@@ -239,6 +239,10 @@ type ReportView struct {
 	Reason    string    `json:"reason"`
 	CreatedAt time.Time `json:"createdAt"`
 	Messages  []Message `json:"messages"`
+	// State is open until an operator handles it (ResolveReport), then
+	// resolved with Resolution (dismiss or mute).
+	State      string `json:"state"`
+	Resolution string `json:"resolution"`
 }
 
 // reportContext is how many messages an operator sees with a report.
@@ -246,11 +250,15 @@ const reportContext = 20
 
 // Reports is the operators' page of reports, newest first; reported > 0
 // keeps those about one user.
-func (s *Service) Reports(ctx context.Context, reported int64, num, size int) (httpx.Page[ReportView], error) {
-	cond, args := "", []any{}
+func (s *Service) Reports(ctx context.Context, reported int64, state string, num, size int) (httpx.Page[ReportView], error) {
+	var w db.Where
 	if reported > 0 {
-		cond, args = " WHERE reported_id = ?", append(args, reported)
+		w.And(`reported_id = ?`, reported)
 	}
+	if state != "" {
+		w.And(`state = ?`, state)
+	}
+	cond, args := w.Clause(), w.Args()
 	var total int
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM message_reports`+cond, args...).Scan(&total); err != nil {
 		return httpx.Page[ReportView]{}, err
@@ -263,10 +271,10 @@ func (s *Service) Reports(ctx context.Context, reported int64, num, size int) (h
 	rows, err := db.All(ctx, s.db, func(r db.Scanner) (row, error) {
 		var x row
 		var at int64
-		err := r.Scan(&x.v.ID, &x.v.Reporter.UID, &x.v.Reported.UID, &x.v.Reason, &x.last, &at)
+		err := r.Scan(&x.v.ID, &x.v.Reporter.UID, &x.v.Reported.UID, &x.v.Reason, &x.last, &at, &x.v.State, &x.v.Resolution)
 		x.v.CreatedAt = time.Unix(at, 0).UTC()
 		return x, err
-	}, `SELECT id, reporter_id, reported_id, reason, last_message_id, created_at FROM message_reports`+cond+` ORDER BY id DESC LIMIT ? OFFSET ?`,
+	}, `SELECT id, reporter_id, reported_id, reason, last_message_id, created_at, state, resolution FROM message_reports`+cond+` ORDER BY id DESC LIMIT ? OFFSET ?`,
 		append(args, size, (num-1)*size)...)
 	if err != nil {
 		return p, err

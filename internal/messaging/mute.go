@@ -5,15 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"prima/internal/platform/audit"
 )
 
-// Mutes tells whether an operator muted a user (the community's mute,
-// internal/community: one rule for posts, comments and messages). It is
-// wired in internal/app; nil mutes no one.
+// Mutes is the community's mute (internal/community: one rule for posts,
+// comments and messages). It is wired in internal/app; nil mutes no one.
 type Mutes interface {
 	// MutedUntil is when uid's mute ends (unix seconds), 0 when they are
 	// not muted now.
 	MutedUntil(ctx context.Context, uid int64) (int64, error)
+	// Mute mutes uid for minutes from now with a reason, audited by the
+	// owner (a report handled by muting, reports_admin.go).
+	Mute(ctx context.Context, actor audit.Actor, uid, minutes int64, reason string) error
 }
 
 // ErrMuted: the sender is muted (403); the error is a *MutedError.

@@ -128,8 +128,13 @@ type Service struct {
 	Pictures Pictures // nil: image messages are refused
 	// Events carries message.new / message.read; nil sends nothing.
 	Events realtime.Publisher
-	// Mutes refuses a muted sender (mute.go); nil mutes no one.
+	// Mutes is the community's mute (mute.go): it refuses a muted sender
+	// and mutes a reported user when an operator resolves a report so
+	// (reports_admin.go); nil mutes no one and refuses that handling.
 	Mutes Mutes
+	// Words refuses text messages holding a blocked word (the app wires
+	// internal/wordfilter); nil checks nothing.
+	Words Words
 	now   func() time.Time
 }
 
@@ -137,6 +142,12 @@ type Service struct {
 // image messages through pictures, realtime hints through events.
 func NewService(d *db.DB, limiter ratelimit.Limiter, people People, pictures Pictures, events realtime.Publisher) *Service {
 	return &Service{db: d, limiter: limiter, people: people, Pictures: pictures, Events: events, now: time.Now}
+}
+
+// Words refuses text holding a blocked word with an error the handlers
+// answer as it is (422 naming the word; wordfilter.Service implements it).
+type Words interface {
+	Check(ctx context.Context, text string) error
 }
 
 // SetClock replaces the clock (tests).
@@ -240,6 +251,11 @@ func (s *Service) Send(ctx context.Context, me int64, in SendInput) (Message, er
 		t, err := checkText(in.Text)
 		if err != nil {
 			return Message{}, err
+		}
+		if s.Words != nil {
+			if err := s.Words.Check(ctx, t); err != nil {
+				return Message{}, err
+			}
 		}
 		m.Text = t
 	case KindImage:

@@ -479,11 +479,11 @@ func TestSendRateLimitAndReports(t *testing.T) {
 		if err != nil || id == 0 {
 			t.Fatal(err)
 		}
-		p, err := f.s.Reports(ctx, alice, 1, 20)
+		p, err := f.s.Reports(ctx, alice, "", 1, 20)
 		if err != nil || p.Total != 1 || p.List[0].Reporter.Name != "bob" || p.List[0].Reason != "spam" || len(p.List[0].Messages) != reportContext {
 			t.Fatalf("operators' reports: %+v %v", p, err)
 		}
-		if p, _ := f.s.Reports(ctx, bob, 1, 20); p.Total != 0 {
+		if p, _ := f.s.Reports(ctx, bob, "", 1, 20); p.Total != 0 {
 			t.Fatalf("reports about bob: %d", p.Total)
 		}
 	})

@@ -51,6 +51,8 @@ var owners = map[string]string{
 	"operators": "operator", "operator_totp": "operator", "operator_recovery_codes": "operator",
 	"operator_enrol_tickets": "operator", "operator_sessions": "operator", "operator_api_keys": "operator",
 
+	"blocked_words": "wordfilter",
+
 	"error_reports": "report", "error_report_lines": "report",
 
 	"welfare_tasks": "rewards", "task_claims": "rewards", "checkins": "rewards", "checkin_cycle": "rewards",
