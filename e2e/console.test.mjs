@@ -198,8 +198,13 @@ for (const size of sizes) {
 
       // Change its role; the audit log shows the change with its before and after.
       await $(page, `op-role-${editor}`).click()
-      await $(page, 'op-role-select').click()
-      await page.locator('.ant-select-item-option[title="客服"]').click()
+      // On a loaded machine a click may land while the list is still
+      // sliding in and choose nothing: choose until the button wakes.
+      for (let i = 0; i < 3 && !(await $(page, 'op-role-submit').isEnabled()); i++) {
+        await $(page, 'op-role-select').click()
+        await page.locator('.ant-select-item-option[title="客服"]').click()
+        await page.waitForTimeout(300)
+      }
       await $(page, 'op-role-submit').click()
       await stepUpIfAsked(page, secret, page.locator('.ant-message-success'))
       await $(page, 'operators-table').locator('tr', { hasText: editor }).locator('[data-role="support"]').waitFor()
