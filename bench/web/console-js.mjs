@@ -57,8 +57,13 @@ const routes = [
   { path: '/people', ready: '[data-testid=people-query]' },
   { path: '/operators', ready: '[data-testid=operators-table] .ant-table-row' },
   { path: '/security', ready: '[data-testid=sessions-table] .ant-table-row' },
-  { path: '/content/modules', ready: '[data-testid=modules-table] .ant-table-row' },
+  { path: '/content/modules', ready: '[data-testid=modules-list]' },
   { path: '/content/videos', ready: '[data-testid=videos-table] .ant-table-row' },
+  { path: '/content/ads', ready: '.ant-table' },
+  { path: '/content/source', ready: '[data-testid=source-key]' },
+  { path: '/people/feedback', ready: '[data-testid=fb-table]' },
+  { path: '/moderation/queue', ready: '[data-testid=mod-queue-table]' },
+  { path: '/moderation/words', ready: '[data-testid=mod-words]' },
 ]
 
 async function main() {
