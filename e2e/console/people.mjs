@@ -97,9 +97,11 @@ export default function register(test, ctx) {
       const mutes = await audited('user.mute', `user:${users.a.uid}`)
       assert.equal(mutes.length, 1)
       assert.equal(mutes[0].actorAccount, 'sec_mod')
-      // Feedback is support's: a moderator is told so, not shown a refusal.
+      // Feedback is support's: not in a moderator's menu, and its address says so.
+      assert.ok((await page.locator('.ant-menu-item[data-menu-id$="/people"]').count()) > 0, 'the menu lists the users page')
+      assert.equal(await page.locator('.ant-menu-item[data-menu-id$="/people/feedback"]').count(), 0)
       await page.goto(ctx.server.base + '/admin/people/feedback')
-      await $(page, 'people-support-only').waitFor()
+      await $(page, 'page-forbidden').waitFor()
       assert.deepEqual(real(problems), [])
     } finally {
       await context.close()

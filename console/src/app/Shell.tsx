@@ -10,14 +10,14 @@ import { setLang, useLang, useT } from '@/i18n'
 import { signOut, type SessionInfo } from '@/lib/session'
 import { clearSession } from '@/lib/session-store'
 import { RoleTag } from '@/components/RoleTag'
-import { allowed, pageOf } from '@/lib/pages'
+import { mayOpen, pageOf } from '@/lib/pages'
 import { visibleMenu } from './sections'
 
 function NavMenu({ session, onNavigate }: { session: SessionInfo; onNavigate?: () => void }) {
   const t = useT()
   const nav = useNavigate()
   const { pathname } = useLocation()
-  const groups = visibleMenu(session.sections)
+  const groups = visibleMenu(session.sections, session.role)
   const items: MenuProps['items'] = groups.map((g) =>
     g.pages.length === 1
       ? { key: g.pages[0].path, icon: g.icon, label: t(g.label) }
@@ -49,7 +49,7 @@ export function Shell({ session }: { session: SessionInfo }) {
   const nav = useNavigate()
   const qc = useQueryClient()
   const page = pageOf(pathname)
-  const mayOpen = page === undefined || allowed(page.section, session.sections)
+  const mayOpenPage = page === undefined || mayOpen(page, session.sections, session.role)
 
   const leave = async () => {
     try {
@@ -116,12 +116,14 @@ export function Shell({ session }: { session: SessionInfo }) {
           )}
         </Layout.Header>
         <Layout.Content className="shell-content">
-          {mayOpen ? (
+          {mayOpenPage ? (
             <Suspense fallback={<Spin className="page-spin" />}>
               <Outlet context={session} />
             </Suspense>
           ) : (
-            <Result status="403" title={t('common.forbidden')} subTitle={t('common.forbiddenHint')} extra={<Button onClick={() => nav('/')}>{t('common.backHome')}</Button>} />
+            <div data-testid="page-forbidden">
+              <Result status="403" title={t('common.forbidden')} subTitle={t('common.forbiddenHint')} extra={<Button onClick={() => nav('/')}>{t('common.backHome')}</Button>} />
+            </div>
           )}
         </Layout.Content>
       </Layout>

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react'
 import { AuditOutlined, DashboardOutlined, KeyOutlined, PlaySquareOutlined, SafetyCertificateOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons'
 import type { MessageKey } from '@/i18n'
 import { visiblePages, type PageEntry } from '@/lib/pages'
+import type { Role } from '@/lib/session'
 
 export interface MenuGroup {
   key: string
@@ -21,7 +22,7 @@ const groups: { key: string; label: MessageKey; icon: ReactNode }[] = [
   { key: 'security', label: 'nav.security', icon: <KeyOutlined /> },
 ]
 
-export function visibleMenu(sections: readonly string[]): MenuGroup[] {
-  const mine = visiblePages(sections)
+export function visibleMenu(sections: readonly string[], role?: Role): MenuGroup[] {
+  const mine = visiblePages(sections, role)
   return groups.map((g) => ({ ...g, pages: mine.filter((p) => p.group === g.key) })).filter((g) => g.pages.length > 0)
 }

@@ -13,6 +13,16 @@ describe('pages', () => {
     )
     expect(shown.every((p) => p.section === null || ['dashboard', 'content', 'people', 'audit', 'operators'].includes(p.section))).toBe(true)
   })
+  it("keeps the support desk's pages to support (and owner) among the people section's roles", () => {
+    const paths = (role: 'support' | 'moderator' | 'finance' | 'owner') => visiblePages(['people'], role).map((p) => p.path)
+    expect(paths('support')).toEqual(expect.arrayContaining(['/people', '/people/applications', '/people/feedback']))
+    expect(paths('owner')).toEqual(expect.arrayContaining(['/people/applications', '/people/feedback']))
+    for (const role of ['moderator', 'finance'] as const) {
+      expect(paths(role)).toContain('/people')
+      expect(paths(role)).not.toContain('/people/applications')
+      expect(paths(role)).not.toContain('/people/feedback')
+    }
+  })
   it('finds the page of a path, deepest first', () => {
     expect(pageOf('/')?.path).toBe('/')
     expect(pageOf('/audit/')?.path).toBe('/audit')

@@ -5,7 +5,7 @@
 // sessions and keys). Sections without pages yet (moderation, money,
 // growth, settings) have none: they come with their parts of the console.
 import type { MessageKey } from '@/i18n'
-import type { Section } from './session'
+import type { Role, Section } from './session'
 
 export interface PageEntry {
   path: string // under /admin
@@ -13,6 +13,10 @@ export interface PageEntry {
   label: MessageKey
   section: Section | null
   hint?: MessageKey // the overview's line about it
+  // roles: only these roles (and owner) use the page although others
+  // have its section (the support desk's pages in the people section,
+  // whose calls the server allows support only).
+  roles?: readonly Role[]
 }
 
 export const pages: PageEntry[] = [
@@ -31,8 +35,8 @@ export const pages: PageEntry[] = [
   { path: '/content/lines', group: 'content', label: 'catalog.nav.lines', section: 'content' },
   { path: '/content/apps', group: 'content', label: 'catalog.nav.apps', section: 'content' },
   { path: '/people', group: 'people', label: 'nav.people.users', section: 'people', hint: 'dash.section.people' },
-  { path: '/people/applications', group: 'people', label: 'nav.people.applications', section: 'people' },
-  { path: '/people/feedback', group: 'people', label: 'nav.people.feedback', section: 'people' },
+  { path: '/people/applications', group: 'people', label: 'nav.people.applications', section: 'people', roles: ['support'] },
+  { path: '/people/feedback', group: 'people', label: 'nav.people.feedback', section: 'people', roles: ['support'] },
   { path: '/moderation/queue', group: 'moderation', label: 'mod.nav.queue', section: 'moderation', hint: 'mod.hint' },
   { path: '/moderation/comments', group: 'moderation', label: 'mod.nav.comments', section: 'moderation' },
   { path: '/moderation/reports', group: 'moderation', label: 'mod.nav.reports', section: 'moderation' },
@@ -46,8 +50,14 @@ export function allowed(section: Section | null, sections: readonly string[]): b
   return section === null || sections.includes(section)
 }
 
-export function visiblePages(sections: readonly string[]): PageEntry[] {
-  return pages.filter((p) => allowed(p.section, sections))
+// mayOpen: the page's section is the role's, and the role is one the page
+// names (if it names any). role undefined: sections alone decide.
+export function mayOpen(p: PageEntry, sections: readonly string[], role?: Role): boolean {
+  return allowed(p.section, sections) && (!p.roles || role === undefined || role === 'owner' || p.roles.includes(role))
+}
+
+export function visiblePages(sections: readonly string[], role?: Role): PageEntry[] {
+  return pages.filter((p) => mayOpen(p, sections, role))
 }
 
 // pageOf is the page a path under /admin shows (the longest entry that

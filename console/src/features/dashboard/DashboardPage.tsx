@@ -84,7 +84,7 @@ export function DashboardPage() {
         </Card>
         <Card title={t('dash.sections')}>
           <div className="grid-cards">
-            {shortcuts(s.sections).map((e) => (
+            {shortcuts(s.sections, s.role).map((e) => (
               <Link key={e.path} to={e.path} className="shortcut" data-testid={`shortcut-${e.path}`}>
                 <Typography.Text strong>{t(e.label)}</Typography.Text>
                 <Typography.Text type="secondary">{t(e.hint)}</Typography.Text>
