@@ -64,11 +64,11 @@ type AdInput struct {
 	Title     string `json:"title"`
 	Image     string `json:"image"`
 	PictureID *int64 `json:"pictureId"`
-	Link     string `json:"link"`
-	Position string `json:"position"`
-	Sort     int64  `json:"sort"`
-	StartsAt int64  `json:"startsAt"`
-	EndsAt   int64  `json:"endsAt"`
+	Link      string `json:"link"`
+	Position  string `json:"position"`
+	Sort      int64  `json:"sort"`
+	StartsAt  int64  `json:"startsAt"`
+	EndsAt    int64  `json:"endsAt"`
 }
 
 func (in AdInput) check() (AdInput, error) {
