@@ -53,8 +53,8 @@ export function UploadPicture({ onDone, onBusy, testid }: { onDone: (u: Uploaded
   }
   return (
     <div className="catalog-upload">
+      <input ref={input} type="file" accept="image/*" className="file-input" onChange={(e) => void pick(e.target.files?.[0])} data-testid={`${testid}-file`} />
       <Space wrap>
-        <input ref={input} type="file" accept="image/*" className="file-input" onChange={(e) => void pick(e.target.files?.[0])} data-testid={`${testid}-file`} />
         <Button icon={<PictureOutlined />} onClick={() => input.current?.click()} disabled={pct !== null && !done} data-testid={testid}>
           {t('catalog.pictures.upload')}
         </Button>
