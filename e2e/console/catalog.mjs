@@ -154,6 +154,15 @@ export default function register(test, ctx) {
       assert.equal((await pub).status(), 200)
       const shown = await app(`/api/app/gallery/info?id=${gallery.id}`)
       assert.deepEqual(shown.images.map((i) => i.assetId), sent)
+      // 编辑: the pictures come back from galleries/info; the second moved
+      // first again is galleries/images with the new order.
+      await $(`gallery-edit-${gallery.id}`).click()
+      await page.locator('[data-testid="gallery-picture"] img').nth(1).waitFor()
+      await items.nth(1).getByRole('button', { name: '上移' }).click()
+      const reordered = posted(page, '/api/admin/galleries/images')
+      await $('gallery-submit').click()
+      assert.equal((await reordered).status(), 200)
+      assert.deepEqual((await app(`/api/app/gallery/info?id=${gallery.id}`)).images.map((i) => i.assetId), [sent[1], sent[0]])
 
       // An ad whose picture is uploaded: published at a public address.
       await page.goto(ctx.server.base + '/admin/content/ads')
@@ -173,6 +182,7 @@ export default function register(test, ctx) {
 
       assert.ok((await audit('gallery.create')).some((r) => r.target === `gallery:${gallery.id}`))
       assert.ok((await audit('gallery.publish')).some((r) => r.target === `gallery:${gallery.id}`))
+      assert.equal((await audit('gallery.images')).filter((r) => r.target === `gallery:${gallery.id}`).length, 1)
       assert.ok((await audit('ad.create')).some((r) => r.target === `ad:${ad.id}` && r.after?.image === ad.image))
       assert.deepEqual(real(problems), [])
     } finally {
