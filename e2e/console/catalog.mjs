@@ -4,9 +4,27 @@
 // counted, renames the app in the remote configuration (a step-up call: the
 // session was stepped up when it was opened, so no code prompt shows), and
 // the phone app's API shows each change; the owner finds the audit rows. On
-// a phone the ads and the remote configuration pages fit the screen.
+// a phone the ads and the remote configuration pages fit the screen. The
+// content operator also makes a gallery of uploaded pictures and an ad whose
+// picture is uploaded, and the phone app's API shows them.
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { shot } from '../harness.mjs'
+
+// png renders a one-colour picture with ffmpeg.
+function png(colour, size) {
+  const dir = mkdtempSync(join(tmpdir(), 'prima-catalog-'))
+  try {
+    const out = join(dir, 'p.png')
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `color=c=${colour}:s=${size}`, '-frames:v', '1', out])
+    return readFileSync(out)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
 
 export default function register(test, ctx) {
   const app = async (path) => {
@@ -91,6 +109,81 @@ export default function register(test, ctx) {
       const set = await audit('source.set')
       assert.ok(set.some((r) => r.target === 'source:APPNAME' && JSON.stringify(r.after).includes('精品 E2E')))
       assert.ok(!set.some((r) => r.target === 'source:GROUP'), 'the refused GROUP list was not sent')
+      assert.deepEqual(real(problems), [])
+    } finally {
+      await context.close()
+    }
+  })
+
+  test('catalog: a gallery of uploaded pictures and an ad with an uploaded picture (laptop, content operator)', async () => {
+    const { context, page, problems } = await ctx.open('content')
+    const $ = (id) => ctx.$(page, id)
+    try {
+      // 新建图集: two pictures uploaded at once, the second moved first.
+      await page.goto(ctx.server.base + '/admin/content/galleries')
+      await $('galleries-table').waitFor()
+      await $('gallery-create').click()
+      await $('gallery-title').fill('e2e 图集')
+      // The first category of an images module (the seed's), chosen by
+      // keyboard once the list is there; its label "module / category" shows.
+      await $('gallery-sub').click()
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().waitFor()
+      await page.keyboard.press('Enter')
+      await $('gallery-sub').getByText(/ \/ /).waitFor()
+      await $('gallery-files').setInputFiles([
+        { name: 'red.png', mimeType: 'image/png', buffer: png('red', '320x240') },
+        { name: 'blue.png', mimeType: 'image/png', buffer: png('blue', '240x320') },
+      ])
+      const items = page.locator('[data-testid="gallery-picture"]')
+      await page.locator('[data-testid="gallery-picture"] img').nth(1).waitFor()
+      assert.equal(await items.count(), 2)
+      await items.nth(1).getByRole('button', { name: '上移' }).click()
+      await items.first().getByText('blue.png').waitFor()
+      await shot(page, 'console-catalog-gallery-new')
+      const created = posted(page, '/api/admin/galleries')
+      await $('gallery-submit').click()
+      const res = await created
+      assert.equal(res.status(), 200)
+      const sent = JSON.parse(res.request().postData()).images
+      const gallery = (await res.json()).data
+      assert.equal(sent.length, 2)
+      assert.equal(gallery.imageCount, 2)
+      // Published, the phone app shows both pictures in that order.
+      const pub = posted(page, '/api/admin/galleries/publish')
+      await $(`gallery-publish-${gallery.id}`).click()
+      assert.equal((await pub).status(), 200)
+      const shown = await app(`/api/app/gallery/info?id=${gallery.id}`)
+      assert.deepEqual(shown.images.map((i) => i.assetId), sent)
+      // 编辑: the pictures come back from galleries/info; the second moved
+      // first again is galleries/images with the new order.
+      await $(`gallery-edit-${gallery.id}`).click()
+      await page.locator('[data-testid="gallery-picture"] img').nth(1).waitFor()
+      await items.nth(1).getByRole('button', { name: '上移' }).click()
+      const reordered = posted(page, '/api/admin/galleries/images')
+      await $('gallery-submit').click()
+      assert.equal((await reordered).status(), 200)
+      assert.deepEqual((await app(`/api/app/gallery/info?id=${gallery.id}`)).images.map((i) => i.assetId), [sent[1], sent[0]])
+
+      // An ad whose picture is uploaded: published at a public address.
+      await page.goto(ctx.server.base + '/admin/content/ads')
+      await $('ads-table').waitFor()
+      await $('ad-create').click()
+      await $('ad-title').fill('e2e 上传横幅')
+      await $('ad-upload-file').setInputFiles({ name: 'banner.png', mimeType: 'image/png', buffer: png('orange', '750x300') })
+      await $('ad-preview').waitFor()
+      const adSaved = posted(page, '/api/admin/ads')
+      await $('ad-submit').click()
+      const ad = (await (await adSaved).json()).data
+      assert.match(ad.image, /^\/media\/covers\//)
+      assert.ok((await app('/api/app/vid/source')).ads.some((a) => a.id === ad.id && a.image === ad.image))
+      const pic = await fetch(ctx.server.base + ad.image)
+      assert.equal(pic.status, 200)
+      assert.match(pic.headers.get('content-type') ?? '', /^image\//)
+
+      assert.ok((await audit('gallery.create')).some((r) => r.target === `gallery:${gallery.id}`))
+      assert.ok((await audit('gallery.publish')).some((r) => r.target === `gallery:${gallery.id}`))
+      assert.equal((await audit('gallery.images')).filter((r) => r.target === `gallery:${gallery.id}`).length, 1)
+      assert.ok((await audit('ad.create')).some((r) => r.target === `ad:${ad.id}` && r.after?.image === ad.image))
       assert.deepEqual(real(problems), [])
     } finally {
       await context.close()

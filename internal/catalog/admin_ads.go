@@ -56,15 +56,19 @@ type AdminAd struct {
 }
 
 // AdInput is POST /api/admin/ads: every field (an update replaces them all).
+// PictureID, when set, names an uploaded ready picture (POST
+// /api/admin/media/upload) published as the ad's image at a public
+// immutable URL (publishPicture); Image is then ignored.
 type AdInput struct {
-	ID       *int64 `json:"id"`
-	Title    string `json:"title"`
-	Image    string `json:"image"`
-	Link     string `json:"link"`
-	Position string `json:"position"`
-	Sort     int64  `json:"sort"`
-	StartsAt int64  `json:"startsAt"`
-	EndsAt   int64  `json:"endsAt"`
+	ID        *int64 `json:"id"`
+	Title     string `json:"title"`
+	Image     string `json:"image"`
+	PictureID *int64 `json:"pictureId"`
+	Link      string `json:"link"`
+	Position  string `json:"position"`
+	Sort      int64  `json:"sort"`
+	StartsAt  int64  `json:"startsAt"`
+	EndsAt    int64  `json:"endsAt"`
 }
 
 func (in AdInput) check() (AdInput, error) {
@@ -77,7 +81,12 @@ func (in AdInput) check() (AdInput, error) {
 	if !isAdPosition(in.Position) {
 		return in, invalid("广告位置应为 home_banner（首页轮播）、splash（启动页）或 popup（弹窗）", "position must be one of "+strings.Join(AdPositions, ", "))
 	}
-	if in.Image, err = CheckImage("image", "广告图片", in.Image); err != nil {
+	if in.PictureID != nil {
+		if err := checkPictureID(*in.PictureID); err != nil {
+			return in, err
+		}
+		in.Image = ""
+	} else if in.Image, err = CheckImage("image", "广告图片", in.Image); err != nil {
 		return in, err
 	}
 	if in.Link, err = CheckLink(in.Link); err != nil {
@@ -170,6 +179,17 @@ func (s *Service) SaveAd(ctx context.Context, actor audit.Actor, in AdInput) (Ad
 	in, err := in.check()
 	if err != nil {
 		return AdminAd{}, err
+	}
+	if in.PictureID != nil {
+		var undo func()
+		if in.Image, undo, err = s.publishPicture(ctx, *in.PictureID); err != nil {
+			return AdminAd{}, err
+		}
+		defer func() { // a refused save leaves no published file behind
+			if err != nil {
+				undo()
+			}
+		}()
 	}
 	var out AdminAd
 	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {

@@ -337,3 +337,29 @@ func (h *Handler) AdminDeleteAnnouncement(w http.ResponseWriter, r *http.Request
 	}
 	return httpx.OK(w, map[string]int64{"id": id})
 }
+
+// checkPictureID bounds a pictureId (an uploaded picture's asset id).
+func checkPictureID(id int64) error {
+	if id < 1 || id > httpx.MaxID {
+		return invalid("参数 pictureId 无效", "pictureId must be an uploaded picture's id")
+	}
+	return nil
+}
+
+// publishPicture copies uploaded picture id to a public immutable URL, as
+// a video's cover is (publishCover), before the transaction; undo deletes
+// it again when the save is refused. An unknown asset is 404
+// (ErrCoverNotFound); a video, a file or a picture not yet ready is 422.
+func (s *Service) publishPicture(ctx context.Context, id int64) (url string, undo func(), err error) {
+	undo = func() {}
+	url, err = s.Covers.PublishCover(ctx, id)
+	switch {
+	case errors.Is(err, ErrCoverNotFound):
+		return "", undo, detailed(ErrCoverNotFound, fmt.Sprintf("图片 %d 不存在", id), "no picture "+strconv.FormatInt(id, 10))
+	case errors.Is(err, ErrCoverNotImage):
+		return "", undo, invalid("只能使用上传成功的图片（视频或处理中的文件不行）", "asset "+strconv.FormatInt(id, 10)+" is not a ready picture")
+	case err != nil:
+		return "", undo, err
+	}
+	return url, func() { s.removeCover(ctx, url) }, nil
+}

@@ -326,3 +326,99 @@ func TestCheckLink(t *testing.T) {
 		}
 	}
 }
+
+// fakeCovers is a CoverStore over a few asset ids: 1 a ready picture, 2 a
+// video, 3 a picture still processing; it remembers what it published and
+// removed.
+type fakeCovers struct {
+	n         int
+	published []string
+	removed   []string
+}
+
+func (f *fakeCovers) PublishCover(_ context.Context, id int64) (string, error) {
+	switch id {
+	case 1:
+		f.n++
+		url := fmt.Sprintf("/media/covers/2026/12/pic%d.jpg", f.n)
+		f.published = append(f.published, url)
+		return url, nil
+	case 2, 3:
+		return "", ErrCoverNotImage
+	}
+	return "", ErrCoverNotFound
+}
+
+func (f *fakeCovers) RemoveCover(_ context.Context, url string) error {
+	f.removed = append(f.removed, url)
+	return nil
+}
+
+// TestAdminBannerPictureID: ads and pre-sale banners take an uploaded
+// picture (pictureId) instead of a typed address; it is published at a
+// public URL and stored as the picture. Refusals change nothing and leave
+// no published file behind.
+func TestAdminBannerPictureID(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		s := newTestService(d, Options{})
+		covers := &fakeCovers{}
+		s.Covers = covers
+		call := newCaller(t, bannerMux(s))
+		for _, tc := range []struct {
+			path, table, body string
+			want              int
+		}{
+			{"/api/admin/ads", "ads", `{"position":"home_banner","pictureId":404}`, 404},
+			{"/api/admin/ads", "ads", `{"position":"home_banner","pictureId":2}`, 422},
+			{"/api/admin/ads", "ads", `{"position":"home_banner","pictureId":3}`, 422},
+			{"/api/admin/ads", "ads", `{"position":"home_banner","pictureId":0}`, 422},
+			{"/api/admin/ads", "ads", `{"position":"home_banner","pictureId":-5}`, 422},
+			{"/api/admin/ads", "ads", `{"position":"home_banner","pictureId":"1"}`, 400},
+			{"/api/admin/ads", "ads", `{"position":"sidebar","pictureId":1}`, 422},
+			{"/api/admin/ads", "ads", `{"id":424242,"position":"home_banner","pictureId":1}`, 404},
+			{"/api/admin/presale", "presale_entries", `{"type":1,"status":1,"pictureId":404}`, 404},
+			{"/api/admin/presale", "presale_entries", `{"type":1,"status":1,"pictureId":2}`, 422},
+			{"/api/admin/presale", "presale_entries", `{"type":9,"status":1,"pictureId":1}`, 422},
+			{"/api/admin/presale", "presale_entries", `{"id":9,"type":1,"status":1,"pictureId":1}`, 404},
+		} {
+			before := tableState(t, d, tc.table)
+			if code, _ := call("POST", tc.path, tc.body); code != tc.want {
+				t.Errorf("%s %s: %d, want %d", tc.path, tc.body, code, tc.want)
+			}
+			if after := tableState(t, d, tc.table); after != before {
+				t.Errorf("%s changed something: %s -> %s", tc.body, before, after)
+			}
+		}
+		// The one refusal that got past publishing (an unknown id) removed
+		// the file it had published.
+		if len(covers.published) != len(covers.removed) {
+			t.Fatalf("published %v, removed %v", covers.published, covers.removed)
+		}
+		// pictureId wins over a typed image.
+		code, raw := call("POST", "/api/admin/ads", `{"title":"上传的","position":"home_banner","image":"https://x.example/a.jpg","pictureId":1}`)
+		ad := decode[AdminAd](t, raw)
+		want := covers.published[len(covers.published)-1]
+		if code != 200 || ad.Image != want {
+			t.Fatalf("ad %d %s, want image %s", code, raw, want)
+		}
+		_, raw = call("GET", "/api/app/vid/source", "")
+		if !strings.Contains(string(raw), want) {
+			t.Fatalf("the app's configuration lacks %s: %s", want, raw)
+		}
+		// Replacing the picture of an existing ad: one update row.
+		code, raw = call("POST", "/api/admin/ads", fmt.Sprintf(`{"id":%d,"title":"上传的","position":"home_banner","pictureId":1}`, ad.ID))
+		if ad2 := decode[AdminAd](t, raw); code != 200 || ad2.Image == ad.Image || auditCount(t, d, "ad.update") != 1 {
+			t.Fatalf("replace %d %s", code, raw)
+		}
+		code, raw = call("POST", "/api/admin/presale", `{"type":2,"status":1,"pictureId":1}`)
+		p := decode[AdminPreSale](t, raw)
+		want = covers.published[len(covers.published)-1]
+		if code != 200 || p.URL != want || auditCount(t, d, "presale.create") != 1 {
+			t.Fatalf("presale %d %s", code, raw)
+		}
+		_, raw = call("GET", "/api/app/vid/source", "")
+		if !strings.Contains(string(raw), want) {
+			t.Fatalf("the app's configuration lacks %s: %s", want, raw)
+		}
+	})
+}

@@ -30,13 +30,16 @@ type AdminPreSale struct {
 	Sort   int64  `json:"sort"`
 }
 
-// PreSaleInput is POST /api/admin/presale.
+// PreSaleInput is POST /api/admin/presale. PictureID, when set, names an
+// uploaded ready picture published as the banner's url (publishPicture);
+// URL is then ignored.
 type PreSaleInput struct {
-	ID     *int64 `json:"id"`
-	Type   int64  `json:"type"`
-	Status int64  `json:"status"`
-	URL    string `json:"url"`
-	Sort   int64  `json:"sort"`
+	ID        *int64 `json:"id"`
+	Type      int64  `json:"type"`
+	Status    int64  `json:"status"`
+	URL       string `json:"url"`
+	PictureID *int64 `json:"pictureId"`
+	Sort      int64  `json:"sort"`
 }
 
 func (in PreSaleInput) check() (PreSaleInput, error) {
@@ -47,7 +50,12 @@ func (in PreSaleInput) check() (PreSaleInput, error) {
 		return in, invalid("状态应为 1（预售前）或 2（开售后）", "status must be 1 or 2")
 	}
 	var err error
-	if in.URL, err = CheckImage("url", "图片", in.URL); err != nil {
+	if in.PictureID != nil {
+		if err := checkPictureID(*in.PictureID); err != nil {
+			return in, err
+		}
+		in.URL = ""
+	} else if in.URL, err = CheckImage("url", "图片", in.URL); err != nil {
 		return in, err
 	}
 	return in, checkSort(in.Sort)
@@ -83,6 +91,17 @@ func (s *Service) SavePreSale(ctx context.Context, actor audit.Actor, in PreSale
 	in, err := in.check()
 	if err != nil {
 		return AdminPreSale{}, err
+	}
+	if in.PictureID != nil {
+		var undo func()
+		if in.URL, undo, err = s.publishPicture(ctx, *in.PictureID); err != nil {
+			return AdminPreSale{}, err
+		}
+		defer func() { // a refused save leaves no published file behind
+			if err != nil {
+				undo()
+			}
+		}()
 	}
 	out := AdminPreSale{Type: in.Type, Status: in.Status, URL: in.URL, Sort: in.Sort}
 	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {

@@ -3,8 +3,8 @@
 // drawer (position, picture, link, order, window), delete. The phone app
 // shows "home_banner" ads with a picture in home's carousel, follows the
 // link as lib/links.ts says and counts the tap (POST /api/app/ads/click).
-// The picture is an address (http(s) or /media/...): the console has no
-// upload call of its own for pictures yet.
+// The picture is uploaded (上传图片: pictureId, which the server publishes
+// at a public address) or typed as an address (http(s) or /media/...).
 import { useState } from 'react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Button, Drawer, Form, Input, InputNumber, Popconfirm, Select, Space, Tag } from 'antd'
@@ -19,6 +19,7 @@ import { useKeyset } from './keyset'
 import { MAX_SORT, checkImage, checkLink, isImage, toSeconds } from './validate'
 import { WindowFields, type WindowValues } from './WindowFields'
 import { WindowTag, WindowText, useDrawerSize, useProblemText, useSave } from './shared'
+import { UploadPicture, type Uploaded } from './PictureUpload'
 
 interface FormValues extends WindowValues {
   title: string
@@ -38,11 +39,14 @@ export function AdsPage() {
   const [editing, setEditing] = useState<Ad | 'new' | null>(null)
   const [form] = Form.useForm<FormValues>()
   const image = Form.useWatch('image', form)
+  const [picture, setPicture] = useState<Uploaded | null>(null)
+  const [uploading, setUploading] = useState(false)
   const save = useSave((a: AdInput) => saveAd(a), 'catalog.saved', catalogKeys.all, () => setEditing(null))
   const remove = useSave((id: number) => deleteAd(id), 'catalog.deleted', catalogKeys.all)
   const positions = AD_POSITIONS.map((p) => ({ value: p, label: t(`catalog.ads.pos.${p}` as MessageKey) }))
   const open = (a: Ad | 'new') => {
     setEditing(a)
+    setPicture(null)
     form.resetFields()
     if (a !== 'new')
       form.setFieldsValue({ title: a.title, position: a.position, image: a.image, link: a.link, sort: a.sort, startsAt: a.startsAt ? dayjs(a.startsAt * 1000) : null, endsAt: a.endsAt ? dayjs(a.endsAt * 1000) : null })
@@ -52,7 +56,8 @@ export function AdsPage() {
       id: editing && editing !== 'new' ? editing.id : undefined,
       title: (v.title ?? '').trim(),
       position: v.position,
-      image: v.image.trim(),
+      image: picture ? '' : (v.image ?? '').trim(),
+      pictureId: picture?.id,
       link: (v.link ?? '').trim(),
       sort: v.sort ?? 0,
       startsAt: toSeconds(v.startsAt?.valueOf()),
@@ -130,7 +135,7 @@ export function AdsPage() {
         forceRender
         data-testid="ad-drawer"
         extra={
-          <Button type="primary" loading={save.isPending} onClick={() => form.submit()} data-testid="ad-submit">
+          <Button type="primary" loading={save.isPending} disabled={uploading} onClick={() => form.submit()} data-testid="ad-submit">
             {t('catalog.save')}
           </Button>
         }
@@ -142,10 +147,23 @@ export function AdsPage() {
           <Form.Item name="title" label={t('catalog.title')} rules={[{ max: 100, message: t('catalog.titleLong') }]}>
             <Input maxLength={100} data-testid="ad-title" />
           </Form.Item>
-          <Form.Item name="image" label={t('catalog.ads.image')} extra={t('catalog.imageHint')} rules={[check(checkImage)]}>
-            <Input placeholder="https://cdn.example.com/banner.jpg" data-testid="ad-image" />
+          <Form.Item name="image" label={t('catalog.ads.image')} extra={t('catalog.imageHint')} rules={[check((v) => (picture ? null : checkImage(v)))]}>
+            <Input placeholder="https://cdn.example.com/banner.jpg" disabled={picture !== null} data-testid="ad-image" />
           </Form.Item>
-          {image && isImage(image.trim()) ? <img className="catalog-preview" src={image.trim()} alt="" /> : null}
+          <UploadPicture
+            key={editing === null ? 'closed' : editing === 'new' ? 'new' : editing.id}
+            testid="ad-upload"
+            onBusy={setUploading}
+            onDone={(u) => {
+              setPicture(u)
+              void form.validateFields(['image'])
+            }}
+          />
+          {picture?.thumb ? (
+            <img className="catalog-preview" src={picture.thumb} alt="" data-testid="ad-preview" />
+          ) : image && isImage(image.trim()) ? (
+            <img className="catalog-preview" src={image.trim()} alt="" />
+          ) : null}
           <Form.Item name="link" label={t('catalog.link')} extra={t('catalog.linkHint')} rules={[check(checkLink)]}>
             <Input placeholder="/mine/vipcenter" data-testid="ad-link" />
           </Form.Item>

@@ -1,7 +1,9 @@
 // 内容 → 预售横幅: the remote configuration's preSaleConfig (type 1 cover,
 // 2 float, 3 popup; status 1 before the sale, 2 after), edited one banner
 // at a time (GET/POST /api/admin/presale: vid/source's key lists do not
-// hold it). The phone app reads them from GET /api/app/vid/source.
+// hold it). The phone app reads them from GET /api/app/vid/source. The
+// picture is uploaded (上传图片: pictureId, published by the server at a
+// public address) or typed as an address.
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { Button, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Tag } from 'antd'
@@ -12,6 +14,7 @@ import { QueryTable } from '@/components/QueryTable'
 import { catalogKeys, deletePreSale, getPreSales, savePreSale, type PreSale, type PreSaleInput } from './api'
 import { MAX_SORT, checkImage, isImage } from './validate'
 import { useProblemText, useSave } from './shared'
+import { UploadPicture, type Uploaded } from './PictureUpload'
 
 export function PresalePage() {
   const t = useT()
@@ -19,12 +22,15 @@ export function PresalePage() {
   const q = useQuery({ queryKey: catalogKeys.presale, queryFn: getPreSales })
   const [editing, setEditing] = useState<PreSale | 'new' | null>(null)
   const [form] = Form.useForm<PreSaleInput>()
+  const [picture, setPicture] = useState<Uploaded | null>(null)
+  const [uploading, setUploading] = useState(false)
   const save = useSave((p: PreSaleInput) => savePreSale(p), 'catalog.saved', catalogKeys.presale, () => setEditing(null))
   const remove = useSave((id: number) => deletePreSale(id), 'catalog.deleted', catalogKeys.presale)
   const types = ([1, 2, 3] as const).map((v) => ({ value: v, label: t(`catalog.presale.type${v}` as MessageKey) }))
   const statuses = ([1, 2] as const).map((v) => ({ value: v, label: t(`catalog.presale.status${v}` as MessageKey) }))
   const open = (p: PreSale | 'new') => {
     setEditing(p)
+    setPicture(null)
     form.resetFields()
     if (p !== 'new') form.setFieldsValue(p)
   }
@@ -75,7 +81,7 @@ export function PresalePage() {
         onOk={() => form.submit()}
         okText={t('catalog.save')}
         cancelText={t('common.cancel')}
-        okButtonProps={{ loading: save.isPending }}
+        okButtonProps={{ loading: save.isPending, disabled: uploading }}
         forceRender
       >
         <Form<PreSaleInput>
@@ -83,7 +89,9 @@ export function PresalePage() {
           layout="vertical"
           requiredMark={false}
           initialValues={{ type: 1, status: 1, sort: 0 }}
-          onFinish={(v) => save.mutate({ ...v, url: v.url.trim(), id: editing && editing !== 'new' ? editing.id : undefined })}
+          onFinish={(v) =>
+            save.mutate({ ...v, url: picture ? '' : (v.url ?? '').trim(), pictureId: picture?.id, id: editing && editing !== 'new' ? editing.id : undefined })
+          }
         >
           <Form.Item name="type" label={t('catalog.presale.type')}>
             <Select options={types} />
@@ -95,10 +103,27 @@ export function PresalePage() {
             name="url"
             label={t('catalog.ads.image')}
             extra={t('catalog.imageHint')}
-            rules={[{ validator: (_, v: string | undefined) => { const p = problem(checkImage(v ?? '')); return p ? Promise.reject(new Error(p)) : Promise.resolve() } }]}
+            rules={[
+              {
+                validator: (_, v: string | undefined) => {
+                  const p = picture ? null : problem(checkImage(v ?? ''))
+                  return p ? Promise.reject(new Error(p)) : Promise.resolve()
+                },
+              },
+            ]}
           >
-            <Input placeholder="/media/presale/cover.jpg" />
+            <Input placeholder="/media/presale/cover.jpg" disabled={picture !== null} data-testid="presale-url" />
           </Form.Item>
+          <UploadPicture
+            key={editing === null ? 'closed' : editing === 'new' ? 'new' : editing.id}
+            testid="presale-upload"
+            onBusy={setUploading}
+            onDone={(u) => {
+              setPicture(u)
+              void form.validateFields(['url'])
+            }}
+          />
+          {picture?.thumb ? <img className="catalog-preview" src={picture.thumb} alt="" /> : null}
           <Form.Item name="sort" label={t('catalog.sort')}>
             <InputNumber min={0} max={MAX_SORT} precision={0} className="full" />
           </Form.Item>

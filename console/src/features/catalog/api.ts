@@ -42,7 +42,38 @@ export const GALLERY_PAGE = 20
 export const getGalleries = (f: GalleryFilters, cursor?: string) =>
   api.get<KeysetPage<Gallery>>('/api/admin/galleries', { published: f.published, title: f.title, cursor, limit: GALLERY_PAGE })
 export const publishGallery = (id: number, published: boolean) => api.post<Gallery>('/api/admin/galleries/publish', { id, published })
-export const updateGallery = (id: number, v: { title: string; vipLevel: number; coins: number }) => api.post<Gallery>('/api/admin/galleries/update', { id, ...v })
+export const updateGallery = (id: number, v: { title: string; vipLevel: number; coins: number; subModuleID?: number }) => api.post<Gallery>('/api/admin/galleries/update', { id, ...v })
+// A new gallery: its pictures are uploaded asset ids, in order (the first
+// is the cover); subModuleID is a sub-module of an images module.
+export interface NewGallery {
+  title: string
+  subModuleID: number
+  vipLevel: number
+  coins: number
+  images: number[]
+}
+export const createGallery = (g: NewGallery) => api.post<Gallery>('/api/admin/galleries', g)
+export const setGalleryImages = (id: number, images: number[]) => api.post<Gallery>('/api/admin/galleries/images', { id, images })
+export interface GalleryImage {
+  position: number
+  assetId: number
+  width: number
+  height: number
+  thumb?: string
+}
+export interface GalleryDetail extends Gallery {
+  images: GalleryImage[]
+}
+export const getGallery = (id: number) => api.get<GalleryDetail>('/api/admin/galleries/info', { id })
+// The images modules (module_type 3) and their sub-modules, where a
+// gallery is filed.
+export interface ImageModule {
+  id: number
+  name: string
+  moduleType: number
+  subModules?: ImageModule[]
+}
+export const getImageModules = () => api.get<ImageModule[]>('/api/admin/modules').then((l) => l.filter((m) => m.moduleType === 3))
 
 // Announcements, ads and pre-sale banners share a showing window (unix
 // seconds; endsAt 0: no end) and a state computed by the server.
@@ -78,7 +109,9 @@ export interface Ad {
   clicks: { today: number; days7: number; total: number }
   createdAt: number
 }
-export type AdInput = Omit<Ad, 'id' | 'state' | 'clicks' | 'createdAt'> & { id?: number }
+// pictureId: an uploaded picture the server publishes as the image
+// (image is then ignored).
+export type AdInput = Omit<Ad, 'id' | 'state' | 'clicks' | 'createdAt'> & { id?: number; pictureId?: number }
 export const getAds = (position: AdPosition | undefined, cursor?: string) => api.get<KeysetPage<Ad>>('/api/admin/ads', { position, cursor })
 export const saveAd = (a: AdInput) => api.post<Ad>('/api/admin/ads', a)
 export const deleteAd = (id: number) => api.post<{ id: number }>('/api/admin/ads/delete', { id })
@@ -90,7 +123,7 @@ export interface PreSale {
   url: string
   sort: number
 }
-export type PreSaleInput = Omit<PreSale, 'id'> & { id?: number }
+export type PreSaleInput = Omit<PreSale, 'id'> & { id?: number; pictureId?: number }
 export const getPreSales = () => api.get<{ list: PreSale[]; max: number }>('/api/admin/presale')
 export const savePreSale = (p: PreSaleInput) => api.post<PreSale>('/api/admin/presale', p)
 export const deletePreSale = (id: number) => api.post<{ id: number }>('/api/admin/presale/delete', { id })
@@ -150,6 +183,8 @@ export const catalogKeys = {
   all: ['catalog'] as const,
   tags: ['catalog', 'tags'] as const,
   galleries: (f: GalleryFilters, cursor?: string) => ['catalog', 'galleries', f, cursor ?? ''] as const,
+  gallery: (id: number) => ['catalog', 'gallery', id] as const,
+  imageModules: ['catalog', 'imageModules'] as const,
   announcements: (cursor?: string) => ['catalog', 'announcements', cursor ?? ''] as const,
   ads: (position: string | undefined, cursor?: string) => ['catalog', 'ads', position ?? '', cursor ?? ''] as const,
   presale: ['catalog', 'presale'] as const,

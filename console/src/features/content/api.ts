@@ -2,9 +2,8 @@
 // its counts and order, the video list (drafts too, keyset pages), video
 // edits and bulk actions, and the console's uploads with progress.
 import { api } from '@/lib/client'
-import { ApiError, unwrap } from '@/lib/api'
-import { token } from '@/lib/session-store'
 import type { Timestamp } from '@/lib/time'
+import type { MediaView } from '@/lib/upload'
 
 export interface AdminModule {
   id: number
@@ -61,18 +60,6 @@ export interface VideoPage {
   nextCursor: string | null
 }
 
-export interface MediaView {
-  id: number
-  kind: 'image' | 'video'
-  state: 'processing' | 'ready' | 'failed'
-  durationMs: number
-  width: number
-  height: number
-  error?: string
-  thumb?: string
-  createdAt: Timestamp
-}
-
 export const VIDEO_PAGE = 20
 
 export const getModules = () => api.get<AdminModule[]>('/api/admin/modules')
@@ -107,43 +94,8 @@ export type BulkAction = 'publish' | 'unpublish' | 'move' | 'tag' | 'untag'
 export const bulkVideos = (b: { ids: number[]; action: BulkAction; subModuleID?: number; tagIds?: number[] }) =>
   api.post<{ changed: number; ids: number[] }>('/api/admin/videos/bulk', b)
 
-// uploadFile sends a file to POST /api/admin/media/upload (multipart, the
-// field "file") with XMLHttpRequest, whose upload events give the
-// progress fetch does not; onProgress gets 0..100. The answer is the
-// asset (a video is "processing" until transcoded).
-export function uploadFile(file: File, onProgress: (pct: number) => void, signal?: AbortSignal): Promise<MediaView> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest()
-    xhr.open('POST', '/api/admin/media/upload')
-    const tok = token()
-    if (tok) xhr.setRequestHeader('Authorization', `Bearer ${tok}`)
-    xhr.setRequestHeader('Accept', 'application/json')
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable) onProgress(uploadPercent(e.loaded, e.total))
-    }
-    xhr.onload = () => {
-      try {
-        resolve(unwrap<MediaView>(xhr.status, xhr.responseText))
-      } catch (e) {
-        reject(e)
-      }
-    }
-    const fail = (msg: string) => reject(new ApiError({ status: 0, code: 0, tip: '网络连接失败，请检查网络后重试', msg, kind: 'network' }))
-    xhr.onerror = () => fail('upload failed')
-    xhr.onabort = () => fail('upload cancelled')
-    signal?.addEventListener('abort', () => xhr.abort())
-    const form = new FormData()
-    form.append('file', file)
-    xhr.send(form)
-  })
-}
-
-// uploadPercent is the whole percent sent, 0..100 (100 only when all is).
-export function uploadPercent(loaded: number, total: number): number {
-  if (total <= 0) return 0
-  if (loaded >= total) return 100
-  return Math.min(99, Math.floor((loaded / total) * 100))
-}
+// The upload helper (XHR with progress) is shared: @/lib/upload.
+export { uploadFile, uploadPercent, type MediaView } from '@/lib/upload'
 
 export const contentKeys = {
   all: ['content'] as const,
