@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"prima/internal/platform/db"
-	"prima/internal/platform/httpx"
 	"prima/internal/platform/db/dbtest"
+	"prima/internal/platform/httpx"
 )
 
 // walkPages follows nextCursor from the first page to the last and
@@ -130,7 +130,9 @@ func TestAdminListsKeyset(t *testing.T) {
 		slices.Reverse(allComments)
 		slices.Reverse(postComments)
 		commentID := func(c AdminComment) int64 { return c.ID }
-		got := walkPages(t, func(cur []int64) (httpx.KeyPage[AdminComment], error) { return s.AdminComments(ctx, all[0].id, one(cur), 2) }, 1, commentID)
+		got := walkPages(t, func(cur []int64) (httpx.KeyPage[AdminComment], error) {
+			return s.AdminComments(ctx, all[0].id, one(cur), 2)
+		}, 1, commentID)
 		if !slices.Equal(got, postComments) {
 			t.Errorf("one post's comments %v, want %v", got, postComments)
 		}
@@ -158,7 +160,9 @@ func TestAdminListsKeyset(t *testing.T) {
 		if got = walkPages(t, func(cur []int64) (httpx.KeyPage[AdminReport], error) { return s.AdminReports(ctx, "open", one(cur), 2) }, 1, reportID); !slices.Equal(got, open) {
 			t.Errorf("open reports %v, want %v", got, open)
 		}
-		if got = walkPages(t, func(cur []int64) (httpx.KeyPage[AdminReport], error) { return s.AdminReports(ctx, "resolved", one(cur), 2) }, 1, reportID); !slices.Equal(got, resolved) {
+		if got = walkPages(t, func(cur []int64) (httpx.KeyPage[AdminReport], error) {
+			return s.AdminReports(ctx, "resolved", one(cur), 2)
+		}, 1, reportID); !slices.Equal(got, resolved) {
 			t.Errorf("resolved reports %v, want %v", got, resolved)
 		}
 	})
