@@ -62,7 +62,9 @@ func TestAdminListsKeyset(t *testing.T) {
 			uid    int64
 			status string
 		}{{"", 0, ""}, {FeedbackOpen, 0, FeedbackOpen}, {FeedbackAnswer, 0, FeedbackAnswer}, {"alice open", f.alice, FeedbackOpen}} {
-			got := walk(t, func(after int64) (httpx.KeyPage[Feedback], error) { return f.s.AdminFeedback(ctx, c.uid, c.status, after, 2) }, fbID)
+			got := walk(t, func(after int64) (httpx.KeyPage[Feedback], error) {
+				return f.s.AdminFeedback(ctx, c.uid, c.status, after, 2)
+			}, fbID)
 			if !slices.Equal(got, fb[c.name]) {
 				t.Errorf("feedback %q: %v, want %v", c.name, got, fb[c.name])
 			}
@@ -85,7 +87,9 @@ func TestAdminListsKeyset(t *testing.T) {
 		}
 		appID := func(a Application) int64 { return a.ID }
 		for _, status := range []string{"", StatePending, StateApproved, StateRejected} {
-			got := walk(t, func(after int64) (httpx.KeyPage[Application], error) { return f.s.AdminApplications(ctx, status, after, 2) }, appID)
+			got := walk(t, func(after int64) (httpx.KeyPage[Application], error) {
+				return f.s.AdminApplications(ctx, status, after, 2)
+			}, appID)
 			if !slices.Equal(got, apps[status]) {
 				t.Errorf("applications %q: %v, want %v", status, got, apps[status])
 			}
