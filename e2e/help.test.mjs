@@ -142,7 +142,8 @@ test('feedback with a picture appears in my feedback; the operator replies and t
   assert.equal(await $('fb-content').inputValue(), '')
 
   const list = await call(server.base, 'GET', '/api/admin/feedback?status=open', { token: opToken })
-  assert.equal(list.total, 1)
+  assert.equal(list.list.length, 1)
+  assert.equal(list.nextCursor, null)
   const fb = list.list[0]
   assert.equal(fb.images.length, 1)
   await call(server.base, 'POST', '/api/admin/feedback/reply', { token: opToken, body: { id: fb.id, reply: '已为你切换到更快的线路，请重试。' } })

@@ -95,10 +95,13 @@ type AdminPost struct {
 }
 
 // AdminPostQuery filters the operator's post list: State "" any, UID 0 any.
+// After, when set, is the (created_at, id) of the last post of the page
+// before (the cursor).
 type AdminPostQuery struct {
-	State                string
-	UID                  int64
-	PageNumber, PageSize int
+	State    string
+	UID      int64
+	After    []int64
+	PageSize int
 }
 
 // ValidPostState reports whether s names a post state.
@@ -110,10 +113,12 @@ func ValidPostState(s string) bool {
 	return false
 }
 
-// AdminPosts lists posts in any state. The pending queue is oldest first
-// (first come, first reviewed); every other list newest first.
-func (s *Service) AdminPosts(ctx context.Context, viewer int64, q AdminPostQuery) (httpx.Page[AdminPost], error) {
-	page := httpx.Page[AdminPost]{List: []AdminPost{}, PageNumber: q.PageNumber, PageSize: q.PageSize}
+// AdminPosts lists posts in any state, a keyset page at a time. The
+// pending queue is oldest first (first come, first reviewed); every other
+// list newest first; both by (created_at, id), the cursor's keys. No
+// count and no offset: a page of one state walks posts_state_created, of
+// one author posts_author, of every post posts_created (migration 0075).
+func (s *Service) AdminPosts(ctx context.Context, viewer int64, q AdminPostQuery) (httpx.KeyPage[AdminPost], error) {
 	var w db.Where
 	if q.State != "" {
 		w.And(`p.state = ?`, q.State)
@@ -121,25 +126,24 @@ func (s *Service) AdminPosts(ctx context.Context, viewer int64, q AdminPostQuery
 	if q.UID != 0 {
 		w.And(`p.author_id = ?`, q.UID)
 	}
-	where, args := w.Clause(), w.Args()
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM posts p`+where, args...).Scan(&page.Total); err != nil {
-		return page, err
-	}
-	order := ` ORDER BY p.created_at DESC, p.id DESC`
+	order, cmp := ` ORDER BY p.created_at DESC, p.id DESC`, `<`
 	if q.State == StatePending {
-		order = ` ORDER BY p.created_at, p.id`
+		order, cmp = ` ORDER BY p.created_at, p.id`, `>`
 	}
-	offset := (q.PageNumber - 1) * q.PageSize
-	rows, err := db.All(ctx, s.db, scanPost, `SELECT `+postColumns+` FROM posts p`+where+order+` LIMIT ? OFFSET ?`,
-		append(args, q.PageSize, offset)...)
+	if len(q.After) == 2 {
+		w.And(`(p.created_at, p.id) `+cmp+` (?, ?)`, q.After[0], q.After[1])
+	}
+	rows, err := db.All(ctx, s.db, scanPost, `SELECT `+postColumns+` FROM posts p`+w.Clause()+order+` LIMIT ?`,
+		append(w.Args(), q.PageSize+1)...)
 	if err != nil {
-		return page, err
+		return httpx.KeyPage[AdminPost]{}, err
 	}
-	if page.List, err = s.adminPosts(ctx, viewer, rows); err != nil {
-		return page, err
+	page := httpx.NewKeyPage(rows, q.PageSize, func(r postRow) []int64 { return []int64{r.created, r.id} })
+	list, err := s.adminPosts(ctx, viewer, page.List)
+	if err != nil {
+		return httpx.KeyPage[AdminPost]{}, err
 	}
-	page.HasMore = offset+len(rows) < page.Total
-	return page, nil
+	return httpx.KeyPage[AdminPost]{List: list, PageSize: page.PageSize, HasMore: page.HasMore, NextCursor: page.NextCursor}, nil
 }
 
 func (s *Service) adminPosts(ctx context.Context, viewer int64, rows []postRow) ([]AdminPost, error) {
@@ -461,26 +465,32 @@ type modCommentRow struct {
 	author, replyTo int64
 }
 
-// AdminComments lists comments newest first: of post postID, or of every
-// post when postID is 0.
-func (s *Service) AdminComments(ctx context.Context, postID int64, pageNumber, pageSize int) (httpx.Page[AdminComment], error) {
-	page := httpx.Page[AdminComment]{List: []AdminComment{}, PageNumber: pageNumber, PageSize: pageSize}
-	where, args := ``, []any{}
+// AdminComments lists comments newest first (by id, a keyset page after
+// comment id after, 0 for the first): of post postID (index
+// comments_post_id), or of every post when postID is 0 (the primary key).
+func (s *Service) AdminComments(ctx context.Context, postID, after int64, pageSize int) (httpx.KeyPage[AdminComment], error) {
+	page := httpx.KeyPage[AdminComment]{List: []AdminComment{}, PageSize: pageSize}
+	var w db.Where
 	if postID != 0 {
-		where, args = ` WHERE post_id = ?`, []any{postID}
+		w.And(`post_id = ?`, postID)
 	}
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM comments`+where, args...).Scan(&page.Total); err != nil {
-		return page, err
+	if after > 0 {
+		w.And(`id < ?`, after)
 	}
-	offset := (pageNumber - 1) * pageSize
+	where, args := w.Clause(), w.Args()
 	rows, err := db.All(ctx, s.db, func(sc db.Scanner) (modCommentRow, error) {
 		var c modCommentRow
 		err := sc.Scan(&c.ID, &c.PostID, &c.ParentID, &c.author, &c.replyTo, &c.Text, &c.State, &c.ReplyCount, &c.CreatedAt)
 		return c, err
 	}, `SELECT id, post_id, parent_id, author_id, reply_to_uid, body, state, reply_count, created_at FROM comments`+where+
-		` ORDER BY id DESC LIMIT ? OFFSET ?`, append(args, pageSize, offset)...)
+		` ORDER BY id DESC LIMIT ?`, append(args, pageSize+1)...)
 	if err != nil {
 		return page, err
+	}
+	if len(rows) > pageSize {
+		rows, page.HasMore = rows[:pageSize], true
+		c := httpx.Cursor(rows[pageSize-1].ID)
+		page.NextCursor = &c
 	}
 	var uids []int64
 	for _, c := range rows {
@@ -501,7 +511,6 @@ func (s *Service) AdminComments(ctx context.Context, postID int64, pageNumber, p
 		}
 		page.List = append(page.List, c.AdminComment)
 	}
-	page.HasMore = offset+len(rows) < page.Total
 	return page, nil
 }
 
@@ -585,17 +594,19 @@ type AdminReport struct {
 }
 
 // AdminReports lists reports in state (open: oldest first, the queue;
-// resolved: newest first).
-func (s *Service) AdminReports(ctx context.Context, state string, pageNumber, pageSize int) (httpx.Page[AdminReport], error) {
-	page := httpx.Page[AdminReport]{List: []AdminReport{}, PageNumber: pageNumber, PageSize: pageSize}
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM post_reports WHERE state = ?`, state).Scan(&page.Total); err != nil {
-		return page, err
-	}
-	order := `r.id`
+// resolved: newest first), by id, a keyset page after report id after (0
+// for the first): a walk of post_reports_state.
+func (s *Service) AdminReports(ctx context.Context, state string, after int64, pageSize int) (httpx.KeyPage[AdminReport], error) {
+	page := httpx.KeyPage[AdminReport]{List: []AdminReport{}, PageSize: pageSize}
+	order, cmp := `r.id`, `>`
 	if state != "open" {
-		order = `r.id DESC`
+		order, cmp = `r.id DESC`, `<`
 	}
-	offset := (pageNumber - 1) * pageSize
+	args := []any{state}
+	where := `r.state = ?`
+	if after > 0 {
+		where, args = where+` AND r.id `+cmp+` ?`, append(args, after)
+	}
 	type row struct {
 		AdminReport
 		reporter, postAuthor, commentAuthor int64
@@ -611,9 +622,14 @@ func (s *Service) AdminReports(ctx context.Context, state string, pageNumber, pa
 		COALESCE(c.author_id, 0), COALESCE(c.body, ''), COALESCE(c.state, ''),
 		(SELECT COUNT(*) FROM post_reports o WHERE o.post_id = r.post_id AND o.comment_id = r.comment_id AND o.state = 'open')
 		FROM post_reports r LEFT JOIN posts p ON p.id = r.post_id LEFT JOIN comments c ON r.comment_id <> 0 AND c.id = r.comment_id
-		WHERE r.state = ? ORDER BY `+order+` LIMIT ? OFFSET ?`, state, pageSize, offset)
+		WHERE `+where+` ORDER BY `+order+` LIMIT ?`, append(args, pageSize+1)...)
 	if err != nil {
 		return page, err
+	}
+	if len(rows) > pageSize {
+		rows, page.HasMore = rows[:pageSize], true
+		c := httpx.Cursor(rows[pageSize-1].ID)
+		page.NextCursor = &c
 	}
 	var uids []int64
 	for _, r := range rows {
@@ -634,7 +650,6 @@ func (s *Service) AdminReports(ctx context.Context, state string, pageNumber, pa
 		}
 		page.List = append(page.List, rep)
 	}
-	page.HasMore = offset+len(rows) < page.Total
 	return page, nil
 }
 

@@ -20,11 +20,12 @@ func modBool(name string, b *bool) (bool, error) {
 	return *b, nil
 }
 
-// AdminPosts answers GET /api/admin/community/posts?state=&uid=&pageNumber=&pageSize=.
+// AdminPosts answers GET /api/admin/community/posts?state=&uid=&cursor=&pageSize=
+// (keyset: the cursor is the nextCursor of the page before).
 func (h *ModHandler) AdminPosts(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	aq := AdminPostQuery{State: q.String("state"), UID: q.Int("uid", 0, 0, httpx.MaxID)}
-	aq.PageNumber, aq.PageSize = httpx.PageParams(q, 20)
+	aq.After, aq.PageSize = httpx.KeyParams(q, 2, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -145,15 +146,15 @@ func (h *ModHandler) AdminRemovePost(w http.ResponseWriter, r *http.Request) err
 	return httpx.OK(w, p)
 }
 
-// AdminComments answers GET /api/admin/community/comments?postID=&pageNumber=&pageSize=.
+// AdminComments answers GET /api/admin/community/comments?postID=&cursor=&pageSize=.
 func (h *ModHandler) AdminComments(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	post := q.Int("postID", 0, 0, httpx.MaxID)
-	num, size := httpx.PageParams(q, 20)
+	after, size := httpx.KeyParams(q, 1, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
-	page, err := h.s.AdminComments(r.Context(), post, num, size)
+	page, err := h.s.AdminComments(r.Context(), post, first(after), size)
 	if err != nil {
 		return modErrs.Map(err)
 	}
@@ -172,11 +173,11 @@ func (h *ModHandler) AdminRemoveComment(w http.ResponseWriter, r *http.Request) 
 	return httpx.OK(w, map[string]any{"id": id, "state": "removed"})
 }
 
-// AdminReports answers GET /api/admin/community/reports?state=open|resolved&pageNumber=&pageSize=.
+// AdminReports answers GET /api/admin/community/reports?state=open|resolved&cursor=&pageSize=.
 func (h *ModHandler) AdminReports(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	state := q.String("state")
-	num, size := httpx.PageParams(q, 20)
+	after, size := httpx.KeyParams(q, 1, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
@@ -187,7 +188,7 @@ func (h *ModHandler) AdminReports(w http.ResponseWriter, r *http.Request) error 
 	default:
 		return httpx.Invalid("举报状态无效", "state must be open or resolved, got "+httpx.Echo(state))
 	}
-	page, err := h.s.AdminReports(r.Context(), state, num, size)
+	page, err := h.s.AdminReports(r.Context(), state, first(after), size)
 	if err != nil {
 		return modErrs.Map(err)
 	}
@@ -317,4 +318,12 @@ func (h *ModHandler) AdminUpdateTopic(w http.ResponseWriter, r *http.Request) er
 		return modErrs.Map(err)
 	}
 	return httpx.OK(w, t)
+}
+
+// first is a one-key cursor's key, 0 for none (the first page).
+func first(keys []int64) int64 {
+	if len(keys) == 0 {
+		return 0
+	}
+	return keys[0]
 }

@@ -188,19 +188,24 @@ func (h *Handler) Report(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, map[string]int64{"id": id})
 }
 
-// AdminReports is GET /api/admin/message/reports?uid=&status=&pageNumber&pageSize.
+// AdminReports is GET /api/admin/message/reports?uid=&status=&cursor&pageSize
+// (keyset: cursor is the nextCursor of the page before).
 func (h *Handler) AdminReports(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	uid := q.Int("uid", 0, 1, httpx.MaxID)
 	state := q.String("status")
-	num, size := pageParams(q)
+	after, size := httpx.KeyParams(q, 1, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
 	if state != "" && state != ReportOpen && state != ReportResolved {
 		return httpx.Invalid("状态无效", "status must be open or resolved, got "+httpx.Echo(state))
 	}
-	p, err := h.s.Reports(r.Context(), uid, state, num, size)
+	var from int64
+	if len(after) == 1 {
+		from = after[0]
+	}
+	p, err := h.s.Reports(r.Context(), uid, state, from, size)
 	if err != nil {
 		return err
 	}

@@ -248,9 +248,11 @@ type ReportView struct {
 // reportContext is how many messages an operator sees with a report.
 const reportContext = 20
 
-// Reports is the operators' page of reports, newest first; reported > 0
-// keeps those about one user.
-func (s *Service) Reports(ctx context.Context, reported int64, state string, num, size int) (httpx.Page[ReportView], error) {
+// Reports is the operators' page of reports, newest first (by id, a
+// keyset page after report id after, 0 for the first); reported > 0 keeps
+// those about one user, state "" any. No count and no offset: a walk of
+// message_reports_reported, message_reports_state or the primary key.
+func (s *Service) Reports(ctx context.Context, reported int64, state string, after int64, size int) (httpx.KeyPage[ReportView], error) {
 	var w db.Where
 	if reported > 0 {
 		w.And(`reported_id = ?`, reported)
@@ -258,12 +260,11 @@ func (s *Service) Reports(ctx context.Context, reported int64, state string, num
 	if state != "" {
 		w.And(`state = ?`, state)
 	}
-	cond, args := w.Clause(), w.Args()
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM message_reports`+cond, args...).Scan(&total); err != nil {
-		return httpx.Page[ReportView]{}, err
+	if after > 0 {
+		w.And(`id < ?`, after)
 	}
-	p := httpx.NewPage[ReportView](nil, total, num, size)
+	cond, args := w.Clause(), w.Args()
+	p := httpx.KeyPage[ReportView]{List: []ReportView{}, PageSize: size}
 	type row struct {
 		v    ReportView
 		last int64
@@ -274,10 +275,15 @@ func (s *Service) Reports(ctx context.Context, reported int64, state string, num
 		err := r.Scan(&x.v.ID, &x.v.Reporter.UID, &x.v.Reported.UID, &x.v.Reason, &x.last, &at, &x.v.State, &x.v.Resolution)
 		x.v.CreatedAt = time.Unix(at, 0).UTC()
 		return x, err
-	}, `SELECT id, reporter_id, reported_id, reason, last_message_id, created_at, state, resolution FROM message_reports`+cond+` ORDER BY id DESC LIMIT ? OFFSET ?`,
-		append(args, size, (num-1)*size)...)
+	}, `SELECT id, reporter_id, reported_id, reason, last_message_id, created_at, state, resolution FROM message_reports`+cond+` ORDER BY id DESC LIMIT ?`,
+		append(args, size+1)...)
 	if err != nil {
 		return p, err
+	}
+	if len(rows) > size {
+		rows, p.HasMore = rows[:size], true
+		c := httpx.Cursor(rows[size-1].v.ID)
+		p.NextCursor = &c
 	}
 	var uids []int64
 	for _, x := range rows {

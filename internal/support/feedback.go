@@ -152,8 +152,10 @@ func (s *Service) MyFeedback(ctx context.Context, uid int64, num, size int) (htt
 }
 
 // AdminFeedback is one page of every user's feedback (uid 0) or one
-// user's, of one status ("" any), newest first.
-func (s *Service) AdminFeedback(ctx context.Context, uid int64, status string, num, size int) (httpx.Page[Feedback], error) {
+// user's, of one status ("" any), newest first by id: a keyset page after
+// feedback id after (0 for the first), without a count or an offset (a
+// walk of feedback_user, feedback_status or the primary key).
+func (s *Service) AdminFeedback(ctx context.Context, uid int64, status string, after int64, size int) (httpx.KeyPage[Feedback], error) {
 	var w db.Where
 	if uid > 0 {
 		w.And("user_id = ?", uid)
@@ -161,7 +163,19 @@ func (s *Service) AdminFeedback(ctx context.Context, uid int64, status string, n
 	if status != "" {
 		w.And("status = ?", status)
 	}
-	return s.listFeedback(ctx, &w, num, size)
+	if after > 0 {
+		w.And("id < ?", after)
+	}
+	list, err := db.All(ctx, s.db, scanFeedback, `SELECT `+feedbackColumns+` FROM feedback`+w.Clause()+` ORDER BY id DESC LIMIT ?`,
+		append(w.Args(), size+1)...)
+	if err != nil {
+		return httpx.KeyPage[Feedback]{}, err
+	}
+	p := httpx.NewKeyPage(list, size, func(f Feedback) []int64 { return []int64{f.ID} })
+	if err := s.fill(ctx, s.db, p.List); err != nil {
+		return httpx.KeyPage[Feedback]{}, err
+	}
+	return p, nil
 }
 
 func (s *Service) listFeedback(ctx context.Context, w *db.Where, num, size int) (httpx.Page[Feedback], error) {

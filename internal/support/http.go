@@ -40,19 +40,20 @@ func (h *Handler) MyFeedback(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, p)
 }
 
-// AdminFeedback is GET /api/admin/feedback?status&uid&pageNumber&pageSize.
+// AdminFeedback is GET /api/admin/feedback?status&uid&cursor&pageSize
+// (keyset: cursor is the nextCursor of the page before).
 func (h *Handler) AdminFeedback(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	status := q.String("status")
 	uid := q.Int("uid", 0, 1, httpx.MaxID)
-	num, size := httpx.PageParams(q, 20)
+	after, size := httpx.KeyParams(q, 1, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
 	if err := CheckFeedbackStatus(status); err != nil {
 		return errs.Map(err)
 	}
-	p, err := h.s.AdminFeedback(r.Context(), uid, status, num, size)
+	p, err := h.s.AdminFeedback(r.Context(), uid, status, firstKey(after), size)
 	if err != nil {
 		return errs.Map(err)
 	}
@@ -101,18 +102,19 @@ func (h *Handler) Apply(w http.ResponseWriter, r *http.Request) error {
 	return httpx.OK(w, out)
 }
 
-// AdminApplications is GET /api/admin/settled?status&pageNumber&pageSize.
+// AdminApplications is GET /api/admin/settled?status&cursor&pageSize
+// (keyset: cursor is the nextCursor of the page before).
 func (h *Handler) AdminApplications(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
 	status := q.String("status")
-	num, size := httpx.PageParams(q, 20)
+	after, size := httpx.KeyParams(q, 1, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
 	if err := CheckAppStatus(status); err != nil {
 		return errs.Map(err)
 	}
-	p, err := h.s.AdminApplications(r.Context(), status, num, size)
+	p, err := h.s.AdminApplications(r.Context(), status, firstKey(after), size)
 	if err != nil {
 		return errs.Map(err)
 	}
@@ -153,4 +155,12 @@ func (h *Handler) decide(w http.ResponseWriter, r *http.Request, approve bool) e
 		return errs.Map(err)
 	}
 	return httpx.OK(w, Decision{Application: a, Changed: changed})
+}
+
+// firstKey is a one-key cursor's key, 0 for none (the first page).
+func firstKey(keys []int64) int64 {
+	if len(keys) == 0 {
+		return 0
+	}
+	return keys[0]
 }

@@ -165,25 +165,27 @@ func CheckAppStatus(st string) error {
 
 // AdminApplications is one page of applications of one status ("" any),
 // oldest pending first is what a reviewer wants, so pending lists by id
-// ascending and the others newest first.
-func (s *Service) AdminApplications(ctx context.Context, status string, num, size int) (httpx.Page[Application], error) {
-	cond, args, order := "1 = 1", []any{}, "id DESC"
+// ascending and the others newest first. A keyset page after application
+// id after (0 for the first), without a count or an offset (a walk of
+// creator_applications_status or the primary key).
+func (s *Service) AdminApplications(ctx context.Context, status string, after int64, size int) (httpx.KeyPage[Application], error) {
+	var w db.Where
+	order, cmp := "id DESC", "<"
 	if status != "" {
-		cond, args = "status = ?", append(args, status)
+		w.And("status = ?", status)
 	}
 	if status == StatePending {
-		order = "id"
+		order, cmp = "id", ">"
 	}
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM creator_applications WHERE `+cond, args...).Scan(&total); err != nil {
-		return httpx.Page[Application]{}, err
+	if after > 0 {
+		w.And("id "+cmp+" ?", after)
 	}
-	list, err := db.All(ctx, s.db, scanApp, `SELECT `+appColumns+` FROM creator_applications WHERE `+cond+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
-		append(args, size, (num-1)*size)...)
+	list, err := db.All(ctx, s.db, scanApp, `SELECT `+appColumns+` FROM creator_applications`+w.Clause()+` ORDER BY `+order+` LIMIT ?`,
+		append(w.Args(), size+1)...)
 	if err != nil {
-		return httpx.Page[Application]{}, err
+		return httpx.KeyPage[Application]{}, err
 	}
-	return httpx.NewPage(list, total, num, size), nil
+	return httpx.NewKeyPage(list, size, func(a Application) []int64 { return []int64{a.ID} }), nil
 }
 
 // Decide approves or rejects (with a reason) pending application id. One

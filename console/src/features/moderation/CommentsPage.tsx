@@ -7,6 +7,7 @@ import { SearchOutlined } from '@ant-design/icons'
 import { useT } from '@/i18n'
 import { formatTime } from '@/lib/time'
 import { Page } from '@/components/Page'
+import { cursorOf, firstPage, newer, older, type Pager as PagerState } from '@/lib/pager'
 import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
 import { errorTip } from '@/components/ErrorState'
@@ -18,9 +19,10 @@ export function CommentsPage() {
   const qc = useQueryClient()
   const { message } = App.useApp()
   const [post, setPost] = useState<number | undefined>()
-  const [page, setPage] = useState(1)
+  const [pager, setPager] = useState<PagerState>(firstPage)
+  const cursor = cursorOf(pager)
   const [removing, setRemoving] = useState<AdminComment | null>(null)
-  const q = useQuery({ queryKey: modKeys.comments(post, page), queryFn: () => getComments(post, page), placeholderData: keepPreviousData })
+  const q = useQuery({ queryKey: modKeys.comments(post, cursor), queryFn: () => getComments(post, cursor), placeholderData: keepPreviousData })
   const remove = useMutation({
     mutationFn: (v: { id: number; reason: string }) => removeComment(v.id, v.reason),
     onSuccess: () => {
@@ -37,7 +39,7 @@ export function CommentsPage() {
         className="filters"
         onFinish={(v) => {
           setPost(v.post || undefined)
-          setPage(1)
+          setPager(firstPage)
         }}
       >
         <Form.Item name="post" label={t('mod.postFilter')}>
@@ -72,7 +74,7 @@ export function CommentsPage() {
           },
         ]}
       />
-      <Pager labels="page" page={page} hasPrev={page > 1} hasNext={!!q.data?.hasMore} busy={q.isFetching} onPrev={() => setPage((p) => Math.max(1, p - 1))} onNext={() => setPage((p) => p + 1)} />
+      <Pager labels="page" page={pager.index + 1} hasPrev={pager.index > 0} hasNext={!!q.data?.nextCursor} busy={q.isFetching} onPrev={() => setPager(newer)} onNext={() => setPager((p) => older(p, q.data?.nextCursor ?? null))} />
       <ReasonModal
         open={removing !== null}
         title={t('mod.removeTitle', { what: t('mod.comment') })}

@@ -7,6 +7,7 @@ import { CheckOutlined, CloseOutlined } from '@ant-design/icons'
 import { useT } from '@/i18n'
 import { formatTime } from '@/lib/time'
 import { Page } from '@/components/Page'
+import { cursorOf, firstPage, newer, older, type Pager as PagerState } from '@/lib/pager'
 import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
 import { errorTip } from '@/components/ErrorState'
@@ -17,10 +18,11 @@ export function QueuePage() {
   const t = useT()
   const qc = useQueryClient()
   const { message } = App.useApp()
-  const [page, setPage] = useState(1)
+  const [pager, setPager] = useState<PagerState>(firstPage)
+  const cursor = cursorOf(pager)
   const [selected, setSelected] = useState<number[]>([])
   const [rejecting, setRejecting] = useState<number[] | null>(null)
-  const q = useQuery({ queryKey: modKeys.pending(page), queryFn: () => getPending(page), placeholderData: keepPreviousData })
+  const q = useQuery({ queryKey: modKeys.pending(cursor), queryFn: () => getPending(cursor), placeholderData: keepPreviousData })
   const review = useMutation({
     mutationFn: (v: { ids: number[]; approve: boolean; reason?: string }) => reviewPosts(v.ids, v.approve, v.reason),
     onSuccess: (r, v) => {
@@ -90,7 +92,7 @@ export function QueuePage() {
           },
         ]}
       />
-      <Pager labels="page" page={page} hasPrev={page > 1} hasNext={!!q.data?.hasMore} busy={q.isFetching} onPrev={() => setPage((p) => Math.max(1, p - 1))} onNext={() => setPage((p) => p + 1)} />
+      <Pager labels="page" page={pager.index + 1} hasPrev={pager.index > 0} hasNext={!!q.data?.nextCursor} busy={q.isFetching} onPrev={() => setPager(newer)} onNext={() => setPager((p) => older(p, q.data?.nextCursor ?? null))} />
       <ReasonModal
         open={rejecting !== null}
         title={t('mod.rejectTitle', { n: rejecting?.length ?? 0 })}

@@ -7,6 +7,7 @@ import { App, Button, Popconfirm, Segmented, Space, Tabs, Tag, Typography } from
 import { useT, type MessageKey, type T } from '@/i18n'
 import { formatTime } from '@/lib/time'
 import { Page } from '@/components/Page'
+import { cursorOf, firstPage, newer, older, type Pager as PagerState } from '@/lib/pager'
 import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
 import { errorTip } from '@/components/ErrorState'
@@ -62,9 +63,10 @@ function PostReports() {
   const t = useT()
   const done = useDone()
   const [state, setState] = useState<ReportState>('open')
-  const [page, setPage] = useState(1)
+  const [pager, setPager] = useState<PagerState>(firstPage)
+  const cursor = cursorOf(pager)
   const [removing, setRemoving] = useState<PostReport | null>(null)
-  const q = useQuery({ queryKey: modKeys.postReports(state, page), queryFn: () => getPostReports(state, page), placeholderData: keepPreviousData })
+  const q = useQuery({ queryKey: modKeys.postReports(state, cursor), queryFn: () => getPostReports(state, cursor), placeholderData: keepPreviousData })
   const resolve = useMutation({ mutationFn: resolvePostReport, onSuccess: (r) => done.ok(t('mod.handled', { n: r.resolved })), onError: done.fail })
   const remove = useMutation({
     mutationFn: (v: { r: PostReport; reason: string }) => (v.r.commentId ? removeComment(v.r.commentId, v.reason) : removePost(v.r.postId, v.reason)),
@@ -77,7 +79,7 @@ function PostReports() {
   const busy = resolve.isPending || remove.isPending
   return (
     <>
-      <StateSwitch value={state} onChange={(s) => (setState(s), setPage(1))} />
+      <StateSwitch value={state} onChange={(s) => (setState(s), setPager(firstPage))} />
       <QueryTable<PostReport>
         query={q}
         empty={t('mod.reportsEmpty')}
@@ -112,7 +114,7 @@ function PostReports() {
           },
         ]}
       />
-      <Pager labels="page" page={page} hasPrev={page > 1} hasNext={!!q.data?.hasMore} busy={q.isFetching} onPrev={() => setPage((p) => Math.max(1, p - 1))} onNext={() => setPage((p) => p + 1)} />
+      <Pager labels="page" page={pager.index + 1} hasPrev={pager.index > 0} hasNext={!!q.data?.nextCursor} busy={q.isFetching} onPrev={() => setPager(newer)} onNext={() => setPager((p) => older(p, q.data?.nextCursor ?? null))} />
       <ReasonModal
         open={removing !== null}
         title={t('mod.removeTitle', { what: removing?.commentId ? t('mod.comment') : t('mod.post') })}
@@ -204,9 +206,10 @@ function MessageReportsTab() {
   const t = useT()
   const done = useDone()
   const [state, setState] = useState<ReportState>('open')
-  const [page, setPage] = useState(1)
+  const [pager, setPager] = useState<PagerState>(firstPage)
+  const cursor = cursorOf(pager)
   const [muting, setMuting] = useState<MessageReport | null>(null)
-  const q = useQuery({ queryKey: modKeys.messageReports(state, page), queryFn: () => getMessageReports(state, page), placeholderData: keepPreviousData })
+  const q = useQuery({ queryKey: modKeys.messageReports(state, cursor), queryFn: () => getMessageReports(state, cursor), placeholderData: keepPreviousData })
   const resolve = useMutation({
     mutationFn: (v: { id: number; action: 'dismiss' | 'mute'; minutes?: number; reason?: string }) => resolveMessageReport(v.id, v.action, v.minutes, v.reason),
     onSuccess: () => {
@@ -217,7 +220,7 @@ function MessageReportsTab() {
   })
   return (
     <>
-      <StateSwitch value={state} onChange={(s) => (setState(s), setPage(1))} />
+      <StateSwitch value={state} onChange={(s) => (setState(s), setPager(firstPage))} />
       <QueryTable<MessageReport>
         query={q}
         empty={t('mod.reportsEmpty')}
@@ -267,7 +270,7 @@ function MessageReportsTab() {
           },
         ]}
       />
-      <Pager labels="page" page={page} hasPrev={page > 1} hasNext={!!q.data?.hasMore} busy={q.isFetching} onPrev={() => setPage((p) => Math.max(1, p - 1))} onNext={() => setPage((p) => p + 1)} />
+      <Pager labels="page" page={pager.index + 1} hasPrev={pager.index > 0} hasNext={!!q.data?.nextCursor} busy={q.isFetching} onPrev={() => setPager(newer)} onNext={() => setPager((p) => older(p, q.data?.nextCursor ?? null))} />
       <ReasonModal
         open={muting !== null}
         withMinutes

@@ -22,13 +22,7 @@ export interface AdminPost {
   createdAt: Timestamp
 }
 
-export interface NumberPage<T> {
-  list: T[]
-  pageNumber: number
-  pageSize: number
-  hasMore: boolean
-}
-
+// A keyset page: nextCursor opens the next one (null on the last).
 export interface CursorPage<T> {
   list: T[]
   nextCursor: string | null
@@ -95,21 +89,21 @@ export interface WordList {
 
 export const PAGE = 20
 
-export const getPending = (pageNumber: number) =>
-  api.get<NumberPage<AdminPost>>('/api/admin/community/posts', { state: 'pending', pageNumber, pageSize: PAGE })
+export const getPending = (cursor: string | null) =>
+  api.get<CursorPage<AdminPost>>('/api/admin/community/posts', { state: 'pending', cursor: cursor ?? undefined, pageSize: PAGE })
 export const reviewPost = (id: number, approve: boolean, reason = '') =>
   api.post<AdminPost>('/api/admin/community/posts/review', { id, approve, reason })
 export const reviewPosts = (ids: number[], approve: boolean, reason = '') =>
   api.post<Reviewed>('/api/admin/community/posts/review', { ids, approve, reason })
 export const removePost = (id: number, reason: string) => api.post<AdminPost>('/api/admin/community/posts/remove', { id, reason })
 
-export const getComments = (postID: number | undefined, pageNumber: number) =>
-  api.get<NumberPage<AdminComment>>('/api/admin/community/comments', { postID, pageNumber, pageSize: PAGE })
+export const getComments = (postID: number | undefined, cursor: string | null) =>
+  api.get<CursorPage<AdminComment>>('/api/admin/community/comments', { postID, cursor: cursor ?? undefined, pageSize: PAGE })
 export const removeComment = (id: number, reason: string) => api.post<unknown>('/api/admin/community/comments/remove', { id, reason })
 
 export type ReportState = 'open' | 'resolved'
-export const getPostReports = (state: ReportState, pageNumber: number) =>
-  api.get<NumberPage<PostReport>>('/api/admin/community/reports', { state, pageNumber, pageSize: PAGE })
+export const getPostReports = (state: ReportState, cursor: string | null) =>
+  api.get<CursorPage<PostReport>>('/api/admin/community/reports', { state, cursor: cursor ?? undefined, pageSize: PAGE })
 export const resolvePostReport = (id: number) => api.post<{ resolved: number }>('/api/admin/community/reports/resolve', { id })
 
 export const getVideoReports = (status: ReportState, cursor: string | undefined) =>
@@ -117,8 +111,8 @@ export const getVideoReports = (status: ReportState, cursor: string | undefined)
 export const resolveVideoReports = (id: number, action: 'dismiss' | 'unpublish') =>
   api.post<{ resolved: number; published: boolean }>('/api/admin/videos/reports/resolve', { id, action })
 
-export const getMessageReports = (status: ReportState, pageNumber: number) =>
-  api.get<NumberPage<MessageReport>>('/api/admin/message/reports', { status, pageNumber, pageSize: PAGE })
+export const getMessageReports = (status: ReportState, cursor: string | null) =>
+  api.get<CursorPage<MessageReport>>('/api/admin/message/reports', { status, cursor: cursor ?? undefined, pageSize: PAGE })
 export const resolveMessageReport = (id: number, action: 'dismiss' | 'mute', minutes?: number, reason?: string) =>
   api.post<{ state: string }>('/api/admin/message/reports/resolve', { id, action, minutes, reason })
 
@@ -127,10 +121,10 @@ export const saveWords = (words: string[]) => api.post<WordList>('/api/admin/mod
 
 export const modKeys = {
   all: ['moderation'] as const,
-  pending: (page: number) => ['moderation', 'pending', page] as const,
-  comments: (post: number | undefined, page: number) => ['moderation', 'comments', post, page] as const,
-  postReports: (s: ReportState, page: number) => ['moderation', 'reports', 'posts', s, page] as const,
+  pending: (cursor: string | null) => ['moderation', 'pending', cursor] as const,
+  comments: (post: number | undefined, cursor: string | null) => ['moderation', 'comments', post, cursor] as const,
+  postReports: (s: ReportState, cursor: string | null) => ['moderation', 'reports', 'posts', s, cursor] as const,
   videoReports: (s: ReportState, cursor: string | undefined) => ['moderation', 'reports', 'videos', s, cursor] as const,
-  messageReports: (s: ReportState, page: number) => ['moderation', 'reports', 'messages', s, page] as const,
+  messageReports: (s: ReportState, cursor: string | null) => ['moderation', 'reports', 'messages', s, cursor] as const,
   words: ['moderation', 'words'] as const,
 }

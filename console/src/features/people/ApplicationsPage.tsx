@@ -9,6 +9,7 @@ import { useT, type MessageKey } from '@/i18n'
 import { formatTime } from '@/lib/time'
 import type { SessionInfo } from '@/lib/session'
 import { Page } from '@/components/Page'
+import { cursorOf, firstPage, newer, older, type Pager as PagerState } from '@/lib/pager'
 import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
 import { errorTip } from '@/components/ErrorState'
@@ -35,10 +36,11 @@ function ApplicationsPageInner() {
   const qc = useQueryClient()
   const { message } = App.useApp()
   const [status, setStatus] = useState<AppStatus | ''>('pending')
-  const [page, setPage] = useState(1)
+  const [pager, setPager] = useState<PagerState>(firstPage)
+  const cursor = cursorOf(pager)
   const [rejecting, setRejecting] = useState<Application | null>(null)
   const [reason, setReason] = useState('')
-  const q = useQuery({ queryKey: peopleKeys.applications(status, page), queryFn: () => getApplications(status, page) })
+  const q = useQuery({ queryKey: peopleKeys.applications(status, cursor), queryFn: () => getApplications(status, cursor) })
   const decide = useMutation({
     mutationFn: (v: { id: number; approve: boolean; reason?: string }) => decideApplication(v.id, v.approve, v.reason),
     onSuccess: (r, v) => {
@@ -56,7 +58,7 @@ function ApplicationsPageInner() {
         value={status}
         onChange={(v) => {
           setStatus(v)
-          setPage(1)
+          setPager(firstPage)
         }}
         options={(['pending', 'approved', 'rejected', ''] as const).map((s) => ({ value: s, label: t((s ? `people.apps.${s}` : 'people.apps.all') as MessageKey) }))}
         data-testid="apps-status"
@@ -105,7 +107,7 @@ function ApplicationsPageInner() {
             },
           ]}
         />
-        <Pager page={page} hasPrev={page > 1} hasNext={!!q.data?.hasMore} busy={q.isFetching} labels="page" onPrev={() => setPage(page - 1)} onNext={() => setPage(page + 1)} />
+        <Pager labels="page" page={pager.index + 1} hasPrev={pager.index > 0} hasNext={!!q.data?.nextCursor} busy={q.isFetching} onPrev={() => setPager(newer)} onNext={() => setPager((p) => older(p, q.data?.nextCursor ?? null))} />
       </div>
       <Modal
         open={rejecting !== null}

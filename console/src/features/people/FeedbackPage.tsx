@@ -8,6 +8,7 @@ import { useT, type MessageKey } from '@/i18n'
 import { formatTime } from '@/lib/time'
 import type { SessionInfo } from '@/lib/session'
 import { Page } from '@/components/Page'
+import { cursorOf, firstPage, newer, older, type Pager as PagerState } from '@/lib/pager'
 import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
 import { errorTip } from '@/components/ErrorState'
@@ -32,10 +33,11 @@ function FeedbackPageInner() {
   const qc = useQueryClient()
   const { message } = App.useApp()
   const [status, setStatus] = useState<FeedbackStatus | ''>('open')
-  const [page, setPage] = useState(1)
+  const [pager, setPager] = useState<PagerState>(firstPage)
+  const cursor = cursorOf(pager)
   const [replying, setReplying] = useState<Feedback | null>(null)
   const [text, setText] = useState('')
-  const q = useQuery({ queryKey: peopleKeys.feedback(status, page), queryFn: () => getFeedback(status, page) })
+  const q = useQuery({ queryKey: peopleKeys.feedback(status, cursor), queryFn: () => getFeedback(status, cursor) })
   const reply = useMutation({
     mutationFn: (v: { id: number; reply: string }) => replyFeedback(v.id, v.reply),
     onSuccess: () => {
@@ -52,7 +54,7 @@ function FeedbackPageInner() {
         value={status}
         onChange={(v) => {
           setStatus(v)
-          setPage(1)
+          setPager(firstPage)
         }}
         options={(['open', 'replied', ''] as const).map((s) => ({ value: s, label: t((s ? `people.fb.${s}` : 'people.apps.all') as MessageKey) }))}
         data-testid="fb-status"
@@ -106,7 +108,7 @@ function FeedbackPageInner() {
             },
           ]}
         />
-        <Pager page={page} hasPrev={page > 1} hasNext={!!q.data?.hasMore} busy={q.isFetching} labels="page" onPrev={() => setPage(page - 1)} onNext={() => setPage(page + 1)} />
+        <Pager labels="page" page={pager.index + 1} hasPrev={pager.index > 0} hasNext={!!q.data?.nextCursor} busy={q.isFetching} onPrev={() => setPager(newer)} onNext={() => setPager((p) => older(p, q.data?.nextCursor ?? null))} />
       </div>
       <Modal
         open={replying !== null}

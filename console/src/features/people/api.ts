@@ -108,13 +108,14 @@ export interface Application {
   createdAt: Timestamp
   decidedAt?: Timestamp
 }
-export interface NumberedPage<T> {
+// A keyset page: nextCursor opens the next one (null on the last).
+export interface CursorPage<T> {
   list: T[]
-  pageNumber: number
   hasMore: boolean
+  nextCursor: string | null
 }
-export const getApplications = (status: AppStatus | '', pageNumber: number) =>
-  api.get<NumberedPage<Application>>('/api/admin/settled', status ? { status, pageNumber, pageSize: 20 } : { pageNumber, pageSize: 20 })
+export const getApplications = (status: AppStatus | '', cursor: string | null) =>
+  api.get<CursorPage<Application>>('/api/admin/settled', { status: status || undefined, cursor: cursor ?? undefined, pageSize: 20 })
 export const decideApplication = (id: number, approve: boolean, reason = '') =>
   api.post<{ application: Application; changed: boolean }>(approve ? '/api/admin/settled/approve' : '/api/admin/settled/reject', approve ? { id } : { id, reason })
 
@@ -130,8 +131,8 @@ export interface Feedback {
   replies: { id: number; body: string; createdAt: Timestamp }[]
   createdAt: Timestamp
 }
-export const getFeedback = (status: FeedbackStatus | '', pageNumber: number) =>
-  api.get<NumberedPage<Feedback>>('/api/admin/feedback', status ? { status, pageNumber, pageSize: 20 } : { pageNumber, pageSize: 20 })
+export const getFeedback = (status: FeedbackStatus | '', cursor: string | null) =>
+  api.get<CursorPage<Feedback>>('/api/admin/feedback', { status: status || undefined, cursor: cursor ?? undefined, pageSize: 20 })
 export const replyFeedback = (id: number, reply: string) => api.post<Feedback>('/api/admin/feedback/reply', { id, reply })
 
 export const peopleKeys = {
@@ -139,7 +140,7 @@ export const peopleKeys = {
   search: (q: string, cursor: string | null) => ['people', 'search', q, cursor] as const,
   detail: (uid: number) => ['people', 'detail', uid] as const,
   applicationsAll: ['people', 'applications'] as const,
-  applications: (status: string, page: number) => ['people', 'applications', status, page] as const,
+  applications: (status: string, cursor: string | null) => ['people', 'applications', status, cursor] as const,
   feedbackAll: ['people', 'feedback'] as const,
-  feedback: (status: string, page: number) => ['people', 'feedback', status, page] as const,
+  feedback: (status: string, cursor: string | null) => ['people', 'feedback', status, cursor] as const,
 }
