@@ -7,7 +7,7 @@
 // at a public address) or typed as an address (http(s) or /media/...).
 import { useState } from 'react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { Button, Drawer, Form, Input, InputNumber, Popconfirm, Select, Space, Tag } from 'antd'
+import { Button, Drawer, Form, Input, InputNumber, Select, Tag } from 'antd'
 import { PlusOutlined } from '@ant-design/icons'
 import dayjs from 'dayjs'
 import { useT, type MessageKey } from '@/i18n'
@@ -18,7 +18,7 @@ import { AD_POSITIONS, catalogKeys, deleteAd, getAds, saveAd, type Ad, type AdIn
 import { useKeyset } from './keyset'
 import { MAX_SORT, checkImage, checkLink, isImage, toSeconds } from './validate'
 import { WindowFields, type WindowValues } from './WindowFields'
-import { WindowTag, WindowText, useDrawerSize, useProblemText, useSave } from './shared'
+import { WindowTag, WindowText, useDrawerSize, useProblemText, useSave, EditDelete } from './shared'
 import { UploadPicture, type Uploaded } from './PictureUpload'
 
 interface FormValues extends WindowValues {
@@ -111,18 +111,7 @@ export function AdsPage() {
           {
             title: t('common.actions'),
             key: 'actions',
-            render: (_, a) => (
-              <Space wrap>
-                <Button size="small" onClick={() => open(a)} data-testid={`ad-edit-${a.id}`}>
-                  {t('catalog.edit')}
-                </Button>
-                <Popconfirm title={t('catalog.deleteConfirm')} onConfirm={() => remove.mutate(a.id)} okButtonProps={{ danger: true }}>
-                  <Button size="small" danger loading={remove.isPending && remove.variables === a.id}>
-                    {t('catalog.delete')}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
+            render: (_, a) => <EditDelete onEdit={() => open(a)} onDelete={() => remove.mutate(a.id)} deleting={remove.isPending && remove.variables === a.id} editTestId={`ad-edit-${a.id}`} />,
           },
         ]}
       />

@@ -4,7 +4,7 @@
 // (GET /api/app/modules/announce), each link followed as lib/links.ts says.
 import { useState } from 'react'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { Button, Drawer, Form, Input, InputNumber, Popconfirm, Space } from 'antd'
+import { Button, Drawer, Form, Input, InputNumber } from 'antd'
 import { PlusOutlined } from '@ant-design/icons'
 import dayjs from 'dayjs'
 import { useT } from '@/i18n'
@@ -15,7 +15,7 @@ import { catalogKeys, deleteAnnouncement, getAnnouncements, saveAnnouncement, ty
 import { useKeyset } from './keyset'
 import { MAX_SORT, checkLink, toSeconds } from './validate'
 import { WindowFields, type WindowValues } from './WindowFields'
-import { WindowTag, WindowText, useDrawerSize, useProblemText, useSave } from './shared'
+import { WindowTag, WindowText, useDrawerSize, useProblemText, useSave, EditDelete } from './shared'
 
 interface FormValues extends WindowValues {
   title: string
@@ -75,18 +75,7 @@ export function AnnouncementsPage() {
           {
             title: t('common.actions'),
             key: 'actions',
-            render: (_, a) => (
-              <Space wrap>
-                <Button size="small" onClick={() => open(a)} data-testid={`announcement-edit-${a.id}`}>
-                  {t('catalog.edit')}
-                </Button>
-                <Popconfirm title={t('catalog.deleteConfirm')} onConfirm={() => remove.mutate(a.id)} okButtonProps={{ danger: true }}>
-                  <Button size="small" danger loading={remove.isPending && remove.variables === a.id}>
-                    {t('catalog.delete')}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
+            render: (_, a) => <EditDelete onEdit={() => open(a)} onDelete={() => remove.mutate(a.id)} deleting={remove.isPending && remove.variables === a.id} editTestId={`announcement-edit-${a.id}`} />,
           },
         ]}
       />

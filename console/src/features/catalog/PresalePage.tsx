@@ -6,14 +6,14 @@
 // public address) or typed as an address.
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { Button, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Tag } from 'antd'
+import { Button, Form, Input, InputNumber, Modal, Select, Tag } from 'antd'
 import { PlusOutlined } from '@ant-design/icons'
 import { useT, type MessageKey } from '@/i18n'
 import { Page } from '@/components/Page'
 import { QueryTable } from '@/components/QueryTable'
 import { catalogKeys, deletePreSale, getPreSales, savePreSale, type PreSale, type PreSaleInput } from './api'
 import { MAX_SORT, checkImage, isImage } from './validate'
-import { useProblemText, useSave } from './shared'
+import { useProblemText, useSave, EditDelete } from './shared'
 import { UploadPicture, type Uploaded } from './PictureUpload'
 
 export function PresalePage() {
@@ -59,18 +59,7 @@ export function PresalePage() {
           {
             title: t('common.actions'),
             key: 'actions',
-            render: (_, p) => (
-              <Space wrap>
-                <Button size="small" onClick={() => open(p)}>
-                  {t('catalog.edit')}
-                </Button>
-                <Popconfirm title={t('catalog.deleteConfirm')} onConfirm={() => remove.mutate(p.id)} okButtonProps={{ danger: true }}>
-                  <Button size="small" danger loading={remove.isPending && remove.variables === p.id}>
-                    {t('catalog.delete')}
-                  </Button>
-                </Popconfirm>
-              </Space>
-            ),
+            render: (_, p) => <EditDelete onEdit={() => open(p)} onDelete={() => remove.mutate(p.id)} deleting={remove.isPending && remove.variables === p.id} />,
           },
         ]}
       />

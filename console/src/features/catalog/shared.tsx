@@ -1,8 +1,8 @@
 // Pieces the catalogue pages share: a showing window's state tag and its
-// range as text, the drawer width, a mutation with the console's
+// range as text, a row's edit and delete buttons, the drawer width, a mutation with the console's
 // success/error messages and invalidation.
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query'
-import { App, Grid, Tag } from 'antd'
+import { App, Button, Grid, Popconfirm, Space, Tag } from 'antd'
 import { useT, type MessageKey } from '@/i18n'
 import { formatTime } from '@/lib/time'
 import { errorTip } from '@/components/ErrorState'
@@ -51,4 +51,22 @@ export function useSave<V, R>(fn: (v: V) => Promise<R>, done: MessageKey, invali
 export function useProblemText(): (p: { key: string; n?: number } | null) => string | null {
   const t = useT()
   return (p) => (p ? t(p.key as MessageKey, { n: p.n ?? '' }) : null)
+}
+
+// EditDelete is a table row's 编辑 and 删除 (after a confirmation); the
+// delete button spins while that row's delete is on its way.
+export function EditDelete({ onEdit, onDelete, deleting, editTestId }: { onEdit: () => void; onDelete: () => void; deleting: boolean; editTestId?: string }) {
+  const t = useT()
+  return (
+    <Space wrap>
+      <Button size="small" onClick={onEdit} data-testid={editTestId}>
+        {t('catalog.edit')}
+      </Button>
+      <Popconfirm title={t('catalog.deleteConfirm')} onConfirm={onDelete} okButtonProps={{ danger: true }}>
+        <Button size="small" danger loading={deleting}>
+          {t('catalog.delete')}
+        </Button>
+      </Popconfirm>
+    </Space>
+  )
 }
