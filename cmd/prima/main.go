@@ -1,4 +1,4 @@
-// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima wallet`, `prima audit`, `prima withdrawals`, `prima reindex`, `prima help`.
+// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima wallet`, `prima audit`, `prima withdrawals`, `prima reindex`, `prima backup`, `prima restore`, `prima help`.
 package main
 
 import (
@@ -42,6 +42,10 @@ Usage:
   prima withdrawals list|approve|reject
                   list withdrawals, mark one paid or reject it (-h for flags)
   prima reindex   rebuild the search index from the content; prints counts
+  prima backup -to DIR|s3://bucket/prefix [-keep N]
+                  a consistent backup of the database and media while serving
+  prima restore -from DIR|s3://bucket/prefix [-name prima-...]
+                  load a backup into an empty install (checksums checked)
 
 Each command takes -h for its flags (prima help COMMAND says the same);
 every flag also reads an environment variable (PRIMA_LISTEN, PRIMA_DATA_DIR,
@@ -99,6 +103,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if cmd == "withdrawals" {
 		return runWithdrawals(args, stdout, stderr)
+	}
+	if cmd == "backup" {
+		return runBackup(args, stdout)
+	}
+	if cmd == "restore" {
+		return runRestore(args, stdout)
 	}
 	if cmd == "reindex" {
 		return runReindex(args, stdout)

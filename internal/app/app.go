@@ -21,6 +21,7 @@ import (
 
 	"prima/console"
 	"prima/internal/account"
+	"prima/internal/backup"
 	"prima/internal/catalog"
 	"prima/internal/community"
 	"prima/internal/earnings"
@@ -146,7 +147,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	if len(applied) > 0 {
 		log.Info("migrated", "engine", d.Engine, "versions", applied)
 	}
-	mediaStore, err := openMedia(ctx, cfg)
+	mediaStore, err := OpenMedia(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -381,6 +382,14 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	wal.RegisterJobs(a.Jobs)
 	earn.RegisterJobs(a.Jobs)
 	search.RegisterJobs(a.Jobs, d)
+	if cfg.BackupTo != "" {
+		to, err := backup.Target(cfg.BackupTo, S3Config(cfg))
+		if err != nil {
+			return nil, err
+		}
+		backup.Schedule{DB: d, Media: mediaStore, To: to, Every: cfg.BackupEvery, Keep: cfg.BackupKeep,
+			Work: cfg.DataDir, Log: log}.Register(a.Jobs)
+	}
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil
 }
@@ -406,17 +415,20 @@ func wsAuth(s *account.Service) realtime.Authenticator {
 	}
 }
 
-// openMedia is the S3 bucket when one is configured, else the media folder
+// S3Config is the media bucket cfg names.
+func S3Config(cfg *config.Config) blob.S3Config {
+	return blob.S3Config{Endpoint: cfg.S3Endpoint, Bucket: cfg.S3Bucket, AccessKey: cfg.S3AccessKey,
+		SecretKey: cfg.S3SecretKey, Region: cfg.S3Region, Prefix: cfg.S3Prefix}
+}
+
+// OpenMedia is the S3 bucket when one is configured, else the media folder
 // in the data dir. The bucket is checked now, so a wrong endpoint or key
 // stops the start instead of failing the first upload.
-func openMedia(ctx context.Context, cfg *config.Config) (blob.Store, error) {
+func OpenMedia(ctx context.Context, cfg *config.Config) (blob.Store, error) {
 	if cfg.S3Endpoint == "" {
 		return blob.NewLocal(filepath.Join(cfg.DataDir, "media"))
 	}
-	s3, err := blob.NewS3(blob.S3Config{
-		Endpoint: cfg.S3Endpoint, Bucket: cfg.S3Bucket, AccessKey: cfg.S3AccessKey,
-		SecretKey: cfg.S3SecretKey, Region: cfg.S3Region, Prefix: cfg.S3Prefix,
-	})
+	s3, err := blob.NewS3(S3Config(cfg))
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"prima/internal/platform/httpx"
 )
@@ -52,6 +53,14 @@ type Config struct {
 	// serve runs none (an API-only node beside `prima worker` processes).
 	Workers int
 	workers string
+
+	// Scheduled backups (internal/backup): where to, how often, how many
+	// kept. BackupTo empty: none scheduled.
+	BackupTo    string
+	BackupEvery time.Duration
+	BackupKeep  int
+	backupEvery string
+	backupKeep  string
 
 	// TestMode lets end-to-end tests read the SMS codes the server sends
 	// (GET /api/test/sms/last). Never on in production: anyone could read
@@ -120,6 +129,9 @@ var options = []option{
 	{"stripe-webhook-secret", "PRIMA_STRIPE_WEBHOOK_SECRET", "", "signing secret (whsec_...) of the Stripe webhook endpoint for /api/pay/notify/stripe", func(c *Config) *string { return &c.StripeWebhookSecret }, printable},
 	{"stripe-currency", "PRIMA_STRIPE_CURRENCY", "cny", "currency Stripe charges; prices are charged as the same figure in it", func(c *Config) *string { return &c.StripeCurrency }, currencyCode},
 	{"stripe-api-url", "PRIMA_STRIPE_API_URL", "", "Stripe API address instead of https://api.stripe.com (stripe-mock or a test double)", func(c *Config) *string { return &c.StripeAPIURL }, providerURL},
+	{"backup-to", "PRIMA_BACKUP_TO", "", "where scheduled backups go: a directory or s3://bucket/prefix on the s3-endpoint service (empty: no scheduled backups; prima backup -to still works)", func(c *Config) *string { return &c.BackupTo }, nil},
+	{"backup-every", "PRIMA_BACKUP_EVERY", "24h", "how often the scheduled backup runs (a Go duration, 1h to 168h)", func(c *Config) *string { return &c.backupEvery }, durationBetween(time.Hour, 168*time.Hour)},
+	{"backup-keep", "PRIMA_BACKUP_KEEP", "7", "how many scheduled backups are kept (1 to 1000); older ones are deleted after each new one", func(c *Config) *string { return &c.backupKeep }, intBetween(1, 1000)},
 	{"workers", "PRIMA_WORKERS", "2", "background jobs run at once by this process (0: serve runs none, leaving them to prima worker processes)", func(c *Config) *string { return &c.workers }, workerCount},
 }
 
@@ -197,6 +209,8 @@ func LoadCommand(name string, args []string, extra func(*flag.FlagSet)) (*Config
 		}
 	}
 	c.Workers, _ = strconv.Atoi(c.workers) // validated above
+	c.BackupEvery, _ = time.ParseDuration(c.backupEvery)
+	c.BackupKeep, _ = strconv.Atoi(c.backupKeep)
 	c.TestMode = c.testMode == "1" || c.testMode == "true"
 	c.PaySandbox = c.paySandbox == "1" || c.paySandbox == "true"
 	if (c.S3Endpoint == "") != (c.S3Bucket == "") {
@@ -270,6 +284,28 @@ func redisURL(s string) error {
 		return nil
 	}
 	return fmt.Errorf("%q is not a redis://, rediss:// or unix:// URL", s)
+}
+
+// durationBetween accepts a Go duration from lo to hi.
+func durationBetween(lo, hi time.Duration) func(string) error {
+	return func(s string) error {
+		d, err := time.ParseDuration(s)
+		if err != nil || d < lo || d > hi {
+			return fmt.Errorf("%q is not a duration from %s to %s", s, lo, hi)
+		}
+		return nil
+	}
+}
+
+// intBetween accepts a whole number from lo to hi.
+func intBetween(lo, hi int) func(string) error {
+	return func(s string) error {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < lo || n > hi {
+			return fmt.Errorf("%q is not a whole number from %d to %d", s, lo, hi)
+		}
+		return nil
+	}
 }
 
 func workerCount(s string) error {

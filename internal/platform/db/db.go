@@ -50,6 +50,7 @@ var ErrNotFound = errors.New("not found")
 // transactions go to the write pool; on PostgreSQL both are the same pool.
 type DB struct {
 	Engine Engine
+	url    string // what Open was given: pg_dump and the SQLite backup need it
 	read   *sql.DB
 	write  *sql.DB
 	stmts  stmtCache // SQLite reads only; pgx caches statements itself
@@ -88,7 +89,7 @@ func openPostgres(ctx context.Context, url string) (*DB, error) {
 		p.Close()
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
-	return &DB{Engine: Postgres, read: p, write: p}, nil
+	return &DB{Engine: Postgres, url: url, read: p, write: p}, nil
 }
 
 func openSQLite(ctx context.Context, path string) (*DB, error) {
@@ -122,7 +123,7 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	}
 	r.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
 	r.SetMaxIdleConns(max(4, runtime.NumCPU()*2))
-	d := &DB{Engine: SQLite, read: r, write: w}
+	d := &DB{Engine: SQLite, url: path, read: r, write: w}
 	d.startGroup()
 	return d, nil
 }
