@@ -1,4 +1,4 @@
-// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima wallet`, `prima audit`, `prima withdrawals`, `prima reindex`, `prima backup`, `prima restore`, `prima help`.
+// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima wallet`, `prima audit`, `prima withdrawals`, `prima reindex`, `prima backup`, `prima restore`, `prima doctor`, `prima help`.
 package main
 
 import (
@@ -42,6 +42,8 @@ Usage:
   prima withdrawals list|approve|reject
                   list withdrawals, mark one paid or reject it (-h for flags)
   prima reindex   rebuild the search index from the content; prints counts
+  prima doctor    what is unsafe or unfinished for production, and whether
+                  the database, Redis and media storage answer
   prima backup -to DIR|s3://bucket/prefix [-keep N]
                   a consistent backup of the database and media while serving
   prima restore -from DIR|s3://bucket/prefix [-name prima-...]
@@ -103,6 +105,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if cmd == "withdrawals" {
 		return runWithdrawals(args, stdout, stderr)
+	}
+	if cmd == "doctor" {
+		return runDoctor(args, stdout)
 	}
 	if cmd == "backup" {
 		return runBackup(args, stdout)

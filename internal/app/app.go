@@ -120,6 +120,14 @@ type App struct {
 
 // New opens the database, applies migrations and builds the services.
 func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err error) {
+	// What `prima doctor` would say, said at every start too.
+	for _, f := range cfg.Findings() {
+		level := slog.LevelWarn
+		if f.Level == config.Unfinished {
+			level = slog.LevelInfo
+		}
+		log.Log(ctx, level, f.Message, "setting", f.Setting, "doctor", f.Level)
+	}
 	d, err := db.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return nil, err
@@ -168,6 +176,9 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 		return nil, fmt.Errorf("admin allow: %w", err)
 	}
 	checks := []httpx.Check{{Name: "database", Fn: d.Ping}}
+	if c, ok := mediaStore.(interface{ Check(context.Context) error }); ok {
+		checks = append(checks, httpx.Check{Name: "storage", Fn: c.Check})
+	}
 	if cfg.RedisURL != "" {
 		// Several nodes behind a load balancer must share their counters,
 		// or each would allow the full limit, and their events, or a user
@@ -239,9 +250,6 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	}
 	if cfg.PaySandbox {
 		wal.Pay.Providers = append(wal.Pay.Providers, wallet.NewSandbox(cfg.Secret, cfg.PublicURL))
-		if !cfg.TestMode {
-			log.Warn("payment sandbox on: anyone can pay their orders on its page without money; never run production like this (PRIMA_PAY_SANDBOX=0)")
-		}
 	}
 	wal.Pay.Limiter = limiter
 
@@ -290,7 +298,6 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	if cfg.TestMode {
 		smsRec = &sms.Recorder{Next: smsSender}
 		smsSender = smsRec
-		log.Warn("test mode: SMS codes are readable at /api/test/sms/last; never run production like this")
 	}
 	acct := account.NewService(d, limiter, account.Options{
 		Events:      events,

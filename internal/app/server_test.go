@@ -238,7 +238,7 @@ func TestHealthAndReadiness(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, s *apptest.Server) {
 		apitest.Run(t, s.Handler,
 			apitest.Scenario{Name: "healthz", URL: "/healthz", ExpectedStatus: 200, ExpectedContent: []string{"ok"}},
-			apitest.Scenario{Name: "readyz", URL: "/readyz", ExpectedStatus: 200, ExpectedContent: []string{`"status":"ok"`, `"database":"ok"`}},
+			apitest.Scenario{Name: "readyz", URL: "/readyz", ExpectedStatus: 200, ExpectedContent: []string{`"status":"ok"`, `"database":"ok"`, `"storage":"ok"`}},
 			apitest.Scenario{Name: "healthz takes GET only", Method: post, URL: "/healthz", ExpectedStatus: 405},
 		)
 		// Readiness follows the database; liveness does not.

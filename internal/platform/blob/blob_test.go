@@ -219,3 +219,21 @@ func TestLocalDeletePrefixLeavesNothing(t *testing.T) {
 		t.Fatal("a neighbour of the folder went too")
 	}
 }
+
+// Readiness of a local store: its folder there and writable; a lost folder
+// (an unmounted disk) fails.
+func TestLocalCheck(t *testing.T) {
+	s, dir := newStore(t)
+	if err := s.Check(context.Background()); err != nil {
+		t.Fatalf("fresh store: %v", err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Fatalf("Check left files behind: %v", left)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(context.Background()); err == nil {
+		t.Fatal("a store whose folder is gone passed its check")
+	}
+}

@@ -33,6 +33,24 @@ func NewLocal(dir string) (*Local, error) {
 	return &Local{dir: abs}, nil
 }
 
+// Check verifies that the store's folder is there and writable, for
+// readiness: a lost mount or a full disk makes the node "not ready".
+func (l *Local) Check(ctx context.Context) error {
+	f, err := os.CreateTemp(l.dir, ".ready-*")
+	if err != nil {
+		return fmt.Errorf("blob dir: %w", err)
+	}
+	name := f.Name()
+	_, err = f.Write([]byte("ok"))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if rerr := os.Remove(name); err == nil {
+		err = rerr
+	}
+	return err
+}
+
 func (l *Local) path(key string) (string, error) {
 	if err := CheckKey(key); err != nil {
 		return "", err

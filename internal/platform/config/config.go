@@ -34,6 +34,9 @@ type Config struct {
 	GateURL     string // where a gated device is sent; empty shows the QR hand-off page
 	PublicURL   string // the URL phones use, shown on the QR hand-off page; empty means the request's host
 	Secret      string // signs media URLs; generated when empty
+	// SecretGenerated: Secret came from the data dir's generated file, not
+	// from the operator (several nodes would each have their own).
+	SecretGenerated bool
 	RedisURL    string // redis:// URL for shared counters and realtime events across nodes; empty keeps them in-process
 	RedisPrefix string // prefix of every Redis key and pub/sub channel, so installs can share a Redis
 
@@ -238,6 +241,7 @@ func LoadCommand(name string, args []string, extra func(*flag.FlagSet)) (*Config
 			return nil, err
 		}
 		c.Secret = s
+		c.SecretGenerated = true
 	}
 	return c, nil
 }

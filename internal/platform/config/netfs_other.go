@@ -1,0 +1,6 @@
+//go:build !linux
+
+package config
+
+// networkFS cannot tell outside Linux.
+func networkFS(string) string { return "" }
