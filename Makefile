@@ -99,6 +99,12 @@ e2e/node_modules/.package-lock.json: e2e/package.json e2e/package-lock.json
 e2e: build e2e-deps
 	cd e2e && $(NPM) test
 
+# The cluster under a fault (docs/deploy.md, *The cluster*): minutes long,
+# needs haproxy and redis-server; not part of make test.
+.PHONY: cluster-test
+cluster-test:
+	deploy/cluster-test
+
 bench: build
 	$(GO) run ./bench/cmd/bench
 

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -56,6 +57,10 @@ import (
 
 // App is one running Prima: its database and services.
 type App struct {
+	// draining: SIGTERM came and PRIMA_SHUTDOWN_DRAIN runs: /readyz says
+	// so and every answer closes its connection.
+	draining atomic.Bool
+
 	Config  *config.Config
 	DB      *db.DB
 	Media   blob.Store
@@ -176,6 +181,13 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 		return nil, fmt.Errorf("admin allow: %w", err)
 	}
 	checks := []httpx.Check{{Name: "database", Fn: d.Ping}}
+	a := &App{} // filled in below; the drain check reads its flag
+	checks = append(checks, httpx.Check{Name: "accepting", Fn: func(context.Context) error {
+		if a.draining.Load() {
+			return errDraining
+		}
+		return nil
+	}})
 	if c, ok := mediaStore.(interface{ Check(context.Context) error }); ok {
 		checks = append(checks, httpx.Check{Name: "storage", Fn: c.Check})
 	}
@@ -345,7 +357,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 		}
 	}
 
-	a := &App{
+	*a = App{
 		Config:     cfg,
 		Operators:  ops,
 		adminAllow: adminAllow,
@@ -484,6 +496,8 @@ func (a *App) Handler() (http.Handler, error) {
 	), nil
 }
 
+var errDraining = errors.New("draining: shutting down")
+
 // Serve listens on cfg.Listen (and on cfg.MetricsListen for /metrics, when
 // set) until SIGINT or SIGTERM, then drains requests on both.
 func (a *App) Serve(ctx context.Context) error {
@@ -517,6 +531,14 @@ func (a *App) Serve(ctx context.Context) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// While draining, every answer closes its connection, so a balancer's
+	// kept-alive connections end cleanly instead of being cut mid-request.
+	srv.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if a.draining.Load() {
+			w.Header().Set("Connection", "close")
+		}
+		h.ServeHTTP(w, r)
+	})
 	errc := make(chan error, len(servers))
 	for _, s := range servers {
 		ln, err := net.Listen("tcp", s.Addr)
@@ -540,6 +562,13 @@ func (a *App) Serve(ctx context.Context) error {
 	select {
 	case err = <-errc: // one listener failed: stop the other too
 	case <-ctx.Done():
+		if d := a.Config.ShutdownDrain; d > 0 {
+			// Unready first: the balancer takes this node out of rotation
+			// while it still answers what it is sent.
+			a.draining.Store(true)
+			a.Log.Info("draining before shutdown", "for", d)
+			time.Sleep(d)
+		}
 	}
 	// HTTP first, so no request enqueues into a queue that is stopping
 	// (its jobs would wait for the next start, not be lost), then jobs.

@@ -357,3 +357,51 @@ func TestServeMetricsListener(t *testing.T) {
 		t.Fatal("the metrics listener outlived Serve")
 	}
 }
+
+// With PRIMA_SHUTDOWN_DRAIN, a stopping node first says it is not ready
+// and closes every kept-alive connection it answers, while it still
+// serves; then it stops. A balancer moves traffic away in that window.
+func TestServeDrainsBeforeStopping(t *testing.T) {
+	addr := freeAddr(t)
+	s := apptest.New(t, "sqlite", "-listen", addr, "-shutdown-drain", "1500ms")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.App.Serve(ctx) }()
+	get := func(path string) (*http.Response, string) {
+		for range 100 {
+			res, err := http.Get("http://" + addr + path)
+			if err != nil {
+				time.Sleep(20 * time.Millisecond)
+				continue
+			}
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			return res, string(b)
+		}
+		t.Fatalf("%s never answered", path)
+		return nil, ""
+	}
+	if res, body := get("/readyz"); res.StatusCode != 200 || !strings.Contains(body, `"accepting":"ok"`) || res.Close {
+		t.Fatalf("before: %d %s close=%v", res.StatusCode, body, res.Close)
+	}
+	stopped := time.Now()
+	cancel()
+	time.Sleep(200 * time.Millisecond)
+	if res, body := get("/readyz"); res.StatusCode != 503 || !strings.Contains(body, `"accepting":"fail"`) || !res.Close {
+		t.Fatalf("draining: readyz %d %s close=%v", res.StatusCode, body, res.Close)
+	}
+	if res, _ := get("/api/app/ping/check"); res.StatusCode != 200 || !res.Close {
+		t.Fatalf("draining: requests are still served, each closing its connection: %d close=%v", res.StatusCode, res.Close)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+		if time.Since(stopped) < 1500*time.Millisecond {
+			t.Fatalf("stopped after %s, before the drain ended", time.Since(stopped))
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Serve did not stop")
+	}
+}

@@ -37,8 +37,8 @@ type Config struct {
 	// SecretGenerated: Secret came from the data dir's generated file, not
 	// from the operator (several nodes would each have their own).
 	SecretGenerated bool
-	RedisURL    string // redis:// URL for shared counters and realtime events across nodes; empty keeps them in-process
-	RedisPrefix string // prefix of every Redis key and pub/sub channel, so installs can share a Redis
+	RedisURL        string // redis:// URL for shared counters and realtime events across nodes; empty keeps them in-process
+	RedisPrefix     string // prefix of every Redis key and pub/sub channel, so installs can share a Redis
 
 	TrustedProxies string // CIDRs whose X-Forwarded-For / X-Real-IP are believed; empty: none
 	AdminAllow     string // CIDRs or addresses allowed to reach /api/admin (the console and its sign-in); empty: any
@@ -56,6 +56,10 @@ type Config struct {
 	// serve runs none (an API-only node beside `prima worker` processes).
 	Workers int
 	workers string
+
+	// ShutdownDrain: how long serve keeps serving, unready, after SIGTERM.
+	ShutdownDrain time.Duration
+	shutdownDrain string
 
 	// Scheduled backups (internal/backup): where to, how often, how many
 	// kept. BackupTo empty: none scheduled.
@@ -132,6 +136,7 @@ var options = []option{
 	{"stripe-webhook-secret", "PRIMA_STRIPE_WEBHOOK_SECRET", "", "signing secret (whsec_...) of the Stripe webhook endpoint for /api/pay/notify/stripe", func(c *Config) *string { return &c.StripeWebhookSecret }, printable},
 	{"stripe-currency", "PRIMA_STRIPE_CURRENCY", "cny", "currency Stripe charges; prices are charged as the same figure in it", func(c *Config) *string { return &c.StripeCurrency }, currencyCode},
 	{"stripe-api-url", "PRIMA_STRIPE_API_URL", "", "Stripe API address instead of https://api.stripe.com (stripe-mock or a test double)", func(c *Config) *string { return &c.StripeAPIURL }, providerURL},
+	{"shutdown-drain", "PRIMA_SHUTDOWN_DRAIN", "0s", "behind a load balancer: on SIGTERM, answer /readyz 503 and close kept-alive connections for this long before stopping, so the balancer moves new requests elsewhere first (e.g. 3s, over its health check's interval x fall; 0: stop at once)", func(c *Config) *string { return &c.shutdownDrain }, durationBetween(0, 5*time.Minute)},
 	{"backup-to", "PRIMA_BACKUP_TO", "", "where scheduled backups go: a directory or s3://bucket/prefix on the s3-endpoint service (empty: no scheduled backups; prima backup -to still works)", func(c *Config) *string { return &c.BackupTo }, nil},
 	{"backup-every", "PRIMA_BACKUP_EVERY", "24h", "how often the scheduled backup runs (a Go duration, 1h to 168h)", func(c *Config) *string { return &c.backupEvery }, durationBetween(time.Hour, 168*time.Hour)},
 	{"backup-keep", "PRIMA_BACKUP_KEEP", "7", "how many scheduled backups are kept (1 to 1000); older ones are deleted after each new one", func(c *Config) *string { return &c.backupKeep }, intBetween(1, 1000)},
@@ -213,6 +218,7 @@ func LoadCommand(name string, args []string, extra func(*flag.FlagSet)) (*Config
 	}
 	c.Workers, _ = strconv.Atoi(c.workers) // validated above
 	c.BackupEvery, _ = time.ParseDuration(c.backupEvery)
+	c.ShutdownDrain, _ = time.ParseDuration(c.shutdownDrain)
 	c.BackupKeep, _ = strconv.Atoi(c.backupKeep)
 	c.TestMode = c.testMode == "1" || c.testMode == "true"
 	c.PaySandbox = c.paySandbox == "1" || c.paySandbox == "true"

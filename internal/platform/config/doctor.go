@@ -54,6 +54,9 @@ func (c *Config) Findings() []Finding {
 	if c.TrustedProxies != "" && c.PublicURL == "" {
 		add(Unfinished, "PRIMA_PUBLIC_URL", "behind a proxy without PRIMA_PUBLIC_URL: the QR hand-off page and the line list use whatever host the request names")
 	}
+	if c.MultiNode() && c.ShutdownDrain == 0 {
+		add(Unfinished, "PRIMA_SHUTDOWN_DRAIN", "several nodes behind a balancer stop at once on SIGTERM: a request the balancer sends in that moment fails; set PRIMA_SHUTDOWN_DRAIN (e.g. 3s) for rolling upgrades without errors")
+	}
 	if c.BackupTo == "" {
 		add(Unfinished, "PRIMA_BACKUP_TO", "no scheduled backup: set PRIMA_BACKUP_TO to a directory or s3://bucket/prefix (docs/deploy.md, Backups)")
 	}
@@ -67,4 +70,14 @@ func (c *Config) Findings() []Finding {
 		}
 	}
 	return append(unsafe, rest...)
+}
+
+// EnvNames are the environment variables every setting reads, for tools
+// and tests that check files naming them (deploy/).
+func EnvNames() []string {
+	out := make([]string, 0, len(options))
+	for _, o := range options {
+		out = append(out, o.env)
+	}
+	return out
 }
