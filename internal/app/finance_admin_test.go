@@ -76,6 +76,19 @@ func TestProviderSwitch(t *testing.T) {
 		sandboxPay(t, srv, before.PayURL)
 		run("GET", "/api/app/mine/wallet", user, "", 200, "", `"coins":100`)
 		run("GET", "/api/admin/providers", op, "", 200, "", `"enabled":false`, `"notifies24h":1`, `"failures24h":0`, `"lastFailure":null`)
+		// A forged notice and an order the provider would not make count as
+		// failures; one of a day ago and another gateway's do not.
+		now := time.Now().Unix()
+		for _, c := range []struct {
+			prov, outcome string
+			at            int64
+		}{{"sandbox", "refused", now - 60}, {"sandbox", "create_failed", now - 30}, {"sandbox", "refused", now - 90000}, {"epay", "refused", now}} {
+			if _, err := s.App.DB.Exec(context.Background(), `INSERT INTO payment_callbacks (provider, order_no, outcome, detail, created_at) VALUES (?, 'P1', ?, 'bad sign', ?)`,
+				c.prov, c.outcome, c.at); err != nil {
+				t.Fatal(err)
+			}
+		}
+		run("GET", "/api/admin/providers", op, "", 200, "", `"notifies24h":2`, `"failures24h":2`, `"outcome":"create_failed"`, `"detail":"bad sign"`)
 
 		run("POST", "/api/admin/providers", op, `{"name":"sandbox","enabled":true}`, 200, "", `"changed":true`, `"enabled":true`)
 		run("GET", "/api/app/mine/currencys", user, "", 200, "", `"code":"sandbox"`)

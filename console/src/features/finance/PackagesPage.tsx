@@ -74,7 +74,16 @@ export function PackagesPage() {
         data-testid="packages-table"
         columns={[
           { title: 'ID', dataIndex: 'id', responsive: ['sm'] },
-          { title: t('finance.name'), dataIndex: 'name' },
+          {
+            title: t('finance.name'),
+            key: 'name',
+            // On a phone the name opens the editor (the actions column is hidden).
+            render: (_, p) => (
+              <Button type="link" className="finance-name-link" onClick={() => open(p)}>
+                {p.name}
+              </Button>
+            ),
+          },
           { title: t('finance.coins'), key: 'coins', render: (_, p) => (p.bonus ? `${p.coins} + ${p.bonus}` : p.coins) },
           { title: t('finance.priceCol'), dataIndex: 'price', render: (c: number) => <Money cents={c} /> },
           { title: t('finance.originalPrice'), dataIndex: 'originalPrice', render: (c: number) => (c ? <Money cents={c} /> : '—'), responsive: ['lg'] },
@@ -97,6 +106,7 @@ export function PackagesPage() {
           {
             title: t('common.actions'),
             key: 'actions',
+            responsive: ['sm'],
             render: (_, p) => (
               <Button size="small" onClick={() => open(p)} data-testid={`package-edit-${p.id}`}>
                 {t('finance.edit')}

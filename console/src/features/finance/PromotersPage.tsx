@@ -96,7 +96,7 @@ export function PromotersPage() {
             key: 'actions',
             render: (_, a) =>
               a.state === 'pending' ? (
-                <Space wrap>
+                <Space direction="vertical" size={4}>
                   <Popconfirm title={t('finance.promoters.approve') + '?'} onConfirm={() => decide.mutate({ id: a.id, approve: true, reason: '' })}>
                     <Button size="small" type="primary" loading={busy(a.id) && decide.variables?.approve} data-testid={`promoter-approve-${a.id}`}>
                       {t('finance.promoters.approve')}

@@ -3,7 +3,7 @@
 // /api/admin/vip/products replaces every field). Cards are never deleted.
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { Button, Drawer, Form, Input, InputNumber, Select, Switch, Tag, Typography } from 'antd'
+import { Button, Drawer, Form, Input, InputNumber, Select, Space, Switch, Tag, Typography } from 'antd'
 import { PlusOutlined } from '@ant-design/icons'
 import { useT } from '@/i18n'
 import { Page } from '@/components/Page'
@@ -88,13 +88,18 @@ export function VipPage() {
             title: t('finance.name'),
             key: 'name',
             render: (_, c) => (
-              <>
-                {c.name} <Tag color={c.level === 2 ? 'gold' : 'blue'}>{levelName(c.level)}</Tag>
-                {c.newUser ? <Tag color="magenta">{t('finance.vip.newUser')}</Tag> : null}
-              </>
+              <Space direction="vertical" size={2}>
+                <Button type="link" className="finance-name-link" onClick={() => open(c)}>
+                  {c.name}
+                </Button>
+                <span>
+                  <Tag color={c.level === 2 ? 'gold' : 'blue'}>{levelName(c.level)}</Tag>
+                  {c.newUser ? <Tag color="magenta">{t('finance.vip.newUser')}</Tag> : null}
+                </span>
+              </Space>
             ),
           },
-          { title: t('finance.vip.days'), dataIndex: 'days' },
+          { title: t('finance.vip.days'), dataIndex: 'days', responsive: ['sm'] },
           { title: t('finance.priceCol'), dataIndex: 'price', render: (p: number) => (p ? <Money cents={p} /> : '—') },
           { title: t('finance.vip.coinsPrice'), dataIndex: 'coins', render: (c: number) => c || '—', responsive: ['md'] },
           { title: t('finance.vip.coupons'), dataIndex: 'coupons', responsive: ['lg'] },
@@ -116,6 +121,7 @@ export function VipPage() {
           {
             title: t('common.actions'),
             key: 'actions',
+            responsive: ['sm'],
             render: (_, c) => (
               <Button size="small" onClick={() => open(c)} data-testid={`vip-edit-${c.id}`}>
                 {t('finance.edit')}
