@@ -263,6 +263,19 @@ func TestReconciliation(t *testing.T) {
 		if err := wallet.Check(ctx, s.App.DB, earnings.Check); err != nil {
 			t.Fatal(err)
 		}
+		// Pending commission moved by hand, without its row: the commission
+		// pair shows it, and earnings' own check names the user.
+		if err := s.App.DB.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			_, err := s.App.Wallet.Ledger.Post(ctx, tx, wallet.Transfer{Kind: "commission_pending", Key: "recon-test-commission", UserID: 1, Legs: []wallet.Leg{
+				{Account: wallet.System(wallet.SysIncomePaid), Amount: -77}, {Account: wallet.System(earnings.SysCommissionPending), Amount: 77}}}, time.Now())
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if got = read(); got.Commission.Diff != 77 || got.Commission.Records != 10000 || got.Payouts.Diff != 0 {
+			t.Fatalf("after a stray commission movement: %+v", got)
+		}
+		run("POST", "/api/admin/wallet/check", op, `{}`, 200, "", `"ok":false`, `pending commission rows say 0, the ledger holds 77`)
 		if _, err := s.App.DB.Exec(ctx, `UPDATE ledger_accounts SET balance = balance + 1 WHERE user_id <> 0 AND kind = 'coins'`); err != nil {
 			t.Fatal(err)
 		}
@@ -270,8 +283,8 @@ func TestReconciliation(t *testing.T) {
 		if len(res.Breaches) == 0 || !strings.Contains(res.Breaches[0], "cached balance differs") || res.Movements == 0 || res.Entries == 0 {
 			t.Fatalf("check %+v", res)
 		}
-		if n := auditRows(t, s, "wallet.check"); n != 2 {
-			t.Fatalf("%d wallet.check audit rows, want 2", n)
+		if n := auditRows(t, s, "wallet.check"); n != 3 {
+			t.Fatalf("%d wallet.check audit rows, want 3", n)
 		}
 
 		// Bad ranges: a clear 422, nothing read.
