@@ -122,6 +122,14 @@ func TestProviderSwitch(t *testing.T) {
 			t.Fatalf("bad input wrote audit rows: %d", n)
 		}
 		run("GET", "/api/app/mine/currencys", user, "", 200, "", `"code":"sandbox"`)
+		// A provider switched once that the server no longer configures is
+		// listed (configured false) and cannot be switched.
+		if _, err := s.App.DB.Exec(context.Background(), `INSERT INTO provider_switches (name, enabled, updated_at) VALUES ('epay_wxpay', 0, 1)`); err != nil {
+			t.Fatal(err)
+		}
+		run("GET", "/api/admin/providers", op, "", 200, "", `"name":"epay_wxpay","title":"epay_wxpay","gateway":"epay","enabled":false,"configured":false`,
+			`"failures24h":1`) // the epay notice above
+		run("POST", "/api/admin/providers", op, `{"name":"epay_wxpay","enabled":true}`, 404, "支付渠道不存在")
 		// A user's token opens nothing; another role is refused.
 		run("GET", "/api/admin/providers", user, "", 401, "")
 		mod := s.Operator(t, "mod_sw", httpx.RoleModerator).Token
