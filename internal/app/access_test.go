@@ -68,7 +68,7 @@ var policy = map[string]string{
 	"GET /api/admin/promoters":              "finance",
 	"POST /api/admin/promoters/decide":      "finance",
 	"GET /api/admin/invites":                "finance",
-	"POST /api/admin/coupons/grant":         "finance",
+	"POST /api/admin/coupons/grant":         "finance stepup",
 	"GET /api/admin/media":                  "content",
 	"POST /api/admin/videos/media":          "content",
 	"POST /api/admin/galleries":             "content",
@@ -169,6 +169,11 @@ var policy = map[string]string{
 	"POST /api/admin/message/reports/resolve": "moderator",
 	"GET /api/admin/moderation/words":         "moderator",
 	"POST /api/admin/moderation/words":        "moderator",
+	// issue 21: finance
+	"GET /api/admin/providers":      "finance",
+	"POST /api/admin/providers":     "finance stepup",
+	"GET /api/admin/reconciliation": "finance",
+	"POST /api/admin/wallet/check":  "finance",
 }
 
 type rule struct {

@@ -342,6 +342,9 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	earn.PublicURL = cfg.PublicURL
 	// Payments, refunds and sales, inside their transaction.
 	wal.Earnings = moneyHooks{earn, invites}
+	// The console's reconciliation and ledger check (issue 21: finance).
+	wal.Books = earn
+	wal.Invariants = []wallet.Invariant{earnings.Check}
 	// The invitee list's paid and commission columns; the sign-up reward
 	// paid when the operator's sign shows (a bound phone, a paid order).
 	invites.Contributions = earn.Contributions

@@ -310,7 +310,7 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	op(finance.StepUp(), "POST /api/admin/commission/config", earn.AdminSetConfig)
 	op(finance, "GET /api/admin/promoters", earn.AdminPromoters)
 	op(finance, "POST /api/admin/promoters/decide", earn.AdminDecide)
-	op(finance, "POST /api/admin/coupons/grant", wal.AdminGrantCoupons)
+	op(finance.StepUp(), "POST /api/admin/coupons/grant", wal.AdminGrantCoupons)
 	op(content, "GET /api/admin/media", up.AdminList)
 	op(content, "POST /api/admin/videos/media", cat.AdminAttachMedia)
 	op(content, "POST /api/admin/galleries", gal.AdminCreate)
@@ -436,6 +436,12 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	op(people, "GET /api/admin/users/detail", adm.Detail)
 	op(userGuard, "POST /api/admin/users/ban", adm.Ban)
 	op(userGuard, "POST /api/admin/users/mute", mod.AdminMute)
+
+	// issue 21: finance
+	op(finance, "GET /api/admin/providers", wal.AdminProviders)
+	op(finance.StepUp(), "POST /api/admin/providers", wal.AdminSwitchProvider)
+	op(finance, "GET /api/admin/reconciliation", wal.AdminReconciliation)
+	op(finance, "POST /api/admin/wallet/check", wal.AdminCheck)
 
 	op(anyOp, "/api/admin/", admin.NotFound)
 

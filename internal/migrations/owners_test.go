@@ -70,7 +70,7 @@ var owners = map[string]string{
 	"payment_callbacks": "wallet", "coin_packages": "wallet", "coupon_kinds": "wallet",
 	"user_coupons": "wallet", "idempotency_keys": "wallet", "newuser_offer_claims": "wallet",
 	"payout_accounts": "wallet", "withdrawals": "wallet", "video_purchases": "wallet",
-	"gallery_purchases": "wallet", "post_purchases": "wallet",
+	"gallery_purchases": "wallet", "post_purchases": "wallet", "provider_switches": "wallet",
 }
 
 // reasoned lists the reads across owners that are the design, not debt.

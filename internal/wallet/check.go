@@ -22,6 +22,19 @@ import (
 // on a live database (it reads, so it is safe at any time, though on a
 // busy database it sees one snapshot per query).
 func Check(ctx context.Context, q db.Querier, more ...Invariant) error {
+	problems, err := Breaches(ctx, q, more...)
+	if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("ledger invariants broken:\n  %s", strings.Join(problems, "\n  "))
+	}
+	return nil
+}
+
+// Breaches are the breaches Check reports, in words (nil: none); the error
+// is only a failure to read.
+func Breaches(ctx context.Context, q db.Querier, more ...Invariant) ([]string, error) {
 	var problems []string
 	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	type row struct {
@@ -52,7 +65,7 @@ func Check(ctx context.Context, q db.Querier, more ...Invariant) error {
 	for _, c := range checks {
 		rows, err := db.All(ctx, q, scan, c.query)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, r := range rows {
 			add(c.what, r.id, r.extra, r.n)
@@ -61,14 +74,11 @@ func Check(ctx context.Context, q db.Querier, more ...Invariant) error {
 	for _, inv := range more {
 		found, err := inv(ctx, q)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		problems = append(problems, found...)
 	}
-	if len(problems) > 0 {
-		return fmt.Errorf("ledger invariants broken:\n  %s", strings.Join(problems, "\n  "))
-	}
-	return nil
+	return problems, nil
 }
 
 // Invariant is a domain's check of its rows against the ledger: the

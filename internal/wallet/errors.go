@@ -59,6 +59,7 @@ var payErrs = slices.Concat(httpx.ErrorMap{
 	{Err: ErrNoPackage, Status: http.StatusNotFound, Tip: "充值套餐不存在", Msg: "no such coin package"},
 	{Err: membership.ErrNoProduct, Status: http.StatusNotFound, Tip: "会员卡不存在", Msg: "no such VIP product"},
 	{Err: errNoPayType, Status: http.StatusUnprocessableEntity, Tip: "参数 payType 无效", Msg: "unknown or disabled pay type"},
+	{Err: ErrProviderOff, Status: http.StatusUnprocessableEntity, Tip: "该支付方式暂停使用，请选择其他支付方式", Msg: "the operator switched this pay type off"},
 	{Err: errSandboxOff, Status: http.StatusUnprocessableEntity, Tip: "沙箱支付未开启，请选择其他支付方式", Msg: "the sandbox pay type is off on this server (PRIMA_PAY_SANDBOX)"},
 	{Err: errBadProductType, Status: http.StatusUnprocessableEntity, Tip: "参数 productType 无效", Msg: `productType must be "coins" or "vip"`},
 	{Err: ErrNewUserOnly, Status: http.StatusForbidden, Tip: "新人专享已过期", Msg: "new-user card: the account is older than 24 hours"},

@@ -115,6 +115,11 @@ func (s *Service) Topay(ctx context.Context, uid int64, in TopayInput, key strin
 	if pr == nil {
 		return Order{}, false, errNoPayType
 	}
+	if off, err := switchedOff(ctx, s.db); err != nil {
+		return Order{}, false, err
+	} else if off[pr.Name()] {
+		return Order{}, false, ErrProviderOff
+	}
 	now := s.now()
 	var (
 		o      Order

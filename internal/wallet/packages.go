@@ -28,13 +28,20 @@ type PayType struct {
 	Name string `json:"name"`
 }
 
-// PayTypes are the enabled providers.
-func (s *Service) PayTypes() []PayType {
+// PayTypes are the configured providers the operator has not switched
+// off (provider_admin.go), read on q.
+func (s *Service) PayTypes(ctx context.Context, q db.Querier) ([]PayType, error) {
+	off, err := switchedOff(ctx, q)
+	if err != nil {
+		return nil, err
+	}
 	out := []PayType{}
 	for _, p := range s.Pay.Providers {
-		out = append(out, PayType{Code: p.Name(), Name: p.Title()})
+		if !off[p.Name()] {
+			out = append(out, PayType{Code: p.Name(), Name: p.Title()})
+		}
 	}
-	return out
+	return out, nil
 }
 
 // Packages are the active coin packages of type typ in display order;
@@ -48,8 +55,12 @@ func (s *Service) Packages(ctx context.Context, typ int, all bool) ([]CoinPackag
 	if err != nil {
 		return nil, err
 	}
+	pts, err := s.PayTypes(ctx, s.db)
+	if err != nil {
+		return nil, err
+	}
 	for i := range ps {
-		ps[i].PayTypes = s.PayTypes()
+		ps[i].PayTypes = pts
 	}
 	return ps, nil
 }
@@ -81,6 +92,7 @@ func (s *Service) SavePackage(ctx context.Context, tx *db.Tx, p CoinPackage) (Co
 		}
 	}
 	p.Type = 1
-	p.PayTypes = s.PayTypes()
-	return before, p, nil
+	pts, err := s.PayTypes(ctx, tx)
+	p.PayTypes = pts
+	return before, p, err
 }

@@ -76,6 +76,12 @@ type Service struct {
 	GalleryGoods    Goods
 	PostGoods       Goods
 	PublishedVideos PublishedVideos
+	// Books are earnings' books of the daily reconciliation (reconcile.go)
+	// and Invariants the other domains' ledger checks that the console's
+	// ledger check runs after the wallet's own (earnings.Check); wired in
+	// internal/app.
+	Books      EarningsBooks
+	Invariants []Invariant
 	// Earnings hears of payments, refunds and sales inside their
 	// transaction (earnings.go); nil pays nobody.
 	Earnings Earnings

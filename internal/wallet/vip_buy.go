@@ -100,7 +100,11 @@ func (s *Service) VIPProducts(ctx context.Context, uid int64) (VIPProducts, erro
 		}
 		fresh = held == ""
 	}
-	out := VIPProducts{List: []membership.Product{}, PayTypes: s.PayTypes()}
+	pts, err := s.PayTypes(ctx, s.db)
+	if err != nil {
+		return VIPProducts{}, err
+	}
+	out := VIPProducts{List: []membership.Product{}, PayTypes: pts}
 	for _, p := range all {
 		if p.NewUser && !fresh {
 			continue
