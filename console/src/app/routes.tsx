@@ -37,6 +37,13 @@ export const routes: RouteObject[] = [
       { path: 'moderation/comments', lazy: async () => ({ Component: (await import('@/features/moderation/CommentsPage')).CommentsPage }) },
       { path: 'moderation/reports', lazy: async () => ({ Component: (await import('@/features/moderation/ReportsPage')).ReportsPage }) },
       { path: 'moderation/words', lazy: async () => ({ Component: (await import('@/features/moderation/WordsPage')).WordsPage }) },
+      // issue 21: growth
+      { path: 'growth/checkin', lazy: async () => ({ Component: (await import('@/features/growth/CheckinPage')).CheckinPage }) },
+      { path: 'growth/tasks', lazy: async () => ({ Component: (await import('@/features/growth/TasksPage')).TasksPage }) },
+      { path: 'growth/prizes', lazy: async () => ({ Component: (await import('@/features/growth/PrizesPage')).PrizesPage }) },
+      { path: 'growth/codes', lazy: async () => ({ Component: (await import('@/features/growth/CodesPage')).CodesPage }) },
+      { path: 'growth/invite', lazy: async () => ({ Component: (await import('@/features/growth/InvitePage')).InvitePage }) },
+      { path: 'growth/search', lazy: async () => ({ Component: (await import('@/features/growth/SearchPage')).SearchPage }) },
       { path: 'audit', lazy: async () => ({ Component: (await import('@/features/audit/AuditPage')).AuditPage }) },
       { path: 'operators', lazy: async () => ({ Component: (await import('@/features/operators/OperatorsPage')).OperatorsPage }) },
       { path: 'security', lazy: async () => ({ Component: (await import('@/features/security/SecurityPage')).SecurityPage }) },

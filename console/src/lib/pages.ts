@@ -41,6 +41,13 @@ export const pages: PageEntry[] = [
   { path: '/moderation/comments', group: 'moderation', label: 'mod.nav.comments', section: 'moderation' },
   { path: '/moderation/reports', group: 'moderation', label: 'mod.nav.reports', section: 'moderation' },
   { path: '/moderation/words', group: 'moderation', label: 'mod.nav.words', section: 'moderation' },
+  // issue 21: growth (features/growth; the hot words are the content section's)
+  { path: '/growth/checkin', group: 'growth', label: 'growth.nav.checkin', section: 'growth', hint: 'growth.hint' },
+  { path: '/growth/tasks', group: 'growth', label: 'growth.nav.tasks', section: 'growth' },
+  { path: '/growth/prizes', group: 'growth', label: 'growth.nav.prizes', section: 'growth' },
+  { path: '/growth/codes', group: 'growth', label: 'growth.nav.codes', section: 'growth' },
+  { path: '/growth/invite', group: 'growth', label: 'growth.nav.invite', section: 'growth' },
+  { path: '/growth/search', group: 'growth', label: 'growth.nav.search', section: 'content' },
   { path: '/audit', group: 'audit', label: 'nav.audit', section: 'audit', hint: 'dash.section.audit' },
   { path: '/operators', group: 'operators', label: 'nav.operators', section: 'operators', hint: 'dash.section.operators' },
   { path: '/security', group: 'security', label: 'nav.security', section: null, hint: 'dash.section.security' },
