@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -591,6 +594,29 @@ func TestAdminInvitationsPageByKeyset(t *testing.T) {
 		}
 		if none, _ := walk(invitees[0]); len(none) != 0 {
 			t.Fatalf("an invitee's own list: %v", none)
+		}
+	})
+}
+
+// GET /api/admin/invites/list refuses what is not a uid, a cursor it
+// did not give or a page size out of range, with a clear 4xx.
+func TestAdminInvitationsRefusesBadQueries(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		f := newInviteFixture(t, d)
+		h := NewInviteHandler(f.inv)
+		get := func(query string) (int, string) {
+			r := httptest.NewRequest(http.MethodGet, "/?"+query, nil)
+			w := httptest.NewRecorder()
+			httpx.Handler(h.AdminInvitations).ServeHTTP(w, r)
+			return w.Code, w.Body.String()
+		}
+		for _, q := range []string{"inviter=-1", "inviter=abc", "inviter=1.5", "inviter=99999999999999999999", "cursor=k1", "cursor=k1.2.3", "cursor=k-1.2", "cursor=%00", "pageSize=0", "pageSize=51", "pageSize=x"} {
+			if code, body := get(q); code != 422 && code != 400 {
+				t.Errorf("%s: %d %s, want 4xx", q, code, body)
+			}
+		}
+		if code, body := get("inviter=5&pageSize=50"); code != 200 || !strings.Contains(body, `"list":[]`) || !strings.Contains(body, `"nextCursor":null`) {
+			t.Errorf("empty list: %d %s", code, body)
 		}
 	})
 }
