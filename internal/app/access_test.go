@@ -62,7 +62,7 @@ var policy = map[string]string{
 	"GET /api/admin/audit":                  "",
 	"GET /api/admin/audit.csv":              "",
 	"GET /api/admin/rewards/invite":         "finance",
-	"POST /api/admin/rewards/invite":        "finance",
+	"POST /api/admin/rewards/invite":        "finance stepup",
 	"GET /api/admin/commission/config":      "finance",
 	"POST /api/admin/commission/config":     "finance stepup",
 	"GET /api/admin/promoters":              "finance",
@@ -138,7 +138,7 @@ var policy = map[string]string{
 	"POST /api/admin/rewards/tasks":             "finance",
 	"GET /api/admin/rewards/prizes":             "finance",
 	"POST /api/admin/rewards/prizes":            "finance",
-	"POST /api/admin/codes/batches":             "finance",
+	"POST /api/admin/codes/batches":             "finance stepup",
 	"GET /api/admin/codes/batches":              "finance",
 	"POST /api/admin/codes/batches/disable":     "finance",
 	"GET /api/admin/community/posts":            "moderator",
@@ -174,6 +174,8 @@ var policy = map[string]string{
 	"POST /api/admin/providers":     "finance stepup",
 	"GET /api/admin/reconciliation": "finance",
 	"POST /api/admin/wallet/check":  "finance",
+	// issue 21: growth
+	"GET /api/admin/invites/list": "finance",
 }
 
 type rule struct {

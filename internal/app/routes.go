@@ -304,7 +304,7 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	op(owner, "GET /api/admin/audit", adm.Audit)
 	op(owner, "GET /api/admin/audit.csv", adm.AuditCSV)
 	op(finance, "GET /api/admin/rewards/invite", inv.AdminConfig)
-	op(finance, "POST /api/admin/rewards/invite", inv.AdminSetConfig)
+	op(finance.StepUp(), "POST /api/admin/rewards/invite", inv.AdminSetConfig)
 	op(finance, "GET /api/admin/invites", inv.AdminInvites)
 	op(finance, "GET /api/admin/commission/config", earn.AdminConfig)
 	op(finance.StepUp(), "POST /api/admin/commission/config", earn.AdminSetConfig)
@@ -384,7 +384,7 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	op(finance, "POST /api/admin/rewards/prizes", wf.AdminSavePrize)
 	// Redemption code batches (codes): the plain codes only in the answer
 	// that makes them.
-	op(finance, "POST /api/admin/codes/batches", codes.AdminCreateBatch)
+	op(finance.StepUp(), "POST /api/admin/codes/batches", codes.AdminCreateBatch)
 	op(finance, "GET /api/admin/codes/batches", codes.AdminBatches)
 	op(finance, "POST /api/admin/codes/batches/disable", codes.AdminDisableBatch)
 	// Community moderation: review, pin, feature, remove, reports, mutes,
@@ -443,6 +443,11 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	op(finance, "GET /api/admin/reconciliation", wal.AdminReconciliation)
 	op(finance, "POST /api/admin/wallet/check", wal.AdminCheck)
 
+	// issue 21: growth — every invitation, newest first by keyset (one
+	// inviter's with ?inviter); code batches page by keyset; the pins
+	// editor answers the phone's hot list too. Making a code batch and
+	// the invite reward need a fresh step-up (they mint coins).
+	op(finance, "GET /api/admin/invites/list", inv.AdminInvitations)
 	op(anyOp, "/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed

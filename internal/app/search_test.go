@@ -315,6 +315,12 @@ func TestSearchAPI(t *testing.T) {
 		if len(hot.List) < 2 || hot.List[0].Word != "北京美食" || !hot.List[0].Pinned || hot.List[1].Word != "猫" || !hot.List[1].Pinned {
 			t.Fatalf("hot %+v", hot)
 		}
+		// The pins editor shows the hot list the phone gets.
+		if admin := decode[struct {
+			Hot []search.HotWord `json:"hot"`
+		}](t, o.call(t, o.op, "GET", "/api/admin/search/pins", "", 200)); !slices.Equal(admin.Hot, hot.List) {
+			t.Fatalf("the console's hot list %+v, the phone's %+v", admin.Hot, hot.List)
+		}
 		o.call(t, o.op, "POST", "/api/admin/search/pins", `{"words":[]}`, 200)
 		if pins := decode[struct {
 			Words []string `json:"words"`

@@ -258,19 +258,21 @@ func (s *Codes) CreateBatch(ctx context.Context, actor audit.Actor, in NewBatch)
 	return b, grouped, nil
 }
 
-// Batches lists batches newest first with their use counts.
-func (s *Codes) Batches(ctx context.Context, pageNumber, pageSize int) ([]Batch, int, error) {
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM code_batches`).Scan(&total); err != nil {
-		return nil, 0, err
+// Batches is a keyset page of batches, newest first, with their use
+// counts: after is the id the previous page ended on (0: the first page);
+// it holds up to size+1 rows (the extra tells there is more).
+func (s *Codes) Batches(ctx context.Context, after int64, size int) ([]Batch, error) {
+	where, args := "", []any{}
+	if after > 0 {
+		where, args = "WHERE b.id < ?", append(args, after)
 	}
 	rows, err := s.db.Query(ctx, `SELECT b.id, b.name, b.coins, b.vip_level, b.vip_days, b.coupons, b.code_count, b.uses_per_code,
 			b.expires_at, b.disabled_at, b.created_by, b.created_at,
 			COALESCE((SELECT SUM(c.uses) FROM redeem_codes c WHERE c.batch_id = b.id), 0),
 			(SELECT COUNT(*) FROM redeem_codes c WHERE c.batch_id = b.id AND c.uses >= c.max_uses)
-		FROM code_batches b ORDER BY b.id DESC LIMIT ? OFFSET ?`, pageSize, (pageNumber-1)*pageSize)
+		FROM code_batches b `+where+` ORDER BY b.id DESC LIMIT ?`, append(args, size+1)...)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	defer rows.Close()
 	list := []Batch{}
@@ -278,11 +280,11 @@ func (s *Codes) Batches(ctx context.Context, pageNumber, pageSize int) ([]Batch,
 		var b Batch
 		if err := rows.Scan(&b.ID, &b.Name, &b.Reward.Coins, &b.Reward.VIPLevel, &b.Reward.VIPDays, &b.Reward.Coupons, &b.Count,
 			&b.UsesPerCode, &b.ExpiresAt, &b.DisabledAt, &b.CreatedBy, &b.CreatedAt, &b.Redeemed, &b.CodesUsedUp); err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		list = append(list, b)
 	}
-	return list, total, rows.Err()
+	return list, rows.Err()
 }
 
 // DisableBatch stops every code of batch id, for good (a leaked batch).

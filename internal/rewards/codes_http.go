@@ -114,18 +114,23 @@ func (h *CodesHandler) AdminCreateBatch(w http.ResponseWriter, r *http.Request) 
 	return httpx.OK(w, map[string]any{"batch": batch, "codes": codes})
 }
 
-// AdminBatches is GET /api/admin/codes/batches.
+// AdminBatches is GET /api/admin/codes/batches?cursor&pageSize: a keyset
+// page, newest first (nextCursor opens the next).
 func (h *CodesHandler) AdminBatches(w http.ResponseWriter, r *http.Request) error {
 	q := httpx.Q(r)
-	num, size := httpx.PageParams(q, 20)
+	keys, size := httpx.KeyParams(q, 1, 20)
 	if err := q.Err(); err != nil {
 		return err
 	}
-	list, total, err := h.s.Batches(r.Context(), num, size)
+	var after int64
+	if keys != nil {
+		after = keys[0]
+	}
+	list, err := h.s.Batches(r.Context(), after, size)
 	if err != nil {
 		return err
 	}
-	return httpx.OK(w, httpx.NewPage(list, total, num, size))
+	return httpx.OK(w, httpx.NewKeyPage(list, size, func(b Batch) []int64 { return []int64{b.ID} }))
 }
 
 type idBody struct {

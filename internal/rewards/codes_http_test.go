@@ -99,3 +99,25 @@ func TestCodeCallsRefuseBadBodiesAndChangeNothing(t *testing.T) {
 		}
 	})
 }
+
+// The batch list takes only cursors it gave and a bounded page size.
+func TestAdminBatchesRefusesBadCursors(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		f := newCodes(t, d)
+		h := NewCodesHandler(f.s)
+		get := func(query string) (int, string) {
+			r := httptest.NewRequest(http.MethodGet, "/?"+query, nil)
+			w := httptest.NewRecorder()
+			httpx.Handler(h.AdminBatches).ServeHTTP(w, r)
+			return w.Code, w.Body.String()
+		}
+		for _, q := range []string{"cursor=junk", "cursor=k-1", "cursor=k1.2", "cursor=%00", "pageSize=0", "pageSize=-1", "pageSize=99999999999999999999"} {
+			if code, body := get(q); code != 422 && code != 400 {
+				t.Errorf("%s: %d %s, want 4xx", q, code, body)
+			}
+		}
+		if code, body := get("pageSize=1"); code != 200 || !strings.Contains(body, `"nextCursor":null`) {
+			t.Errorf("empty list: %d %s", code, body)
+		}
+	})
+}

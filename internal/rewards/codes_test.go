@@ -168,7 +168,7 @@ func TestRedeemGrantsOnceAndRefusesEachWayClearly(t *testing.T) {
 		if recs, total, _ := f.s.Records(ctx, bob, 1, 20); total != 0 || len(recs) != 0 {
 			t.Fatalf("bob's records %+v", recs)
 		}
-		bs, _, err := f.s.Batches(ctx, 1, 20)
+		bs, err := f.s.Batches(ctx, 0, 20)
 		if err != nil || len(bs) != 1 || bs[0].Redeemed != 1 || bs[0].CodesUsedUp != 1 || bs[0].DisabledAt == 0 {
 			t.Fatalf("batches %+v %v", bs, err)
 		}
@@ -393,4 +393,47 @@ func TestCodeErrorsAnswerTheirStatusAndTip(t *testing.T) {
 			t.Errorf("%v: %+v, want %d %s", c.err, e, c.status, c.tip)
 		}
 	}
+}
+
+// The batch list pages by keyset: newest first, each page after the id the
+// last one ended on, one extra row telling there is more.
+func TestBatchesPageByKeyset(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		f := newCodes(t, d)
+		var ids []int64
+		for i := 0; i < 5; i++ {
+			b, _ := f.batch(t, NewBatch{Name: fmt.Sprintf("b%d", i), Reward: wallet.Reward{Coins: 1}, Count: 2, UsesPerCode: 1})
+			ids = append(ids, b.ID)
+		}
+		var got []int64
+		after := int64(0)
+		for pages := 0; ; pages++ {
+			if pages > 5 {
+				t.Fatal("paging does not end")
+			}
+			bs, err := f.s.Batches(ctx, after, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			more := len(bs) > 2
+			if more {
+				bs = bs[:2]
+			}
+			for _, b := range bs {
+				if b.Count != 2 {
+					t.Fatalf("batch %+v", b)
+				}
+				got = append(got, b.ID)
+			}
+			if !more {
+				break
+			}
+			after = bs[len(bs)-1].ID
+		}
+		want := []int64{ids[4], ids[3], ids[2], ids[1], ids[0]}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("pages gave %v, want %v", got, want)
+		}
+	})
 }

@@ -19,6 +19,7 @@ var welfareErrs = httpx.ErrorMap{
 	{Err: ErrTaskClaimed, Status: http.StatusConflict, Tip: "奖励已领取"},
 	{Err: ErrNoPrize, Status: http.StatusNotFound, Tip: "奖品不存在或已下架"},
 	{Err: ErrOutOfStock, Status: http.StatusConflict, Tip: "奖品已兑完"},
+	{Err: ErrStockMoved, Status: http.StatusConflict, Tip: "库存已被兑换改变，请刷新后再改"},
 	{Err: ErrPrizeLimit, Status: http.StatusConflict, Tip: "已达兑换上限"},
 	{Err: ErrExchangeBusy, Status: http.StatusConflict, Tip: "兑换处理中，请稍后查看"},
 	{Err: wallet.ErrKeyReused, Status: http.StatusConflict, Tip: "请求编号已被使用"},

@@ -730,3 +730,41 @@ func (s *Invites) Admin(ctx context.Context, uid int64, pageNumber, pageSize int
 	out.Invitees = httpx.NewPage(list, total, pageNumber, pageSize)
 	return out, nil
 }
+
+// Invitations is a keyset page of every invitation (or inviter's alone,
+// inviter > 0), newest first, names unmasked for the operator. after is
+// the cursor's keys (bound_at, invitee_id), nil for the first page.
+func (s *Invites) Invitations(ctx context.Context, inviter int64, after []int64, size int) (httpx.KeyPage[Invitation], error) {
+	rows, err := invitations(ctx, s.db, inviter, after, size)
+	if err != nil {
+		return httpx.KeyPage[Invitation]{}, err
+	}
+	page := httpx.NewKeyPage(rows, size, func(v Invitation) []int64 { return []int64{v.BoundAt, v.Invitee.UID} })
+	seen := map[int64]bool{}
+	var uids []int64
+	for _, v := range page.List {
+		for _, id := range []int64{v.Inviter.UID, v.Invitee.UID} {
+			if !seen[id] {
+				seen[id] = true
+				uids = append(uids, id)
+			}
+		}
+	}
+	if len(uids) == 0 {
+		return page, nil
+	}
+	people, err := s.people.InvitePeople(ctx, uids)
+	if err != nil {
+		return page, err
+	}
+	for i := range page.List {
+		v := &page.List[i]
+		if p, ok := people[v.Inviter.UID]; ok {
+			v.Inviter = p
+		}
+		if p, ok := people[v.Invitee.UID]; ok {
+			v.Invitee = p
+		}
+	}
+	return page, nil
+}

@@ -116,3 +116,19 @@ func (h *InviteHandler) AdminInvites(w http.ResponseWriter, r *http.Request) err
 	}
 	return httpx.OK(w, a)
 }
+
+// AdminInvitations is GET /api/admin/invites/list?inviter&cursor&pageSize:
+// every invitation newest first (or one inviter's), by keyset.
+func (h *InviteHandler) AdminInvitations(w http.ResponseWriter, r *http.Request) error {
+	q := httpx.Q(r)
+	inviter := q.Int("inviter", 0, 0, httpx.MaxID)
+	keys, size := httpx.KeyParams(q, 2, 20)
+	if err := q.Err(); err != nil {
+		return err
+	}
+	p, err := h.s.Invitations(r.Context(), inviter, keys, size)
+	if err != nil {
+		return err
+	}
+	return httpx.OK(w, p)
+}

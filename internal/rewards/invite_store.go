@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 
 	"prima/internal/platform/db"
@@ -83,4 +84,44 @@ func inviteesOf(ctx context.Context, q db.Querier, uid int64, pageNumber, pageSi
 		list = append(list, v)
 	}
 	return list, total, rows.Err()
+}
+
+// Invitation is one binding as the operator's list shows it: who invited
+// whom, when, and what the inviter was rewarded.
+type Invitation struct {
+	Inviter     InvitePerson `json:"inviter"`
+	Invitee     InvitePerson `json:"invitee"`
+	Source      string       `json:"source"`
+	BoundAt     int64        `json:"boundAt"` // unix seconds
+	Registered  bool         `json:"registered"`
+	RewardState string       `json:"rewardState"`
+	RewardCoins int64        `json:"rewardCoins"`
+}
+
+// invitations is a keyset page of bindings, newest first by (bound_at,
+// invitee_id): every one, or inviter's alone (inviter > 0). after is the
+// (bound_at, invitee_id) the last page ended on (nil: the first page); it
+// holds up to size+1 rows.
+func invitations(ctx context.Context, q db.Querier, inviter int64, after []int64, size int) ([]Invitation, error) {
+	var where []string
+	var args []any
+	if inviter > 0 {
+		where, args = append(where, "inviter_id = ?"), append(args, inviter)
+	}
+	if after != nil {
+		where = append(where, "(bound_at < ? OR (bound_at = ? AND invitee_id < ?))")
+		args = append(args, after[0], after[0], after[1])
+	}
+	query := `SELECT inviter_id, invitee_id, source, bound_at, registered_at, reward_state, reward_coins FROM invite_bindings`
+	if len(where) > 0 {
+		query += " WHERE " + strings.Join(where, " AND ")
+	}
+	query += " ORDER BY bound_at DESC, invitee_id DESC LIMIT ?"
+	return db.All(ctx, q, func(r db.Scanner) (Invitation, error) {
+		var v Invitation
+		var registered int64
+		err := r.Scan(&v.Inviter.UID, &v.Invitee.UID, &v.Source, &v.BoundAt, &registered, &v.RewardState, &v.RewardCoins)
+		v.Registered = registered > 0
+		return v, err
+	}, query, append(args, size+1)...)
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +15,7 @@ import (
 	"prima/internal/platform/audit"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
+	"prima/internal/platform/httpx"
 	"prima/internal/platform/ratelimit"
 	"prima/internal/wallet"
 )
@@ -533,4 +537,86 @@ func mustCode(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// The operator's invitation list: every binding newest first (ties by
+// invitee), or one inviter's, paged by keyset with names unmasked.
+func TestAdminInvitationsPageByKeyset(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		f := newInviteFixture(t, d)
+		a, e := f.guest(t, 1, ""), f.guest(t, 2, "")
+		codeA, codeE := f.code(t, a.User.ID), f.code(t, e.User.ID)
+		var invitees []int64
+		for i := 3; i <= 6; i++ {
+			g := f.guest(t, i, "")
+			code := codeA
+			if i == 6 {
+				code = codeE
+			}
+			if _, err := f.inv.Bind(ctx, g.User.ID, code); err != nil {
+				t.Fatal(err)
+			}
+			invitees = append(invitees, g.User.ID)
+		}
+		walk := func(inviter int64) (got []int64, pages int) {
+			var after []int64
+			for {
+				p, err := f.inv.Invitations(ctx, inviter, after, 2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pages++
+				for _, v := range p.List {
+					if v.Invitee.Name == "" || v.Inviter.Name == "" || v.BoundAt == 0 || v.RewardState != "pending" {
+						t.Fatalf("row %+v", v)
+					}
+					got = append(got, v.Invitee.UID)
+				}
+				if p.NextCursor == nil {
+					return got, pages
+				}
+				keys, ok := httpx.ParseCursor(*p.NextCursor, 2)
+				if !ok || pages > 5 {
+					t.Fatalf("cursor %q", *p.NextCursor)
+				}
+				after = keys
+			}
+		}
+		// Bound in the same second here: newest invitee first.
+		all, pages := walk(0)
+		if fmt.Sprint(all) != fmt.Sprint([]int64{invitees[3], invitees[2], invitees[1], invitees[0]}) || pages != 2 {
+			t.Fatalf("all: %v in %d pages", all, pages)
+		}
+		mine, _ := walk(a.User.ID)
+		if fmt.Sprint(mine) != fmt.Sprint([]int64{invitees[2], invitees[1], invitees[0]}) {
+			t.Fatalf("a's: %v", mine)
+		}
+		if none, _ := walk(invitees[0]); len(none) != 0 {
+			t.Fatalf("an invitee's own list: %v", none)
+		}
+	})
+}
+
+// GET /api/admin/invites/list refuses what is not a uid, a cursor it
+// did not give or a page size out of range, with a clear 4xx.
+func TestAdminInvitationsRefusesBadQueries(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		f := newInviteFixture(t, d)
+		h := NewInviteHandler(f.inv)
+		get := func(query string) (int, string) {
+			r := httptest.NewRequest(http.MethodGet, "/?"+query, nil)
+			w := httptest.NewRecorder()
+			httpx.Handler(h.AdminInvitations).ServeHTTP(w, r)
+			return w.Code, w.Body.String()
+		}
+		for _, q := range []string{"inviter=-1", "inviter=abc", "inviter=1.5", "inviter=99999999999999999999", "cursor=k1", "cursor=k1.2.3", "cursor=k-1.2", "cursor=%00", "pageSize=0", "pageSize=51", "pageSize=x"} {
+			if code, body := get(q); code != 422 && code != 400 {
+				t.Errorf("%s: %d %s, want 4xx", q, code, body)
+			}
+		}
+		if code, body := get("inviter=5&pageSize=50"); code != 200 || !strings.Contains(body, `"list":[]`) || !strings.Contains(body, `"nextCursor":null`) {
+			t.Errorf("empty list: %d %s", code, body)
+		}
+	})
 }

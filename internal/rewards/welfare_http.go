@@ -2,6 +2,7 @@ package rewards
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -193,16 +194,33 @@ func (h *WelfareHandler) AdminPrizes(w http.ResponseWriter, r *http.Request) err
 // AdminSavePrize is POST /api/admin/rewards/prizes: a Prize, id 0 or
 // absent creates; active false deactivates.
 func (h *WelfareHandler) AdminSavePrize(w http.ResponseWriter, r *http.Request) error {
-	var p Prize
-	if err := httpx.Decode(w, r, &p); err != nil {
+	var body struct {
+		Prize
+		// StockBefore is the stock the editor showed (null: unlimited);
+		// given, the save holds only while the stock is still that.
+		StockBefore json.RawMessage `json:"stockBefore"`
+	}
+	if err := httpx.Decode(w, r, &body); err != nil {
 		return err
 	}
+	p := body.Prize
 	if p.ID < 0 || p.ID > httpx.MaxID {
 		return httpx.Invalid("参数 id 无效", "id must be 0 (new) or a prize id")
 	}
+	var seen *StockSeen
+	if len(body.StockBefore) > 0 {
+		var n *int64
+		if err := json.Unmarshal(body.StockBefore, &n); err != nil || (n != nil && *n < 0) {
+			return httpx.Invalid("参数 stockBefore 无效", "stockBefore must be null (unlimited) or the stock shown")
+		}
+		seen = &StockSeen{Unlimited: n == nil}
+		if n != nil {
+			seen.Stock = *n
+		}
+	}
 	var id int64
 	err := h.audited(r, "rewards.prize", "point_prize", strconv.FormatInt(p.ID, 10), p, func(ctx context.Context, tx *db.Tx) (err error) {
-		id, err = h.s.SavePrize(ctx, tx, p, h.s.Now())
+		id, err = h.s.SavePrizeSeen(ctx, tx, p, seen, h.s.Now())
 		return err
 	})
 	if err != nil {

@@ -197,8 +197,26 @@ func checkPrize(p *Prize) error {
 	return nil
 }
 
+// StockSeen is the stock an operator's editor showed (Unlimited: none
+// kept). Saving with it changes the prize only while the stock is still
+// that: exchanges take stock while the editor is open, and a save that
+// wrote back the number it had read would hand those units out again.
+type StockSeen struct {
+	Unlimited bool
+	Stock     int64
+}
+
+// ErrStockMoved: the stock changed since the editor read it.
+var ErrStockMoved = errors.New("rewards: prize stock changed since it was read")
+
 // SavePrize creates (ID 0) or updates a prize inside tx; returns its id.
 func (w *Welfare) SavePrize(ctx context.Context, tx *db.Tx, p Prize, now time.Time) (int64, error) {
+	return w.SavePrizeSeen(ctx, tx, p, nil, now)
+}
+
+// SavePrizeSeen is SavePrize that updates only while the stock is still
+// seen (nil: whatever it is); ErrStockMoved when it is not.
+func (w *Welfare) SavePrizeSeen(ctx context.Context, tx *db.Tx, p Prize, seen *StockSeen, now time.Time) (int64, error) {
 	if err := checkPrize(&p); err != nil {
 		return 0, err
 	}
@@ -210,12 +228,25 @@ func (w *Welfare) SavePrize(ctx context.Context, tx *db.Tx, p Prize, now time.Ti
 			p.Title, p.Image, p.Cost, p.Reward.Coins, p.Reward.VIPLevel, p.Reward.VIPDays, p.Reward.Coupons, p.Stock, p.PerUserLimit, active, p.Sort, now.Unix(), now.Unix()).Scan(&id)
 		return id, err
 	}
+	where, args := "", []any{}
+	switch {
+	case seen != nil && seen.Unlimited:
+		where = " AND stock IS NULL"
+	case seen != nil:
+		where, args = " AND stock = ?", append(args, seen.Stock)
+	}
 	r, err := tx.Exec(ctx, `UPDATE point_prizes SET title = ?, image = ?, cost = ?, coins = ?, vip_level = ?, vip_days = ?, coupons = ?, stock = ?, per_user_limit = ?, active = ?, sort = ?, updated_at = ?
-		WHERE id = ?`, p.Title, p.Image, p.Cost, p.Reward.Coins, p.Reward.VIPLevel, p.Reward.VIPDays, p.Reward.Coupons, p.Stock, p.PerUserLimit, active, p.Sort, now.Unix(), p.ID)
+		WHERE id = ?`+where, append([]any{p.Title, p.Image, p.Cost, p.Reward.Coins, p.Reward.VIPLevel, p.Reward.VIPDays, p.Reward.Coupons, p.Stock, p.PerUserLimit, active, p.Sort, now.Unix(), p.ID}, args...)...)
 	if err != nil {
 		return 0, err
 	}
 	if n, _ := r.RowsAffected(); n == 0 {
+		if seen != nil {
+			var one int
+			if err := tx.QueryRow(ctx, `SELECT 1 FROM point_prizes WHERE id = ?`, p.ID).Scan(&one); err == nil {
+				return 0, ErrStockMoved
+			}
+		}
 		return 0, ErrNoPrize
 	}
 	return p.ID, nil

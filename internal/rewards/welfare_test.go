@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +18,7 @@ import (
 	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
+	"prima/internal/platform/httpx"
 	"prima/internal/platform/realtime"
 	"prima/internal/wallet"
 )
@@ -709,6 +713,139 @@ func TestWatchLikeTopupAndPhoneProgress(t *testing.T) {
 			if got[ids[m]] != want {
 				t.Errorf("%s progress %d, want %d", m, got[ids[m]], want)
 			}
+		}
+	})
+}
+
+// An operator's stock edit holds only while the stock is still what the
+// editor showed: exchanges running meanwhile are never handed out twice.
+func TestPrizeStockEditRacesExchanges(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		w, _ := newWelfare(d)
+		five := int64(5)
+		base := Prize{Title: "限量", Cost: 10, Reward: PrizeReward{Coins: 1}, Stock: &five, Active: true}
+		id := savePrize(t, w, d, base)
+		base.ID = id
+		save := func(stock *int64, seen *StockSeen) error {
+			p := base
+			p.Stock = stock
+			return d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+				_, err := w.SavePrizeSeen(ctx, tx, p, seen, noon)
+				return err
+			})
+		}
+		hundred, ten := int64(100), int64(10)
+		// Stale views are refused and change nothing.
+		if err := save(&ten, &StockSeen{Stock: 4}); !errors.Is(err, ErrStockMoved) {
+			t.Fatalf("stale stock: %v", err)
+		}
+		if err := save(&ten, &StockSeen{Unlimited: true}); !errors.Is(err, ErrStockMoved) {
+			t.Fatalf("stale unlimited: %v", err)
+		}
+		p := base
+		p.ID = 999999
+		if err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			_, err := w.SavePrizeSeen(ctx, tx, p, &StockSeen{Stock: 5}, noon)
+			return err
+		}); !errors.Is(err, ErrNoPrize) {
+			t.Fatalf("unknown prize: %v", err)
+		}
+
+		var users []int64
+		for range 12 {
+			u := newUser(t, d)
+			give(t, w, d, u, 100)
+			users = append(users, u)
+		}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		won := int64(0)
+		for i, u := range users {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := w.Exchange(ctx, u, id, fmt.Sprintf("race-%04d", i))
+				mu.Lock()
+				defer mu.Unlock()
+				if err == nil {
+					won++
+				} else if !errors.Is(err, ErrOutOfStock) {
+					t.Error(err)
+				}
+			}()
+		}
+		var saved error
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			saved = save(&hundred, &StockSeen{Stock: 5})
+		}()
+		wg.Wait()
+		var left int64
+		if err := d.QueryRow(ctx, `SELECT stock FROM point_prizes WHERE id = ?`, id).Scan(&left); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case saved == nil && won+left != 100:
+			t.Fatalf("restock took: %d won + %d left != 100", won, left)
+		case errors.Is(saved, ErrStockMoved) && (won != 5 || left != 0):
+			t.Fatalf("restock refused: %d won, %d left", won, left)
+		case saved != nil && !errors.Is(saved, ErrStockMoved):
+			t.Fatal(saved)
+		}
+		if err := wallet.Check(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// POST /api/admin/rewards/prizes with stockBefore: null or the stock
+// shown; anything else is refused, a stale one answers 409, nothing changes.
+func TestAdminSavePrizeStockBefore(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		w, _ := newWelfare(d)
+		h := NewWelfareHandler(w)
+		three := int64(3)
+		id := savePrize(t, w, d, Prize{Title: "奖", Cost: 10, Reward: PrizeReward{Coins: 1}, Stock: &three, Active: true})
+		post := func(body string) int {
+			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+			r.Header.Set("Content-Type", "application/json")
+			rec := httptest.NewRecorder()
+			httpx.Handler(h.AdminSavePrize).ServeHTTP(rec, r)
+			return rec.Code
+		}
+		prize := func(stock, before string) string {
+			return fmt.Sprintf(`{"id":%d,"title":"奖","cost":10,"reward":{"coins":1},"stock":%s,"active":true,"stockBefore":%s}`, id, stock, before)
+		}
+		for _, c := range []struct {
+			body string
+			want int
+		}{
+			{prize("9", `"3"`), 422},
+			{prize("9", `-1`), 422},
+			{prize("9", `1.5`), 422},
+			{prize("9", `99999999999999999999`), 422},
+			{prize("9", `2`), 409},
+			{prize("9", `null`), 409},
+			{prize("-1", `3`), 422},
+		} {
+			if got := post(c.body); got != c.want {
+				t.Errorf("%s: %d, want %d", c.body, got, c.want)
+			}
+		}
+		var stock int64
+		if err := d.QueryRow(context.Background(), `SELECT stock FROM point_prizes WHERE id = ?`, id).Scan(&stock); err != nil || stock != 3 {
+			t.Fatalf("stock %d %v after refusals", stock, err)
+		}
+		if got := post(prize("null", `3`)); got != 200 {
+			t.Fatalf("to unlimited: %d", got)
+		}
+		if got := post(prize("7", `null`)); got != 200 {
+			t.Fatalf("back to 7: %d", got)
+		}
+		if err := d.QueryRow(context.Background(), `SELECT stock FROM point_prizes WHERE id = ?`, id).Scan(&stock); err != nil || stock != 7 {
+			t.Fatalf("stock %d %v", stock, err)
 		}
 	})
 }

@@ -227,7 +227,15 @@ type pinsBody struct {
 	Words []string `json:"words"`
 }
 
-// AdminPins answers GET /api/admin/search/pins.
+// adminPins is the pins editor's answer: the pinned words and the hot list
+// the phone app gets now (GET /api/app/search/hot: the pins, then the most
+// searched words of the last days).
+type adminPins struct {
+	Words []string         `json:"words"`
+	Hot   []search.HotWord `json:"hot"`
+}
+
+// AdminPins answers GET /api/admin/search/pins: {words, hot}.
 func (s *Service) AdminPins(w http.ResponseWriter, r *http.Request) error {
 	words, err := search.Pins(r.Context(), s.db)
 	if err != nil {
@@ -236,7 +244,14 @@ func (s *Service) AdminPins(w http.ResponseWriter, r *http.Request) error {
 	if words == nil {
 		words = []string{}
 	}
-	return httpx.OK(w, pinsBody{Words: words})
+	hot, err := search.Hot(r.Context(), s.db, s.now(), HotSize)
+	if err != nil {
+		return err
+	}
+	if hot == nil {
+		hot = []search.HotWord{}
+	}
+	return httpx.OK(w, adminPins{Words: words, Hot: hot})
 }
 
 // AdminSetPins answers POST /api/admin/search/pins {words}: replaces the

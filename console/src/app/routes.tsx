@@ -45,6 +45,13 @@ export const routes: RouteObject[] = [
       { path: 'money/commission', lazy: async () => ({ Component: (await import('@/features/finance/CommissionPage')).CommissionPage }) },
       { path: 'money/promoters', lazy: async () => ({ Component: (await import('@/features/finance/PromotersPage')).PromotersPage }) },
       { path: 'money/reconciliation', lazy: async () => ({ Component: (await import('@/features/finance/ReconciliationPage')).ReconciliationPage }) },
+      // issue 21: growth
+      { path: 'growth/checkin', lazy: async () => ({ Component: (await import('@/features/growth/CheckinPage')).CheckinPage }) },
+      { path: 'growth/tasks', lazy: async () => ({ Component: (await import('@/features/growth/TasksPage')).TasksPage }) },
+      { path: 'growth/prizes', lazy: async () => ({ Component: (await import('@/features/growth/PrizesPage')).PrizesPage }) },
+      { path: 'growth/codes', lazy: async () => ({ Component: (await import('@/features/growth/CodesPage')).CodesPage }) },
+      { path: 'growth/invite', lazy: async () => ({ Component: (await import('@/features/growth/InvitePage')).InvitePage }) },
+      { path: 'growth/search', lazy: async () => ({ Component: (await import('@/features/growth/SearchPage')).SearchPage }) },
       { path: 'audit', lazy: async () => ({ Component: (await import('@/features/audit/AuditPage')).AuditPage }) },
       { path: 'operators', lazy: async () => ({ Component: (await import('@/features/operators/OperatorsPage')).OperatorsPage }) },
       { path: 'security', lazy: async () => ({ Component: (await import('@/features/security/SecurityPage')).SecurityPage }) },

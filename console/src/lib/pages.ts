@@ -49,6 +49,13 @@ export const pages: PageEntry[] = [
   { path: '/money/commission', group: 'money', label: 'finance.nav.commission', section: 'money' },
   { path: '/money/promoters', group: 'money', label: 'finance.nav.promoters', section: 'money' },
   { path: '/money/reconciliation', group: 'money', label: 'finance.nav.reconciliation', section: 'money' },
+  // issue 21: growth (features/growth; the hot words are the content section's)
+  { path: '/growth/checkin', group: 'growth', label: 'growth.nav.checkin', section: 'growth', hint: 'growth.hint' },
+  { path: '/growth/tasks', group: 'growth', label: 'growth.nav.tasks', section: 'growth' },
+  { path: '/growth/prizes', group: 'growth', label: 'growth.nav.prizes', section: 'growth' },
+  { path: '/growth/codes', group: 'growth', label: 'growth.nav.codes', section: 'growth' },
+  { path: '/growth/invite', group: 'growth', label: 'growth.nav.invite', section: 'growth' },
+  { path: '/growth/search', group: 'growth', label: 'growth.nav.search', section: 'content' },
   { path: '/audit', group: 'audit', label: 'nav.audit', section: 'audit', hint: 'dash.section.audit' },
   { path: '/operators', group: 'operators', label: 'nav.operators', section: 'operators', hint: 'dash.section.operators' },
   { path: '/security', group: 'security', label: 'nav.security', section: null, hint: 'dash.section.security' },
