@@ -322,6 +322,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	earn.PublicURL = cfg.PublicURL
 	// Payments, refunds and sales, inside their transaction.
 	wal.Earnings = moneyHooks{earn, invites}
+	wal.Points = welfare // the console's wallet view shows and adjusts points (rewards' ledger)
 	// The invitee list's paid and commission columns; the sign-up reward
 	// paid when the operator's sign shows (a bound phone, a paid order).
 	invites.Contributions = earn.Contributions

@@ -437,6 +437,11 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	op(userGuard, "POST /api/admin/users/ban", adm.Ban)
 	op(userGuard, "POST /api/admin/users/mute", mod.AdminMute)
 
+	// issue 21: money
+	op(finance, "GET /api/admin/withdrawals/risk", wal.AdminWithdrawRisk)
+	op(finance, "GET /api/admin/withdrawals/settings", wal.AdminWithdrawSettings)
+	op(owner.StepUp(), "POST /api/admin/withdrawals/settings", wal.AdminSetWithdrawSettings)
+
 	op(anyOp, "/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed
