@@ -37,6 +37,10 @@ export const routes: RouteObject[] = [
       { path: 'moderation/comments', lazy: async () => ({ Component: (await import('@/features/moderation/CommentsPage')).CommentsPage }) },
       { path: 'moderation/reports', lazy: async () => ({ Component: (await import('@/features/moderation/ReportsPage')).ReportsPage }) },
       { path: 'moderation/words', lazy: async () => ({ Component: (await import('@/features/moderation/WordsPage')).WordsPage }) },
+      // issue 21: money
+      { path: 'money/orders', lazy: async () => ({ Component: (await import('@/features/money/OrdersPage')).OrdersPage }) },
+      { path: 'money/withdrawals', lazy: async () => ({ Component: (await import('@/features/money/WithdrawalsPage')).WithdrawalsPage }) },
+      { path: 'money/wallet', lazy: async () => ({ Component: (await import('@/features/money/WalletPage')).WalletPage }) },
       { path: 'audit', lazy: async () => ({ Component: (await import('@/features/audit/AuditPage')).AuditPage }) },
       { path: 'operators', lazy: async () => ({ Component: (await import('@/features/operators/OperatorsPage')).OperatorsPage }) },
       { path: 'security', lazy: async () => ({ Component: (await import('@/features/security/SecurityPage')).SecurityPage }) },

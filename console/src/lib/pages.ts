@@ -41,6 +41,10 @@ export const pages: PageEntry[] = [
   { path: '/moderation/comments', group: 'moderation', label: 'mod.nav.comments', section: 'moderation' },
   { path: '/moderation/reports', group: 'moderation', label: 'mod.nav.reports', section: 'moderation' },
   { path: '/moderation/words', group: 'moderation', label: 'mod.nav.words', section: 'moderation' },
+  // issue 21: money (features/money)
+  { path: '/money/orders', group: 'money', label: 'money.nav.orders', section: 'money', hint: 'money.hint' },
+  { path: '/money/withdrawals', group: 'money', label: 'money.nav.withdrawals', section: 'money' },
+  { path: '/money/wallet', group: 'money', label: 'money.nav.wallet', section: 'money' },
   { path: '/audit', group: 'audit', label: 'nav.audit', section: 'audit', hint: 'dash.section.audit' },
   { path: '/operators', group: 'operators', label: 'nav.operators', section: 'operators', hint: 'dash.section.operators' },
   { path: '/security', group: 'security', label: 'nav.security', section: null, hint: 'dash.section.security' },
