@@ -13,6 +13,7 @@ import content from './console/content.mjs'
 import catalog from './console/catalog.mjs'
 import people from './console/people.mjs'
 import moderation from './console/moderation.mjs'
+import money from './console/money.mjs'
 
 const PASSWORD = 'Section-pass-1'
 export const OPERATORS = {
@@ -88,3 +89,4 @@ content(test, ctx)
 catalog(test, ctx)
 people(test, ctx)
 moderation(test, ctx)
+money(test, ctx)
