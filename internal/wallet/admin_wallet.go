@@ -232,10 +232,6 @@ func (s *Service) adjustPoints(ctx context.Context, tx *db.Tx, actor audit.Actor
 	if s.Points == nil {
 		return Adjusted{}, invalid("参数 account 无效", "points are not available here")
 	}
-	before, err := s.Points.Points(ctx, a.UID)
-	if err != nil {
-		return Adjusted{}, err
-	}
 	after, err := s.Points.AdjustPoints(ctx, tx, a.UID, a.Amount, fmt.Sprintf("adjust:%d:%s", actor.UID, key), a.Reason, now)
 	if s.Points.PointsShort(err) {
 		return Adjusted{}, httpx.Refuse(ErrInsufficientPoints, "积分余额不足", "points would go below zero")
@@ -243,9 +239,11 @@ func (s *Service) adjustPoints(ctx context.Context, tx *db.Tx, actor audit.Actor
 	if err != nil {
 		return Adjusted{}, err
 	}
+	// The balance before is the one after less the move (the book reads
+	// through its own handle, not this transaction).
 	if err := audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "wallet.adjust", TargetType: "user",
 		TargetID: strconv.FormatInt(a.UID, 10),
-		Before:   map[string]any{"account": a.Account, "balance": before},
+		Before:   map[string]any{"account": a.Account, "balance": after - a.Amount},
 		After:    map[string]any{"account": a.Account, "balance": after, "amount": a.Amount, "reason": a.Reason},
 	}, now); err != nil {
 		return Adjusted{}, err

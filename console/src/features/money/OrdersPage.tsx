@@ -31,6 +31,7 @@ interface FilterForm {
 
 export function OrdersPage() {
   const t = useT()
+  const screens = Grid.useBreakpoint()
   const [filter, setFilter] = useState<OrderFilter>({})
   const [pager, setPager] = useState<PagerState>(firstPage)
   const [open, setOpen] = useState<Order | null>(null)
@@ -90,14 +91,18 @@ export function OrdersPage() {
             title: t('money.orderNo'),
             dataIndex: 'orderNo',
             render: (no: string, o) => (
-              <Button type="link" size="small" onClick={() => setOpen(o)} data-testid={`order-open-${no}`}>
-                {no}
-              </Button>
+              <Space direction="vertical" size={0}>
+                <Button type="link" size="small" onClick={() => setOpen(o)} data-testid={`order-open-${no}`}>
+                  {no}
+                </Button>
+                {/* On a phone the state column is off screen: say it here. */}
+                {screens.sm ? null : <Tag color={statusColor[o.status]}>{t(`money.order.${o.status}`)}</Tag>}
+              </Space>
             ),
           },
-          { title: 'UID', dataIndex: 'uid' },
+          { title: t('money.status'), dataIndex: 'status', responsive: ['sm'], render: (s: string) => <Tag color={statusColor[s]}>{t(`money.order.${s}` as 'money.order.paid')}</Tag> },
           { title: t('money.amount'), dataIndex: 'amount', render: (c: number) => `¥${yuan(c)}` },
-          { title: t('money.status'), dataIndex: 'status', render: (s: string) => <Tag color={statusColor[s]}>{t(`money.order.${s}` as 'money.order.paid')}</Tag> },
+          { title: 'UID', dataIndex: 'uid', responsive: ['sm'] },
           { title: t('money.product'), dataIndex: 'title', responsive: ['md'] },
           { title: t('money.provider'), dataIndex: 'payType', responsive: ['sm'] },
           { title: t('money.createdAt'), dataIndex: 'createdAt', render: formatTime, responsive: ['md'] },

@@ -21,7 +21,7 @@ import { newKey, signedAmount, yuan } from './format'
 // MAX_ADJUST is the server's bound on one adjustment (coins, cents or points).
 const MAX_ADJUST = 100_000_000
 
-const amountText = (e: Pick<Entry, 'account' | 'amount'>) => (e.account === 'income' ? `¥${yuan(e.amount)}` : String(e.amount))
+const amountText = (e: Pick<Entry, 'account' | 'amount'>) => (e.account === 'income' ? `${e.amount < 0 ? '-' : ''}¥${yuan(Math.abs(e.amount))}` : String(e.amount))
 
 export function WalletPage() {
   const t = useT()
@@ -105,7 +105,7 @@ export function WalletPage() {
             columns={[
               { title: t('money.time'), dataIndex: 'createdAt', render: formatTime },
               { title: t('money.account'), dataIndex: 'account', render: (a: Account) => <Tag>{t(`money.acct.${a}` as MessageKey)}</Tag> },
-              { title: t('money.kind'), dataIndex: 'type' },
+              { title: t('money.kind'), dataIndex: 'type', responsive: ['sm'] },
               {
                 title: t('money.change'),
                 key: 'amount',

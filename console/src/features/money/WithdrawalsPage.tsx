@@ -49,6 +49,7 @@ export function WithdrawalsPage() {
   const t = useT()
   const qc = useQueryClient()
   const { message, modal } = App.useApp()
+  const screens = Grid.useBreakpoint()
   const [status, setStatus] = useState<WithdrawStatus | ''>('pending')
   const [pager, setPager] = useState<PagerState>(firstPage)
   const [selected, setSelected] = useState<string[]>([])
@@ -120,17 +121,26 @@ export function WithdrawalsPage() {
           {
             title: t('money.orderNo'),
             dataIndex: 'orderNo',
-            render: (no: string) => (
-              <Button type="link" size="small" onClick={() => setOpen(no)} data-testid={`w-open-${no}`}>
-                {no}
-              </Button>
+            render: (no: string, w) => (
+              <Space direction="vertical" size={0}>
+                <Button type="link" size="small" onClick={() => setOpen(no)} data-testid={`w-open-${no}`}>
+                  {no}
+                </Button>
+                {/* On a phone the state column is off screen: say it here. */}
+                {screens.sm ? null : (
+                  <Space size={4} wrap>
+                    <Tag color={stateColor(w)}>{t(stateLabel(w))}</Tag>
+                    {w.awaitingSecond ? <Typography.Text type="secondary">{t('money.firstBy', { id: w.firstApproverID })}</Typography.Text> : null}
+                  </Space>
+                )}
+              </Space>
             ),
           },
-          { title: 'UID', dataIndex: 'uid' },
           { title: t('money.amount'), dataIndex: 'amount', render: (c: number) => `¥${yuan(c)}` },
           {
             title: t('money.status'),
             key: 'status',
+            responsive: ['sm'],
             render: (_, w) => (
               <Space size={4} wrap>
                 <Tag color={stateColor(w)} data-testid={`w-state-${w.orderNo}`}>
@@ -140,6 +150,7 @@ export function WithdrawalsPage() {
               </Space>
             ),
           },
+          { title: 'UID', dataIndex: 'uid', responsive: ['sm'] },
           { title: t('money.net'), dataIndex: 'net', render: (c: number) => `¥${yuan(c)}`, responsive: ['md'] },
           { title: t('money.payee'), key: 'payee', render: (_, w) => <Typography.Text className="money-account">{accountText(w)}</Typography.Text>, responsive: ['lg'] },
           { title: t('money.createdAt'), dataIndex: 'createdAt', render: formatTime, responsive: ['md'] },
