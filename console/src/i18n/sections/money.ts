@@ -120,6 +120,7 @@ export const moneyZh = {
   'money.badAmount': '请输入非零的整数（收益可带两位小数），不超过 1 亿',
   'money.adjusted': '已调账',
   'money.save': '保存',
+  'money.walletLink': '查看钱包流水与调账 →',
 } as const
 
 export const moneyEn: Record<keyof typeof moneyZh, string> = {
@@ -242,4 +243,5 @@ export const moneyEn: Record<keyof typeof moneyZh, string> = {
   'money.badAmount': 'A non-zero whole number (income: up to 2 decimals), at most 100,000,000',
   'money.adjusted': 'Adjusted',
   'money.save': 'Save',
+  'money.walletLink': 'Wallet entries and adjustments →',
 }
