@@ -16,7 +16,7 @@ export interface CursorPage<T> {
 export const ORDER_STATUSES = ['pending', 'paid', 'cancelled', 'expired', 'refunded'] as const
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
 // Providers as orders name them: a gateway ("epay": each of its payTypes) or one payType.
-export const PROVIDERS = ['sandbox', 'epay', 'epay_alipay', 'epay_wxpay', 'stripe'] as const
+export const PROVIDERS = ['sandbox', 'epay', 'epay_alipay', 'epay_wxpay', 'epay_qqpay', 'stripe'] as const
 
 export interface Order {
   orderNo: string
