@@ -32,18 +32,10 @@ import {
   type WithdrawStatus,
 } from './api'
 import { centsOf, yuan } from './format'
+import { accountText, pendingOnly, stateColor, stateLabel } from './logic'
 import { ReasonModal } from './ReasonModal'
 
 const STATES: (WithdrawStatus | '')[] = ['pending', 'paid', 'rejected', '']
-
-export function stateLabel(w: Pick<Withdrawal, 'status' | 'awaitingSecond'>): MessageKey {
-  if (w.awaitingSecond) return 'money.w.awaiting'
-  return `money.w.${w.status}` as MessageKey
-}
-
-const stateColor = (w: Withdrawal) => (w.awaitingSecond ? 'orange' : w.status === 'paid' ? 'green' : w.status === 'rejected' ? 'red' : 'gold')
-
-export const accountText = (w: Withdrawal) => (w.account.actType === 2 ? `USDT ${w.account.network} ${w.account.number}` : `${w.account.bankName} ${w.account.holder} ${w.account.number}`)
 
 export function WithdrawalsPage() {
   const t = useT()
@@ -87,7 +79,7 @@ export function WithdrawalsPage() {
     <Page
       title={t('money.withdrawals')}
       extra={
-        <Popconfirm title={t('money.bulkConfirm', { n: selected.length })} onConfirm={() => bulk.mutate(selected)} okButtonProps={{ ...{ 'data-testid': 'bulk-approve-ok' } }}>
+        <Popconfirm title={t('money.bulkConfirm', { n: selected.length })} onConfirm={() => bulk.mutate(pendingOnly(selected, list))} okButtonProps={{ ...{ 'data-testid': 'bulk-approve-ok' } }}>
           <Button type="primary" icon={<CheckOutlined />} disabled={selected.length === 0 || bulk.isPending} loading={bulk.isPending} data-testid="bulk-approve">
             {t('money.approveSelected', { n: selected.length })}
           </Button>
