@@ -63,6 +63,8 @@ export default function register(test, ctx) {
       await fp.getByText('需要另一位运营人员复核批准').waitFor()
       const pending = data(await ctx.api('finance', 'GET', `/api/admin/withdrawals?status=pending&uid=${u.user.uid}`), 'queue').list.find((x) => x.orderNo === no)
       assert.ok(pending?.awaitingSecond && pending.firstApproverID > 0, JSON.stringify(pending))
+      assert.ok(pending.firstApproverName, JSON.stringify(pending))
+      await fp.locator(`tr[data-row-key="${no}"]`).getByText(`初审 ${pending.firstApproverName} (#${pending.firstApproverID})`).waitFor()
 
       // The owner releases it.
       const op = owner.page

@@ -59,6 +59,9 @@ type AdminWithdrawal struct {
 	FirstApproverID int64      `json:"firstApproverID"`
 	FirstApprovedAt *time.Time `json:"firstApprovedAt"`
 	AwaitingSecond  bool       `json:"awaitingSecond"`
+	// The operators' names (console lists; "" when unknown or none).
+	OperatorName      string `json:"operatorName"`
+	FirstApproverName string `json:"firstApproverName"`
 }
 
 // WithdrawalPage is one page of withdrawals (the lists' page shape).

@@ -200,5 +200,10 @@ func (h *Handler) decided(w http.ResponseWriter, r *http.Request, in decideInput
 	if err != nil {
 		return withdrawErrs.Map(err)
 	}
+	named := []AdminWithdrawal{out}
+	if err := h.s.nameOperators(r.Context(), named); err != nil {
+		return err
+	}
+	out = named[0]
 	return httpx.OK(w, Decision{Withdrawal: out, Changed: changed, AwaitingSecond: out.AwaitingSecond})
 }

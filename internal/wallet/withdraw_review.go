@@ -121,7 +121,29 @@ func (s *Service) AdminWithdrawalPage(ctx context.Context, f WithdrawalQuery) (h
 	for i, r := range page.List {
 		out.List[i] = r.admin()
 	}
-	return out, nil
+	return out, s.nameOperators(ctx, out.List)
+}
+
+// nameOperators fills the operators' names of list (account's users rows,
+// read through account.Cards) in one query.
+func (s *Service) nameOperators(ctx context.Context, list []AdminWithdrawal) error {
+	var ids []int64
+	for _, w := range list {
+		for _, id := range []int64{w.OperatorID, w.FirstApproverID} {
+			if id > 0 {
+				ids = append(ids, id)
+			}
+		}
+	}
+	cards, err := account.Cards(ctx, s.db, ids)
+	if err != nil {
+		return err
+	}
+	for i := range list {
+		list[i].OperatorName = cards[list[i].OperatorID].Name
+		list[i].FirstApproverName = cards[list[i].FirstApproverID].Name
+	}
+	return nil
 }
 
 // Tally is a count and a sum of cents.

@@ -325,8 +325,17 @@ func TestWithdrawRiskAndQueue(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(nos[2:]) {
 			t.Fatalf("queue %v, want %v", got, nos[2:])
 		}
-		// Every state, newest first.
+		// Every state, newest first; the deciding operator named (user 2
+		// stands in for an operator here).
+		if _, _, err := f.s.Decide(ctx, audit.Actor{UID: 2}, nos[2], false, "核对"); err != nil {
+			t.Fatal(err)
+		}
 		p, _ := f.s.AdminWithdrawalPage(ctx, WithdrawalQuery{PageSize: 10})
+		for _, w := range p.List {
+			if w.OrderNo == nos[2] && (w.OperatorName != "u2" || w.FirstApproverName != "") {
+				t.Fatalf("names: %+v", w)
+			}
+		}
 		if len(p.List) != 5 || p.List[0].OrderNo != nos[4] || p.HasMore || p.NextCursor != nil {
 			t.Fatalf("all: %d first %s", len(p.List), p.List[0].OrderNo)
 		}

@@ -32,7 +32,7 @@ import {
   type WithdrawStatus,
 } from './api'
 import { centsOf, yuan } from './format'
-import { accountText, pendingOnly, stateColor, stateLabel } from './logic'
+import { accountText, pendingOnly, stateColor, stateLabel, who } from './logic'
 import { ReasonModal } from './ReasonModal'
 
 const STATES: (WithdrawStatus | '')[] = ['pending', 'paid', 'rejected', '']
@@ -122,7 +122,7 @@ export function WithdrawalsPage() {
                 {screens.sm ? null : (
                   <Space size={4} wrap>
                     <Tag color={stateColor(w)}>{t(stateLabel(w))}</Tag>
-                    {w.awaitingSecond ? <Typography.Text type="secondary">{t('money.firstBy', { id: w.firstApproverID })}</Typography.Text> : null}
+                    {w.awaitingSecond ? <Typography.Text type="secondary">{t('money.firstBy', { id: who(w.firstApproverName, w.firstApproverID) })}</Typography.Text> : null}
                   </Space>
                 )}
               </Space>
@@ -138,7 +138,7 @@ export function WithdrawalsPage() {
                 <Tag color={stateColor(w)} data-testid={`w-state-${w.orderNo}`}>
                   {t(stateLabel(w))}
                 </Tag>
-                {w.awaitingSecond ? <Typography.Text type="secondary">{t('money.firstBy', { id: w.firstApproverID })}</Typography.Text> : null}
+                {w.awaitingSecond ? <Typography.Text type="secondary">{t('money.firstBy', { id: who(w.firstApproverName, w.firstApproverID) })}</Typography.Text> : null}
               </Space>
             ),
           },
@@ -223,7 +223,7 @@ function WithdrawalDrawer({ w, onClose }: { w: Withdrawal | null; onClose: () =>
     <Drawer open={w !== null} onClose={onClose} title={t('money.withdrawalTitle', { no })} size={screens.md ? 720 : '100%'} destroyOnHidden data-testid="withdrawal-drawer">
       {w ? (
         <Space direction="vertical" size="large" style={{ width: '100%' }}>
-          {w.awaitingSecond ? <Alert type="warning" showIcon title={t('money.awaitingBanner', { id: w.firstApproverID, at: formatTime(w.firstApprovedAt) })} data-testid="awaiting-banner" /> : null}
+          {w.awaitingSecond ? <Alert type="warning" showIcon title={t('money.awaitingBanner', { id: who(w.firstApproverName, w.firstApproverID), at: formatTime(w.firstApprovedAt) })} data-testid="awaiting-banner" /> : null}
           <Descriptions column={1} size="small" bordered>
             <Descriptions.Item label={t('money.status')}>
               <Tag color={stateColor(w)} data-testid="drawer-state">
@@ -258,7 +258,7 @@ function WithdrawalDrawer({ w, onClose }: { w: Withdrawal | null; onClose: () =>
               </>
             )}
             <Descriptions.Item label={t('money.createdAt')}>{formatTime(w.createdAt)}</Descriptions.Item>
-            {w.decidedAt ? <Descriptions.Item label={t('money.decidedAt')}>{`${formatTime(w.decidedAt)} · #${w.operatorID}${w.firstApproverID ? ` + #${w.firstApproverID}` : ''}`}</Descriptions.Item> : null}
+            {w.decidedAt ? <Descriptions.Item label={t('money.decidedAt')}>{`${formatTime(w.decidedAt)} · ${who(w.operatorName, w.operatorID)}${w.firstApproverID ? ` + ${who(w.firstApproverName, w.firstApproverID)}` : ''}`}</Descriptions.Item> : null}
           </Descriptions>
           {w.status === 'pending' ? (
             <Space wrap>

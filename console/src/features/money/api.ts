@@ -89,6 +89,8 @@ export interface Withdrawal {
   firstApproverID: number
   firstApprovedAt: Timestamp | null
   awaitingSecond: boolean
+  operatorName: string
+  firstApproverName: string
 }
 
 export interface Tally {

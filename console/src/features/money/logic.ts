@@ -24,3 +24,6 @@ export function pendingOnly(selected: readonly string[], rows: readonly Pick<Wit
   const pending = new Set((rows ?? []).filter((r) => r.status === 'pending').map((r) => r.orderNo))
   return selected.filter((no) => pending.has(no)).slice(0, 100)
 }
+
+// who names an operator: their name, else their number.
+export const who = (name: string, id: number): string => (name ? `${name} (#${id})` : `#${id}`)
