@@ -17,6 +17,7 @@ import { ErrorState, errorTip } from '@/components/ErrorState'
 import { cursorOf, firstPage, newer, older, type Pager as PagerState } from '@/lib/pager'
 import { ACCOUNTS, adjust, getWallet, moneyKeys, type Account, type Entry } from './api'
 import { newKey, signedAmount, yuan } from './format'
+import { kindLabel } from './logic'
 
 // MAX_ADJUST is the server's bound on one adjustment (coins, cents or points).
 const MAX_ADJUST = 100_000_000
@@ -105,7 +106,7 @@ export function WalletPage() {
             columns={[
               { title: t('money.time'), dataIndex: 'createdAt', render: formatTime },
               { title: t('money.account'), dataIndex: 'account', render: (a: Account) => <Tag>{t(`money.acct.${a}` as MessageKey)}</Tag> },
-              { title: t('money.kind'), dataIndex: 'type', responsive: ['sm'] },
+              { title: t('money.kind'), dataIndex: 'type', render: (k: string) => kindLabel(t, k), responsive: ['sm'] },
               {
                 title: t('money.change'),
                 key: 'amount',

@@ -32,7 +32,7 @@ import {
   type WithdrawStatus,
 } from './api'
 import { centsOf, yuan } from './format'
-import { accountText, pendingOnly, stateColor, stateLabel, who } from './logic'
+import { accountText, kindLabel, pendingOnly, stateColor, stateLabel, who } from './logic'
 import { ReasonModal } from './ReasonModal'
 
 const STATES: (WithdrawStatus | '')[] = ['pending', 'paid', 'rejected', '']
@@ -305,7 +305,7 @@ function WithdrawalDrawer({ w, onClose }: { w: Withdrawal | null; onClose: () =>
                     <Space size={4} wrap>
                       {r.incomeSources.map((s) => (
                         <Tag key={s.kind}>
-                          {s.kind} ¥{yuan(s.cents)} ×{s.count}
+                          {kindLabel(t, s.kind)} ¥{yuan(s.cents)} ×{s.count}
                         </Tag>
                       ))}
                     </Space>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { accountText, pendingOnly, stateColor, stateLabel } from './logic'
+import { accountText, kindLabel, pendingOnly, stateColor, stateLabel } from './logic'
 
 const card = { id: 1, actType: 1, bankName: '中国银行', holder: '张三', number: '6222021234567890128', network: '' }
 
@@ -23,5 +23,13 @@ describe('withdrawal rules', () => {
     expect(pendingOnly(['W1', 'W2', 'W9'], rows)).toEqual(['W1'])
     const many = Array.from({ length: 120 }, (_, i) => ({ orderNo: `W${i}`, status: 'pending' as const }))
     expect(pendingOnly(many.map((r) => r.orderNo), many)).toHaveLength(100)
+  })
+})
+
+describe('kind labels', () => {
+  const t = ((k: string) => `<${k}>`) as never
+  it('names known kinds and shows unknown ones as they are', () => {
+    expect(kindLabel(t, 'commission')).toBe('<money.kind.commission>')
+    expect(kindLabel(t, 'brand_new_kind')).toBe('brand_new_kind')
   })
 })

@@ -1,6 +1,7 @@
 // The money pages' small rules, kept apart from the components so they
 // are tested without a browser.
-import type { MessageKey } from '@/i18n'
+import type { MessageKey, T } from '@/i18n'
+import { moneyZh } from '@/i18n/sections/money'
 import type { Withdrawal } from './api'
 
 // stateLabel: a pending withdrawal with a first approval is 待复核 (it
@@ -27,3 +28,10 @@ export function pendingOnly(selected: readonly string[], rows: readonly Pick<Wit
 
 // who names an operator: their name, else their number.
 export const who = (name: string, id: number): string => (name ? `${name} (#${id})` : `#${id}`)
+
+// kindLabel names a movement kind in words when the console knows it,
+// else shows the kind as the server sent it (a new kind still reads).
+export function kindLabel(t: T, kind: string): string {
+  const key = `money.kind.${kind}`
+  return key in moneyZh ? t(key as MessageKey) : kind
+}
