@@ -258,7 +258,7 @@ function WithdrawalDrawer({ w, onClose }: { w: Withdrawal | null; onClose: () =>
               </>
             )}
             <Descriptions.Item label={t('money.createdAt')}>{formatTime(w.createdAt)}</Descriptions.Item>
-            {w.decidedAt ? <Descriptions.Item label={t('money.decidedAt')}>{`${formatTime(w.decidedAt)} · ${who(w.operatorName, w.operatorID)}${w.firstApproverID ? ` + ${who(w.firstApproverName, w.firstApproverID)}` : ''}`}</Descriptions.Item> : null}
+            {w.decidedAt ? <Descriptions.Item label={t('money.decidedAt')}>{`${formatTime(w.decidedAt)} · ${who(w.operatorName, w.operatorID)}${w.firstApproverID && w.status === 'paid' ? ` + ${who(w.firstApproverName, w.firstApproverID)}` : ''}`}</Descriptions.Item> : null}
           </Descriptions>
           {w.status === 'pending' ? (
             <Space wrap>
