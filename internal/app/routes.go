@@ -448,6 +448,11 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	// editor answers the phone's hot list too. Making a code batch and
 	// the invite reward need a fresh step-up (they mint coins).
 	op(finance, "GET /api/admin/invites/list", inv.AdminInvitations)
+	// issue 21: money
+	op(finance, "GET /api/admin/withdrawals/risk", wal.AdminWithdrawRisk)
+	op(finance, "GET /api/admin/withdrawals/settings", wal.AdminWithdrawSettings)
+	op(owner.StepUp(), "POST /api/admin/withdrawals/settings", wal.AdminSetWithdrawSettings)
+
 	op(anyOp, "/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed
