@@ -1,4 +1,4 @@
-// The console's sections (content, people, moderation, finance, growth) in Chromium against
+// The console's sections (content, people, moderation, money, finance, growth) in Chromium against
 // one real server: each section's file under e2e/console/ adds its tests to
 // this one run, so the sections share a server and a browser (make test's
 // time). Operators of every role are made from the shell before the server
@@ -15,6 +15,7 @@ import people from './console/people.mjs'
 import moderation from './console/moderation.mjs'
 import finance from './console/finance.mjs'
 import growth from './console/growth.mjs'
+import money from './console/money.mjs'
 
 const PASSWORD = 'Section-pass-1'
 export const OPERATORS = {
@@ -92,3 +93,4 @@ people(test, ctx)
 moderation(test, ctx)
 finance(test, ctx)
 growth(test, ctx)
+money(test, ctx)

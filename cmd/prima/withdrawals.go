@@ -107,6 +107,8 @@ func runWithdrawals(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("withdrawals %s: %s", sub, cliMsg(wallet.MapWithdrawErr(err)))
 	}
 	switch {
+	case w.AwaitingSecond && !changed:
+		fmt.Fprintf(stdout, "%s: first approval recorded (operator %d); above the two-person threshold, a different operator's approval pays it\n", w.OrderNo, w.FirstApproverID)
 	case changed && w.Status == wallet.StatusPaid:
 		fmt.Fprintf(stdout, "%s is now paid (uid %d, net %s to %s, fee %s)\n", w.OrderNo, w.UserID, cents(w.Net), describe(w.Account), cents(w.Fee))
 	case changed:

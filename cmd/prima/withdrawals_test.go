@@ -104,6 +104,28 @@ func TestWithdrawalsCommand(t *testing.T) {
 			if err := a.DB.QueryRow(ctx, `SELECT COUNT(*) FROM audit_log WHERE action LIKE 'withdraw.%' AND actor_uid > 0`).Scan(&audits); err != nil || audits != 2 {
 				t.Fatalf("%d audit entries, %v", audits, err)
 			}
+			// Two-person approval (issue 21): above the threshold the shell
+			// follows the same rule as the console.
+			if _, err := a.Wallet.SetWithdrawSettings(ctx, audit.Actor{UID: audit.CLI}, 10_000); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := a.Account.CreateOperator(ctx, audit.Actor{UID: audit.CLI}, "second_ops", "secret12"); err != nil {
+				t.Fatal(err)
+			}
+			big := int64(20_000)
+			w, err := a.Wallet.Withdraw(ctx, uid, "10.0.0.1", "cli-key-big", wallet.WithdrawInput{Amount: &big, AccountID: &acct.ID, PassWord: "secret56"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out, err := run("approve", "-operator", "root_ops", "-order", w.OrderNo); err != nil || !strings.Contains(out, "first approval recorded") {
+				t.Fatalf("first approval: %q %v", out, err)
+			}
+			if _, err := run("approve", "-operator", "root_ops", "-order", w.OrderNo); err == nil || !strings.Contains(err.Error(), "different operator") {
+				t.Fatalf("same operator again: %v", err)
+			}
+			if out, err := run("approve", "-operator", "second_ops", "-order", w.OrderNo); err != nil || !strings.Contains(out, "is now paid") {
+				t.Fatalf("second approval: %q %v", out, err)
+			}
 			if err := wallet.Check(ctx, a.DB); err != nil {
 				t.Fatal(err)
 			}

@@ -115,6 +115,10 @@ var policy = map[string]string{
 	"GET /api/admin/preview":                "content",
 	"POST /api/admin/preview":               "content stepup",
 	"GET /api/admin/apps/clicks":            "content",
+	// issue 21: money
+	"GET /api/admin/withdrawals/risk":      "finance",
+	"GET /api/admin/withdrawals/settings":  "finance",
+	"POST /api/admin/withdrawals/settings": "stepup",
 	// issue 20: catalog
 	"GET /api/admin/announcements":              "content",
 	"POST /api/admin/announcements":             "content",
@@ -333,6 +337,7 @@ func TestEveryAdminRouteNamesItsRoles(t *testing.T) {
 			"POST /api/admin/session/stepup":          `{"code":"000000"}`,
 			"POST /api/admin/currencys":               `{"name":"拒绝","coins":1,"price":1}`,
 			"POST /api/admin/vip/products":            `{"level":1,"name":"拒绝","days":1,"price":1}`,
+			"POST /api/admin/withdrawals/settings":    `{"twoPersonAbove":1}`,
 			"POST /api/admin/community/topics/update": `{"id":1,"name":"拒绝"}`,
 			"POST /api/admin/announcements":           `{"title":"拒绝"}`,
 			"POST /api/admin/ads":                     `{"position":"home_banner","image":"https://a.example/x.jpg"}`,

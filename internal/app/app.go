@@ -348,6 +348,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	// The console's reconciliation and ledger check (issue 21: finance).
 	wal.Books = earn
 	wal.Invariants = []wallet.Invariant{earnings.Check}
+	wal.Points = welfare // the console's wallet view shows and adjusts points (rewards' ledger)
 	// The invitee list's paid and commission columns; the sign-up reward
 	// paid when the operator's sign shows (a bound phone, a paid order).
 	invites.Contributions = earn.Contributions

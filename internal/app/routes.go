@@ -452,6 +452,10 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	// latest runs; a backup now (docs/deploy.md, *Backups*).
 	op(owner, "GET /api/admin/backups", a.Backups.AdminList)
 	op(owner.StepUp(), "POST /api/admin/backups", a.Backups.AdminRun)
+	// issue 21: money
+	op(finance, "GET /api/admin/withdrawals/risk", wal.AdminWithdrawRisk)
+	op(finance, "GET /api/admin/withdrawals/settings", wal.AdminWithdrawSettings)
+	op(owner.StepUp(), "POST /api/admin/withdrawals/settings", wal.AdminSetWithdrawSettings)
 
 	op(anyOp, "/api/admin/", admin.NotFound)
 

@@ -52,8 +52,11 @@ func TestWalletVIPCalls(t *testing.T) {
 		post("adjust below zero", "/api/admin/wallet/adjust", fmt.Sprintf(`{"uid":%d,"account":"coins","amount":-501,"reason":"x","idempotencyKey":"adj-0004"}`, uid), op, 409, "金币余额不足")
 		post("adjust nobody", "/api/admin/wallet/adjust", `{"uid":987654,"account":"coins","amount":5,"reason":"x","idempotencyKey":"adj-0005"}`, op, 404, "用户不存在")
 		post("adjust control char", "/api/admin/wallet/adjust", fmt.Sprintf(`{"uid":%d,"account":"coins","amount":5,"reason":"a\u0000b","idempotencyKey":"adj-0006"}`, uid), op, 422, "")
-		post("adjust other account", "/api/admin/wallet/adjust", fmt.Sprintf(`{"uid":%d,"account":"points","amount":5,"reason":"x","idempotencyKey":"adj-0007"}`, uid), op, 422, "参数 account 无效")
-		get(fmt.Sprintf("/api/admin/wallet?uid=%d", uid), op, 200, "", `"coins":500`, `"memo":"补偿"`)
+		post("adjust other account", "/api/admin/wallet/adjust", fmt.Sprintf(`{"uid":%d,"account":"cash","amount":5,"reason":"x","idempotencyKey":"adj-0007"}`, uid), op, 422, "参数 account 无效")
+		// issue 21: points adjust through rewards' points ledger, and show in the wallet view.
+		post("adjust points", "/api/admin/wallet/adjust", fmt.Sprintf(`{"uid":%d,"account":"points","amount":5,"reason":"活动","idempotencyKey":"adj-0008"}`, uid), op, 200, "", `"points":5`)
+		post("adjust points below zero", "/api/admin/wallet/adjust", fmt.Sprintf(`{"uid":%d,"account":"points","amount":-6,"reason":"x","idempotencyKey":"adj-0009"}`, uid), op, 409, "积分余额不足")
+		get(fmt.Sprintf("/api/admin/wallet?uid=%d", uid), op, 200, "", `"coins":500`, `"memo":"补偿"`, `"points":5`, `"account":"points"`)
 		get("/api/admin/wallet?uid=0", op, 422, "")
 
 		// The user buys the card.

@@ -71,6 +71,8 @@ var owners = map[string]string{
 	"user_coupons": "wallet", "idempotency_keys": "wallet", "newuser_offer_claims": "wallet",
 	"payout_accounts": "wallet", "withdrawals": "wallet", "video_purchases": "wallet",
 	"gallery_purchases": "wallet", "post_purchases": "wallet", "provider_switches": "wallet",
+	// issue 21: money
+	"withdraw_settings": "wallet",
 }
 
 // reasoned lists the reads across owners that are the design, not debt.

@@ -125,3 +125,39 @@ func (w *Welfare) Records(ctx context.Context, uid int64, num, size int) (PointR
 func (w *Welfare) tx(ctx context.Context, fn func(ctx context.Context, tx *db.Tx) error) error {
 	return w.db.Tx(ctx, fn)
 }
+
+// PointEntries is up to limit of uid's points entries as the console's
+// wallet view shows them (wallet.PointsBook), newest first by
+// (created_at, id), after the position (at, id); at 0 is the first page.
+func (w *Welfare) PointEntries(ctx context.Context, uid, at, id int64, limit int) ([]wallet.AdminEntry, error) {
+	var where db.Where
+	where.And("user_id = ?", uid)
+	if at > 0 {
+		where.And("(created_at < ? OR (created_at = ? AND id < ?))", at, at, id)
+	}
+	return db.All(ctx, w.db, func(s db.Scanner) (wallet.AdminEntry, error) {
+		var (
+			e  = wallet.AdminEntry{Account: wallet.Points}
+			ts int64
+		)
+		err := s.Scan(&e.ID, &e.Amount, &e.Balance, &e.Type, &e.Ref, &ts)
+		e.CreatedAt = time.Unix(ts, 0).UTC()
+		if e.Type == "adjust" {
+			// An operator's adjustment keeps its reason as the ref.
+			e.Memo, e.Ref = e.Ref, ""
+		}
+		return e, err
+	}, `SELECT id, delta, balance_after, kind, ref, created_at FROM point_entries`+where.Clause()+`
+		ORDER BY created_at DESC, id DESC LIMIT ?`, append(where.Args(), limit)...)
+}
+
+// AdjustPoints is an operator's change of uid's points in tx (kind
+// "adjust", the reason kept as the entry's ref), for wallet.PointsBook.
+func (w *Welfare) AdjustPoints(ctx context.Context, tx *db.Tx, uid, delta int64, key, memo string, now time.Time) (int64, error) {
+	return w.AddPoints(ctx, tx, uid, delta, "adjust", key, memo, now)
+}
+
+// PointsShort reports err is a debit below zero (ErrShortPoints).
+func (w *Welfare) PointsShort(err error) bool { return errors.Is(err, ErrShortPoints) }
+
+var _ wallet.PointsBook = (*Welfare)(nil)

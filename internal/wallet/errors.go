@@ -112,6 +112,7 @@ func MapWithdrawErr(err error) error { return withdrawErrs.Map(err) }
 // adminWalletErrs answers an operator's look at a wallet and adjustment.
 var adminWalletErrs = slices.Concat(httpx.ErrorMap{
 	{Err: db.ErrNotFound, Status: http.StatusNotFound, Tip: "用户不存在", Msg: "no such user"},
+	{Err: ErrInsufficientPoints, Status: http.StatusConflict, Tip: "积分余额不足", Msg: "points would go below zero"},
 }, errs)
 
 // vipAdminErrs answers an operator saving a VIP card.
@@ -132,6 +133,7 @@ var withdrawErrs = slices.Concat(httpx.ErrorMap{
 	{Err: ErrInvalidInput, Status: http.StatusUnprocessableEntity},
 	{Err: ErrDailyLimit, Status: http.StatusConflict},
 	{Err: ErrNoWithdrawal, Status: http.StatusNotFound, Tip: "提现订单不存在", Msg: "no such withdrawal"},
+	{Err: ErrSameApprover, Status: http.StatusConflict, Tip: "需要另一位运营人员复核批准", Msg: "a different operator must give the second approval"},
 	{Err: ErrNoAccount, Status: http.StatusNotFound, Tip: "账户不存在", Msg: "no such payout account"},
 	{Err: ErrPayoutExists, Status: http.StatusConflict, Tip: "该账户已添加", Msg: "this account is already added"},
 	{Err: ErrPayoutMax, Status: http.StatusConflict, Tip: fmt.Sprintf("每种账户最多添加%d个", MaxPayoutAccounts), Msg: "at most 5 accounts of each type"},

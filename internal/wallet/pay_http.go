@@ -381,23 +381,6 @@ func sandboxHTML(w http.ResponseWriter, status int, v sandboxView) {
 	_ = sandboxTmpl.Execute(w, v)
 }
 
-// AdminOrders is GET /api/admin/orders?status=&uid=&orderNo=&pageNumber&pageSize.
-func (h *Handler) AdminOrders(w http.ResponseWriter, r *http.Request) error {
-	f, q, err := orderFilter(r)
-	if err != nil {
-		return err
-	}
-	f.UserID = q.Int("uid", 0, 1, httpx.MaxID)
-	if err := q.Err(); err != nil {
-		return err
-	}
-	page, err := h.s.Orders(r.Context(), f)
-	if err != nil {
-		return err
-	}
-	return httpx.OK(w, page)
-}
-
 // AdminCallbacks is GET /api/admin/orders/callbacks?orderNo=: the last 100
 // provider callbacks and what came of them.
 func (h *Handler) AdminCallbacks(w http.ResponseWriter, r *http.Request) error {

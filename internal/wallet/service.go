@@ -85,7 +85,10 @@ type Service struct {
 	// Earnings hears of payments, refunds and sales inside their
 	// transaction (earnings.go); nil pays nobody.
 	Earnings Earnings
-	now      func() time.Time
+	// Points is rewards' points ledger for the console's wallet view and
+	// its adjustments (nil: no points there).
+	Points PointsBook
+	now    func() time.Time
 }
 
 // NewService is the wallet over d with the default settings.

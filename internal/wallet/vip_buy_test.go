@@ -509,7 +509,7 @@ func TestAdjust(t *testing.T) {
 		if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM audit_log WHERE action = 'wallet.adjust' AND actor_uid = ? AND target_id = ?`, op, fmt.Sprint(uid)).Scan(&audits); err != nil || audits != 2 {
 			t.Fatalf("%d audit rows, %v; want 2 (refusals and replays write none)", audits, err)
 		}
-		aw, err := s.AdminWallet(ctx, uid)
+		aw, err := s.AdminWallet(ctx, uid, "", nil, 50)
 		if err != nil || aw.Wallet.Coins != 500 || aw.Wallet.Income != 250 || len(aw.Entries) != 2 || aw.Entries[0].OperatorID != op || aw.Entries[0].Memo != "活动奖励" || aw.Entries[0].Account != Income {
 			t.Fatalf("admin wallet: %+v %v", aw, err)
 		}

@@ -53,6 +53,15 @@ type AdminWithdrawal struct {
 	Withdrawal
 	UserID     int64 `json:"uid"`
 	OperatorID int64 `json:"operatorID"`
+	// FirstApproverID is the operator whose approval of a withdrawal above
+	// the two-person threshold waits for a second operator (0: none yet);
+	// AwaitingSecond is that wait (pending with a first approval).
+	FirstApproverID int64      `json:"firstApproverID"`
+	FirstApprovedAt *time.Time `json:"firstApprovedAt"`
+	AwaitingSecond  bool       `json:"awaitingSecond"`
+	// The operators' names (console lists; "" when unknown or none).
+	OperatorName      string `json:"operatorName"`
+	FirstApproverName string `json:"firstApproverName"`
 }
 
 // WithdrawalPage is one page of withdrawals (the lists' page shape).
@@ -64,17 +73,18 @@ type withdrawalRow struct {
 	Payout                             payoutRow
 	Status, Reason                     string
 	OperatorID, CreatedAt, DecidedAt   int64
+	FirstApproverID, FirstApprovedAt   int64
 }
 
 const withdrawalColumns = `id, order_no, user_id, amount, fee, account_id, act_type, bank_name, holder, number, network,
-	status, reason, operator_id, created_at, decided_at,
+	status, reason, operator_id, created_at, decided_at, first_approver_id, first_approved_at,
 	COALESCE((SELECT p.created_at FROM payout_accounts p WHERE p.id = withdrawals.account_id), 0)`
 
 func scanWithdrawal(s db.Scanner) (withdrawalRow, error) {
 	var w withdrawalRow
 	p := &w.Payout
 	err := s.Scan(&w.ID, &w.OrderNo, &w.UserID, &w.Amount, &w.Fee, &w.AccountID, &p.ActType, &p.BankName, &p.Holder, &p.Number,
-		&p.Network, &w.Status, &w.Reason, &w.OperatorID, &w.CreatedAt, &w.DecidedAt, &p.CreatedAt)
+		&p.Network, &w.Status, &w.Reason, &w.OperatorID, &w.CreatedAt, &w.DecidedAt, &w.FirstApproverID, &w.FirstApprovedAt, &p.CreatedAt)
 	p.ID, p.UserID = w.AccountID, w.UserID
 	return w, err
 }
@@ -90,7 +100,13 @@ func (w withdrawalRow) view(full bool) Withdrawal {
 }
 
 func (w withdrawalRow) admin() AdminWithdrawal {
-	return AdminWithdrawal{Withdrawal: w.view(true), UserID: w.UserID, OperatorID: w.OperatorID}
+	a := AdminWithdrawal{Withdrawal: w.view(true), UserID: w.UserID, OperatorID: w.OperatorID, FirstApproverID: w.FirstApproverID,
+		AwaitingSecond: w.Status == StatusPending && w.FirstApproverID != 0}
+	if w.FirstApprovedAt > 0 {
+		t := time.Unix(w.FirstApprovedAt, 0).UTC()
+		a.FirstApprovedAt = &t
+	}
+	return a
 }
 
 // Fee is amount's withdrawal fee at percent, rounded up to a whole cent.
@@ -338,6 +354,14 @@ func CheckReason(r string) error {
 // Decide answers it as it is with changed false. The state change, the
 // ledger movement, the audit entry and the user's notice are one
 // transaction.
+//
+// Two-person approval: when the owner's threshold (withdraw_settings) is
+// set and the amount is above it, the first approval only records its
+// operator (first_approver_id, by a conditional update) and answers the
+// withdrawal still pending with AwaitingSecond and changed false; the same
+// operator approving again fails with ErrSameApprover; a different
+// operator's approval pays it, the paying update naming the first approver
+// it read. Rejecting works at any point.
 func (s *Service) Decide(ctx context.Context, actor audit.Actor, orderNo string, approve bool, reason string) (AdminWithdrawal, bool, error) {
 	orderNo = strings.TrimSpace(orderNo)
 	if orderNo == "" {
@@ -346,7 +370,6 @@ func (s *Service) Decide(ctx context.Context, actor audit.Actor, orderNo string,
 	if len(orderNo) > 64 {
 		return AdminWithdrawal{}, false, ErrNoWithdrawal
 	}
-	status, action := StatusPaid, "withdraw.approve"
 	if approve {
 		reason = ""
 	} else {
@@ -354,7 +377,6 @@ func (s *Service) Decide(ctx context.Context, actor audit.Actor, orderNo string,
 		if err := CheckReason(reason); err != nil {
 			return AdminWithdrawal{}, false, err
 		}
-		status, action = StatusRejected, "withdraw.reject"
 	}
 	now := s.now()
 	var (
@@ -362,58 +384,92 @@ func (s *Service) Decide(ctx context.Context, actor audit.Actor, orderNo string,
 		changed bool
 	)
 	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		res, err := tx.Exec(ctx, `UPDATE withdrawals SET status = ?, reason = ?, operator_id = ?, decided_at = ?
-			WHERE order_no = ? AND status = 'pending'`, status, reason, actor.UID, now.Unix(), orderNo)
+		changed = false
+		read := func() error {
+			var err error
+			w, err = scanWithdrawal(tx.QueryRow(ctx, `SELECT `+withdrawalColumns+` FROM withdrawals WHERE order_no = ?`, orderNo))
+			if errors.Is(err, sql.ErrNoRows) {
+				return ErrNoWithdrawal
+			}
+			return err
+		}
+		if !approve {
+			n, err := execN(ctx, tx, `UPDATE withdrawals SET status = 'rejected', reason = ?, operator_id = ?, decided_at = ?
+				WHERE order_no = ? AND status = 'pending'`, reason, actor.UID, now.Unix(), orderNo)
+			if err != nil {
+				return err
+			}
+			if err := read(); err != nil || n == 0 {
+				return err
+			}
+			changed = true
+			return s.settleDecision(ctx, tx, actor, w, false, reason, now)
+		}
+		above, err := twoPersonAbove(ctx, tx)
 		if err != nil {
 			return err
 		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		w, err = scanWithdrawal(tx.QueryRow(ctx, `SELECT `+withdrawalColumns+` FROM withdrawals WHERE order_no = ?`, orderNo))
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNoWithdrawal
-		}
-		if err != nil || n == 0 {
-			return err
-		}
-		changed = true
-		held := System(SysWithdrawHeld)
-		t := Transfer{UserID: w.UserID, Ref: w.OrderNo, OperatorID: actor.UID}
-		var title, body string
-		if approve {
-			t.Kind, t.Key, t.Memo = "withdraw_paid", "withdraw_paid:"+w.OrderNo, "提现已打款"
-			t.Legs = []Leg{{held, -w.Amount}}
-			if net := w.Amount - w.Fee; net > 0 {
-				t.Legs = append(t.Legs, Leg{System(SysPayouts), net})
+		// At most three rounds: a lost race re-reads the row once it has
+		// moved (first approval recorded, or decided) and goes on from there.
+		for range 3 {
+			if err := read(); err != nil {
+				return err
 			}
-			if w.Fee > 0 {
-				t.Legs = append(t.Legs, Leg{System(SysWithdrawFees), w.Fee})
+			if w.Status != StatusPending {
+				return nil
 			}
-			title = "提现已打款"
-			body = fmt.Sprintf("您的提现 ¥%s（手续费 ¥%s）已打款至尾号 %s 的账户，请注意查收。", yuan(w.Amount-w.Fee), yuan(w.Fee), tail(w.Payout.Number))
-		} else {
-			t.Kind, t.Key, t.Memo = "withdraw_return", "withdraw_return:"+w.OrderNo, reason
-			t.Legs = []Leg{{held, -w.Amount}, {UserIncome(w.UserID), w.Amount}}
-			title = "提现未通过"
-			body = fmt.Sprintf("您的提现 ¥%s 未通过审核，金额已退回收益余额。原因：%s", yuan(w.Amount), reason)
+			if above <= 0 || w.Amount <= above {
+				n, err := execN(ctx, tx, `UPDATE withdrawals SET status = 'paid', reason = '', operator_id = ?, decided_at = ?
+					WHERE order_no = ? AND status = 'pending'`, actor.UID, now.Unix(), orderNo)
+				if err != nil || n == 0 {
+					if err == nil {
+						continue
+					}
+					return err
+				}
+				if err := read(); err != nil {
+					return err
+				}
+				changed = true
+				return s.settleDecision(ctx, tx, actor, w, true, "", now)
+			}
+			switch w.FirstApproverID {
+			case 0:
+				n, err := execN(ctx, tx, `UPDATE withdrawals SET first_approver_id = ?, first_approved_at = ?
+					WHERE order_no = ? AND status = 'pending' AND first_approver_id = 0`, actor.UID, now.Unix(), orderNo)
+				if err != nil {
+					return err
+				}
+				if n == 0 {
+					continue
+				}
+				if err := read(); err != nil {
+					return err
+				}
+				return audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: "withdraw.approve_first", TargetType: "withdrawal",
+					TargetID: w.OrderNo, Before: map[string]any{"status": StatusPending, "firstApproverID": 0},
+					After: map[string]any{"status": StatusPending, "firstApproverID": actor.UID, "uid": w.UserID, "amount": w.Amount,
+						"twoPersonAbove": above}}, now)
+			case actor.UID:
+				return ErrSameApprover
+			default:
+				n, err := execN(ctx, tx, `UPDATE withdrawals SET status = 'paid', reason = '', operator_id = ?, decided_at = ?
+					WHERE order_no = ? AND status = 'pending' AND first_approver_id = ? AND first_approver_id <> ?`,
+					actor.UID, now.Unix(), orderNo, w.FirstApproverID, actor.UID)
+				if err != nil {
+					return err
+				}
+				if n == 0 {
+					continue
+				}
+				if err := read(); err != nil {
+					return err
+				}
+				changed = true
+				return s.settleDecision(ctx, tx, actor, w, true, "", now)
+			}
 		}
-		if _, err := s.Ledger.Post(ctx, tx, t, now); err != nil {
-			return err
-		}
-		if err := audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: action, TargetType: "withdrawal", TargetID: w.OrderNo,
-			Before: map[string]string{"status": StatusPending},
-			After:  map[string]any{"status": status, "reason": reason, "uid": w.UserID, "amount": w.Amount, "fee": w.Fee}}, now); err != nil {
-			return err
-		}
-		if err := messaging.Notify(ctx, tx, s.Events, messaging.Notice{UserID: w.UserID, Category: messaging.CategorySystem,
-			Kind: "withdraw", Title: title, Body: body, Ref: w.OrderNo}, now); err != nil {
-			return err
-		}
-		uid, no := w.UserID, w.OrderNo
-		s.withdrawChanged(tx, uid, no, status)
-		return nil
+		return fmt.Errorf("wallet: withdrawal %s kept moving under approval", orderNo)
 	})
 	if err != nil {
 		return AdminWithdrawal{}, false, err
@@ -421,10 +477,68 @@ func (s *Service) Decide(ctx context.Context, actor audit.Actor, orderNo string,
 	return w.admin(), changed, nil
 }
 
+func execN(ctx context.Context, tx *db.Tx, q string, args ...any) (int64, error) {
+	res, err := tx.Exec(ctx, q, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// settleDecision is what follows a decided withdrawal in its transaction:
+// the ledger movement, the audit entry, the user's notice and the apps'
+// events.
+func (s *Service) settleDecision(ctx context.Context, tx *db.Tx, actor audit.Actor, w withdrawalRow, approve bool, reason string, now time.Time) error {
+	held := System(SysWithdrawHeld)
+	t := Transfer{UserID: w.UserID, Ref: w.OrderNo, OperatorID: actor.UID}
+	var title, body string
+	status, action := StatusPaid, "withdraw.approve"
+	after := map[string]any{"uid": w.UserID, "amount": w.Amount, "fee": w.Fee}
+	if approve {
+		t.Kind, t.Key, t.Memo = "withdraw_paid", "withdraw_paid:"+w.OrderNo, "提现已打款"
+		t.Legs = []Leg{{held, -w.Amount}}
+		if net := w.Amount - w.Fee; net > 0 {
+			t.Legs = append(t.Legs, Leg{System(SysPayouts), net})
+		}
+		if w.Fee > 0 {
+			t.Legs = append(t.Legs, Leg{System(SysWithdrawFees), w.Fee})
+		}
+		title = "提现已打款"
+		body = fmt.Sprintf("您的提现 ¥%s（手续费 ¥%s）已打款至尾号 %s 的账户，请注意查收。", yuan(w.Amount-w.Fee), yuan(w.Fee), tail(w.Payout.Number))
+		after["approverID"] = actor.UID
+		if w.FirstApproverID != 0 {
+			after["firstApproverID"] = w.FirstApproverID
+		}
+	} else {
+		status, action = StatusRejected, "withdraw.reject"
+		t.Kind, t.Key, t.Memo = "withdraw_return", "withdraw_return:"+w.OrderNo, reason
+		t.Legs = []Leg{{held, -w.Amount}, {UserIncome(w.UserID), w.Amount}}
+		title = "提现未通过"
+		body = fmt.Sprintf("您的提现 ¥%s 未通过审核，金额已退回收益余额。原因：%s", yuan(w.Amount), reason)
+	}
+	after["status"], after["reason"] = status, reason
+	if _, err := s.Ledger.Post(ctx, tx, t, now); err != nil {
+		return err
+	}
+	if err := audit.RecordAt(ctx, tx, audit.Entry{Actor: actor, Action: action, TargetType: "withdrawal", TargetID: w.OrderNo,
+		Before: map[string]string{"status": StatusPending}, After: after}, now); err != nil {
+		return err
+	}
+	if err := messaging.Notify(ctx, tx, s.Events, messaging.Notice{UserID: w.UserID, Category: messaging.CategorySystem,
+		Kind: "withdraw", Title: title, Body: body, Ref: w.OrderNo}, now); err != nil {
+		return err
+	}
+	s.withdrawChanged(tx, w.UserID, w.OrderNo, status)
+	return nil
+}
+
 // Refusals of withdrawals and payout accounts (withdrawErrs answers them).
 var (
 	// ErrNoWithdrawal: no withdrawal with that number (404).
 	ErrNoWithdrawal = errors.New("no such withdrawal")
+	// ErrSameApprover: the operator who gave a withdrawal its first
+	// approval approved it again; a different operator must (409).
+	ErrSameApprover = errors.New("a second operator must approve this withdrawal")
 	// ErrDailyLimit: the day's count or amount of withdrawals is reached
 	// (409); a *refusal says which and what is left.
 	ErrDailyLimit = errors.New("daily withdrawal limit reached")

@@ -52,6 +52,10 @@ export const routes: RouteObject[] = [
       { path: 'growth/codes', lazy: async () => ({ Component: (await import('@/features/growth/CodesPage')).CodesPage }) },
       { path: 'growth/invite', lazy: async () => ({ Component: (await import('@/features/growth/InvitePage')).InvitePage }) },
       { path: 'growth/search', lazy: async () => ({ Component: (await import('@/features/growth/SearchPage')).SearchPage }) },
+      // issue 21: money
+      { path: 'money/orders', lazy: async () => ({ Component: (await import('@/features/money/OrdersPage')).OrdersPage }) },
+      { path: 'money/withdrawals', lazy: async () => ({ Component: (await import('@/features/money/WithdrawalsPage')).WithdrawalsPage }) },
+      { path: 'money/wallet', lazy: async () => ({ Component: (await import('@/features/money/WalletPage')).WalletPage }) },
       { path: 'audit', lazy: async () => ({ Component: (await import('@/features/audit/AuditPage')).AuditPage }) },
       { path: 'operators', lazy: async () => ({ Component: (await import('@/features/operators/OperatorsPage')).OperatorsPage }) },
       { path: 'security', lazy: async () => ({ Component: (await import('@/features/security/SecurityPage')).SecurityPage }) },

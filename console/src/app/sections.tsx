@@ -17,8 +17,7 @@ const groups: { key: string; label: MessageKey; icon: ReactNode }[] = [
   { key: 'content', label: 'nav.content', icon: <PlaySquareOutlined /> },
   { key: 'people', label: 'nav.people', icon: <UserOutlined /> },
   { key: 'moderation', label: 'mod.nav', icon: <SafetyCertificateOutlined /> },
-  // issue 21: finance (the helper "money" adds the same group: keep one)
-  { key: 'money', label: 'finance.nav.group', icon: <WalletOutlined /> },
+  { key: 'money', label: 'money.nav', icon: <WalletOutlined /> },
   { key: 'growth', label: 'growth.nav', icon: <GiftOutlined /> },
   { key: 'audit', label: 'nav.audit', icon: <AuditOutlined /> },
   { key: 'operators', label: 'nav.operators', icon: <TeamOutlined /> },

@@ -6,6 +6,7 @@ import { contentEn, contentZh } from './sections/content'
 import { growthEn, growthZh } from './sections/growth'
 import { moderationEn, moderationZh } from './sections/moderation'
 import { financeEn, financeZh } from './sections/finance'
+import { moneyEn, moneyZh } from './sections/money'
 import { peopleEn, peopleZh } from './sections/people'
 
 const baseZh = {
@@ -267,7 +268,7 @@ const baseZh = {
 
 // Each section's words live beside it (features/<section>/messages.ts),
 // so sections grow without touching one shared table.
-export const zh = { ...baseZh, ...contentZh, ...catalogZh, ...peopleZh, ...moderationZh, ...financeZh, ...growthZh }
+export const zh = { ...baseZh, ...contentZh, ...catalogZh, ...peopleZh, ...moderationZh, ...moneyZh, ...financeZh, ...growthZh }
 
 export type MessageKey = keyof typeof zh
 
@@ -528,4 +529,4 @@ const baseEn: Record<keyof typeof baseZh, string> = {
   'content.videosEmpty': 'No videos match',
 }
 
-export const en: Record<MessageKey, string> = { ...baseEn, ...contentEn, ...catalogEn, ...peopleEn, ...moderationEn, ...financeEn, ...growthEn }
+export const en: Record<MessageKey, string> = { ...baseEn, ...contentEn, ...catalogEn, ...peopleEn, ...moderationEn, ...moneyEn, ...financeEn, ...growthEn }

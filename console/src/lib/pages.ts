@@ -2,8 +2,8 @@
 // belongs to. The menu shows a page only when the operator's role has its
 // section; a page opened by its URL anyway says "not allowed" (and the
 // server refuses its calls). section null: every operator (their own
-// sessions and keys). Sections without pages yet (moderation, money,
-// growth, settings) have none: they come with their parts of the console.
+// sessions and keys). The settings section has no pages yet (backups,
+// owner only, are under 运维).
 import type { MessageKey } from '@/i18n'
 import type { Role, Section } from './session'
 
@@ -41,8 +41,12 @@ export const pages: PageEntry[] = [
   { path: '/moderation/comments', group: 'moderation', label: 'mod.nav.comments', section: 'moderation' },
   { path: '/moderation/reports', group: 'moderation', label: 'mod.nav.reports', section: 'moderation' },
   { path: '/moderation/words', group: 'moderation', label: 'mod.nav.words', section: 'moderation' },
+  // issue 21: money (features/money)
+  { path: '/money/orders', group: 'money', label: 'money.nav.orders', section: 'money', hint: 'money.hint' },
+  { path: '/money/withdrawals', group: 'money', label: 'money.nav.withdrawals', section: 'money' },
+  { path: '/money/wallet', group: 'money', label: 'money.nav.wallet', section: 'money' },
   // issue 21: finance (features/finance)
-  { path: '/money/packages', group: 'money', label: 'finance.nav.packages', section: 'money', hint: 'finance.hint' },
+  { path: '/money/packages', group: 'money', label: 'finance.nav.packages', section: 'money' },
   { path: '/money/vip', group: 'money', label: 'finance.nav.vip', section: 'money' },
   { path: '/money/coupons', group: 'money', label: 'finance.nav.coupons', section: 'money' },
   { path: '/money/providers', group: 'money', label: 'finance.nav.providers', section: 'money' },

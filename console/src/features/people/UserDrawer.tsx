@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Alert, App, Button, Descriptions, Drawer, Grid, Popconfirm, Space, Spin, Table, Tag, Typography } from 'antd'
 import { useT, type MessageKey } from '@/i18n'
 import { formatTime } from '@/lib/time'
+import { getSession, sessionKeys } from '@/lib/session'
 import { RoleTag } from '@/components/RoleTag'
 import { ErrorState, errorTip } from '@/components/ErrorState'
 import { banUser, getUserDetail, muteUser, peopleKeys, revokeUserSessions, type DeviceInfo, type Invitee, type Order, type SessionInfo } from './api'
@@ -23,6 +24,7 @@ export function UserDrawer({ uid, onClose }: { uid: number | null; onClose: () =
   const screens = Grid.useBreakpoint()
   const [dialog, setDialog] = useState<'ban' | 'mute' | null>(null)
   const q = useQuery({ queryKey: peopleKeys.detail(uid ?? 0), queryFn: () => getUserDetail(uid ?? 0), enabled: uid !== null })
+  const session = useQuery({ queryKey: sessionKeys.all, queryFn: getSession, staleTime: 60_000 })
   const done = (key: MessageKey) => {
     void message.success(t(key))
     void qc.invalidateQueries({ queryKey: peopleKeys.all })
@@ -120,6 +122,12 @@ export function UserDrawer({ uid, onClose }: { uid: number | null; onClose: () =
             ) : (
               <Typography.Text type="secondary">{t('people.noMoney')}</Typography.Text>
             )}
+            {/* issue 21: money — every entry and adjustments, for the roles with the money section */}
+            {d.balances && session.data?.sections.includes('money') ? (
+              <Link to={`/money/wallet?uid=${u.uid}`} className="people-wallet-link" data-testid="user-wallet-link">
+                {t('money.walletLink')}
+              </Link>
+            ) : null}
           </section>
 
           <section className="people-part">

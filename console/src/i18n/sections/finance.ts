@@ -1,7 +1,6 @@
 // The words of the console's money pages (features/finance), zh-CN and
 // English (i18n/messages.ts joins every section's table into one).
 export const financeZh = {
-  'finance.nav.group': '资金',
   'finance.nav.packages': '金币套餐',
   'finance.nav.vip': 'VIP 卡',
   'finance.nav.coupons': '观影券',
@@ -9,7 +8,6 @@ export const financeZh = {
   'finance.nav.commission': '佣金与创作者分成',
   'finance.nav.promoters': '推广员申请',
   'finance.nav.reconciliation': '对账',
-  'finance.hint': '套餐、支付渠道、佣金、对账与账本检查',
   'finance.save': '保存',
   'finance.saved': '已保存',
   'finance.create': '新建',
@@ -126,7 +124,6 @@ export const financeZh = {
 }
 
 export const financeEn: Record<keyof typeof financeZh, string> = {
-  'finance.nav.group': 'Money',
   'finance.nav.packages': 'Coin packages',
   'finance.nav.vip': 'VIP cards',
   'finance.nav.coupons': 'Coupons',
@@ -134,7 +131,6 @@ export const financeEn: Record<keyof typeof financeZh, string> = {
   'finance.nav.commission': 'Commission & creator share',
   'finance.nav.promoters': 'Promoter applications',
   'finance.nav.reconciliation': 'Reconciliation',
-  'finance.hint': 'Packages, providers, commission, reconciliation and the ledger check',
   'finance.save': 'Save',
   'finance.saved': 'Saved',
   'finance.create': 'New',
