@@ -1,4 +1,4 @@
-// The console's sections (content, people, moderation, money, finance, growth) in Chromium against
+// The console's sections (content, people, moderation, money, finance, growth, backups) in Chromium against
 // one real server: each section's file under e2e/console/ adds its tests to
 // this one run, so the sections share a server and a browser (make test's
 // time). Operators of every role are made from the shell before the server
@@ -7,6 +7,9 @@
 // console keeps its session), with every page error, 5xx answer and CSP
 // refusal collected in problems.
 import { test, before, after } from 'node:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { chromium, devices } from 'playwright-core'
 import { startServer, chromeFlags, consoleToken } from './harness.mjs'
 import content from './console/content.mjs'
@@ -16,6 +19,7 @@ import moderation from './console/moderation.mjs'
 import finance from './console/finance.mjs'
 import growth from './console/growth.mjs'
 import money from './console/money.mjs'
+import backups from './console/backups.mjs'
 
 const PASSWORD = 'Section-pass-1'
 export const OPERATORS = {
@@ -74,7 +78,9 @@ const ctx = {
 }
 
 before(async () => {
-  ctx.server = await startServer({}, {
+  // Scheduled backups into a folder of their own (the backups page reads it).
+  ctx.backups = mkdtempSync(join(tmpdir(), 'prima-backups-'))
+  ctx.server = await startServer({ PRIMA_BACKUP_TO: ctx.backups }, {
     setup: (run) => {
       for (const [role, o] of Object.entries(OPERATORS)) run(['admin', 'create', '-account', o.account, '-role', role], o.password + '\n')
     },
@@ -85,6 +91,7 @@ before(async () => {
 after(async () => {
   await ctx.browser?.close()
   await ctx.server?.stop()
+  if (ctx.backups) rmSync(ctx.backups, { recursive: true, force: true })
 })
 
 content(test, ctx)
@@ -94,3 +101,4 @@ moderation(test, ctx)
 finance(test, ctx)
 growth(test, ctx)
 money(test, ctx)
+backups(test, ctx)

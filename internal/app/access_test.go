@@ -180,6 +180,9 @@ var policy = map[string]string{
 	"POST /api/admin/wallet/check":  "finance",
 	// issue 21: growth
 	"GET /api/admin/invites/list": "finance",
+	// issue 22: backups
+	"GET /api/admin/backups":  "",
+	"POST /api/admin/backups": "stepup",
 }
 
 type rule struct {

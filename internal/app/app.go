@@ -61,6 +61,9 @@ type App struct {
 	// so and every answer closes its connection.
 	draining atomic.Bool
 
+	// Backups: the owner's view of the scheduled backups and a backup now.
+	Backups *backup.Handler
+
 	Config  *config.Config
 	DB      *db.DB
 	Media   blob.Store
@@ -405,11 +408,13 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	wal.RegisterJobs(a.Jobs)
 	earn.RegisterJobs(a.Jobs)
 	search.RegisterJobs(a.Jobs, d)
+	a.Backups = &backup.Handler{DB: d, Place: cfg.BackupTo, Every: cfg.BackupEvery, Keep: cfg.BackupKeep}
 	if cfg.BackupTo != "" {
 		to, err := backup.Target(cfg.BackupTo, S3Config(cfg))
 		if err != nil {
 			return nil, err
 		}
+		a.Backups.To = to
 		backup.Schedule{DB: d, Media: mediaStore, To: to, Every: cfg.BackupEvery, Keep: cfg.BackupKeep,
 			Work: cfg.DataDir, Log: log}.Register(a.Jobs)
 	}

@@ -448,6 +448,10 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	// editor answers the phone's hot list too. Making a code batch and
 	// the invite reward need a fresh step-up (they mint coins).
 	op(finance, "GET /api/admin/invites/list", inv.AdminInvitations)
+	// issue 22: backups — the schedule, the finished backups and the
+	// latest runs; a backup now (docs/deploy.md, *Backups*).
+	op(owner, "GET /api/admin/backups", a.Backups.AdminList)
+	op(owner.StepUp(), "POST /api/admin/backups", a.Backups.AdminRun)
 	// issue 21: money
 	op(finance, "GET /api/admin/withdrawals/risk", wal.AdminWithdrawRisk)
 	op(finance, "GET /api/admin/withdrawals/settings", wal.AdminWithdrawSettings)

@@ -45,6 +45,8 @@ export const routes: RouteObject[] = [
       { path: 'money/commission', lazy: async () => ({ Component: (await import('@/features/finance/CommissionPage')).CommissionPage }) },
       { path: 'money/promoters', lazy: async () => ({ Component: (await import('@/features/finance/PromotersPage')).PromotersPage }) },
       { path: 'money/reconciliation', lazy: async () => ({ Component: (await import('@/features/finance/ReconciliationPage')).ReconciliationPage }) },
+      // issue 22: backups
+      { path: 'backups', lazy: async () => ({ Component: (await import('@/features/backups/BackupsPage')).BackupsPage }) },
       // issue 21: growth
       { path: 'growth/checkin', lazy: async () => ({ Component: (await import('@/features/growth/CheckinPage')).CheckinPage }) },
       { path: 'growth/tasks', lazy: async () => ({ Component: (await import('@/features/growth/TasksPage')).TasksPage }) },

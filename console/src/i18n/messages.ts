@@ -3,6 +3,7 @@
 // {name} in a message is filled by t(key, {name}).
 import { catalogEn, catalogZh } from './sections/catalog'
 import { contentEn, contentZh } from './sections/content'
+import { backupsEn, backupsZh } from './sections/backups'
 import { growthEn, growthZh } from './sections/growth'
 import { moderationEn, moderationZh } from './sections/moderation'
 import { financeEn, financeZh } from './sections/finance'
@@ -268,7 +269,7 @@ const baseZh = {
 
 // Each section's words live beside it (features/<section>/messages.ts),
 // so sections grow without touching one shared table.
-export const zh = { ...baseZh, ...contentZh, ...catalogZh, ...peopleZh, ...moderationZh, ...moneyZh, ...financeZh, ...growthZh }
+export const zh = { ...baseZh, ...contentZh, ...catalogZh, ...peopleZh, ...moderationZh, ...moneyZh, ...financeZh, ...growthZh, ...backupsZh }
 
 export type MessageKey = keyof typeof zh
 
@@ -529,4 +530,4 @@ const baseEn: Record<keyof typeof baseZh, string> = {
   'content.videosEmpty': 'No videos match',
 }
 
-export const en: Record<MessageKey, string> = { ...baseEn, ...contentEn, ...catalogEn, ...peopleEn, ...moderationEn, ...moneyEn, ...financeEn, ...growthEn }
+export const en: Record<MessageKey, string> = { ...baseEn, ...contentEn, ...catalogEn, ...peopleEn, ...moderationEn, ...moneyEn, ...financeEn, ...growthEn, ...backupsEn }

@@ -60,6 +60,8 @@ export const pages: PageEntry[] = [
   { path: '/growth/codes', group: 'growth', label: 'growth.nav.codes', section: 'growth' },
   { path: '/growth/invite', group: 'growth', label: 'growth.nav.invite', section: 'growth' },
   { path: '/growth/search', group: 'growth', label: 'growth.nav.search', section: 'content' },
+  // issue 22: backups (features/backups), owner only
+  { path: '/backups', group: 'ops', label: 'backups.title', section: 'settings', roles: [], hint: 'backups.hint' },
   { path: '/audit', group: 'audit', label: 'nav.audit', section: 'audit', hint: 'dash.section.audit' },
   { path: '/operators', group: 'operators', label: 'nav.operators', section: 'operators', hint: 'dash.section.operators' },
   { path: '/security', group: 'security', label: 'nav.security', section: null, hint: 'dash.section.security' },
