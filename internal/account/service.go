@@ -169,6 +169,10 @@ type Service struct {
 	// and the HMAC key are Options.
 	SMSLimits   SMSLimits
 	codeKeyOnce sync.Once
+
+	// active remembers who was counted active today (stats.go), so a
+	// user's day costs one write per process, not one per request.
+	active activeDays
 }
 
 // Options are what the account service is built with. app.New sets every
@@ -638,6 +642,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Session, erro
 			sess.LastSeenAt, sess.ExpiresAt = now, expires
 		}
 	}
+	s.markActive(ctx, sess.UserID)
 	return sess, nil
 }
 

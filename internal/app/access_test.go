@@ -169,6 +169,10 @@ var policy = map[string]string{
 	"POST /api/admin/message/reports/resolve": "moderator",
 	"GET /api/admin/moderation/words":         "moderator",
 	"POST /api/admin/moderation/words":        "moderator",
+	// issue 21: stats
+	"GET /api/admin/stats/daily":   "finance",
+	"GET /api/admin/stats/top":     "finance",
+	"POST /api/admin/stats/rollup": "finance",
 }
 
 type rule struct {

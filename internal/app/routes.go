@@ -437,6 +437,11 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	op(userGuard, "POST /api/admin/users/ban", adm.Ban)
 	op(userGuard, "POST /api/admin/users/mute", mod.AdminMute)
 
+	// issue 21: stats — the daily figures and top lists (JSON or
+	// format=csv), and a day rolled up now (audited); finance and owner.
+	op(finance, "GET /api/admin/stats/daily", a.Stats.AdminDaily)
+	op(finance, "GET /api/admin/stats/top", a.Stats.AdminTop)
+	op(finance, "POST /api/admin/stats/rollup", a.Stats.AdminRollup)
 	op(anyOp, "/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed
