@@ -82,7 +82,7 @@ func (s *Service) AdminDaily(w http.ResponseWriter, r *http.Request) error {
 	}
 	sort.Strings(names)
 	head := []string{"day", "rolled", "activeUsers", "newGuests", "registrations", "payers", "firstPayments",
-		"topupCents", "vipCents", "revenueCents", "withdrawals", "withdrawCents", "plays", "searches", "visits"}
+		"topupCents", "vipCents", "revenueCents", "withdrawCount", "withdrawCents", "plays", "searches", "visits"}
 	for _, p := range names {
 		head = append(head, "provider:"+p)
 	}
