@@ -1,4 +1,4 @@
-// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima wallet`, `prima audit`, `prima withdrawals`, `prima reindex`, `prima help`.
+// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima wallet`, `prima audit`, `prima withdrawals`, `prima reindex`, `prima stats`, `prima help`.
 package main
 
 import (
@@ -42,6 +42,8 @@ Usage:
   prima withdrawals list|approve|reject
                   list withdrawals, mark one paid or reject it (-h for flags)
   prima reindex   rebuild the search index from the content; prints counts
+  prima stats rollup [-day YYYY-MM-DD] [-to YYYY-MM-DD]
+                  (re)build the daily statistics of a day or a range
 
 Each command takes -h for its flags (prima help COMMAND says the same);
 every flag also reads an environment variable (PRIMA_LISTEN, PRIMA_DATA_DIR,
@@ -102,6 +104,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if cmd == "reindex" {
 		return runReindex(args, stdout)
+	}
+	if cmd == "stats" {
+		return runStats(args, stdout, stderr)
 	}
 	known := map[string]bool{"serve": true, "worker": true, "migrate": true, "seed": true}
 	if !known[cmd] {
