@@ -37,6 +37,11 @@ export const routes: RouteObject[] = [
       { path: 'moderation/comments', lazy: async () => ({ Component: (await import('@/features/moderation/CommentsPage')).CommentsPage }) },
       { path: 'moderation/reports', lazy: async () => ({ Component: (await import('@/features/moderation/ReportsPage')).ReportsPage }) },
       { path: 'moderation/words', lazy: async () => ({ Component: (await import('@/features/moderation/WordsPage')).WordsPage }) },
+      // issue 21: stats — each page its own chunk; ECharts (features/stats/Chart) loads only with them
+      { path: 'stats', lazy: async () => ({ Component: (await import('@/features/stats/OverviewPage')).OverviewPage }) },
+      { path: 'stats/revenue', lazy: async () => ({ Component: (await import('@/features/stats/RevenuePage')).RevenuePage }) },
+      { path: 'stats/users', lazy: async () => ({ Component: (await import('@/features/stats/UsersPage')).UsersPage }) },
+      { path: 'stats/content', lazy: async () => ({ Component: (await import('@/features/stats/ContentPage')).ContentPage }) },
       { path: 'audit', lazy: async () => ({ Component: (await import('@/features/audit/AuditPage')).AuditPage }) },
       { path: 'operators', lazy: async () => ({ Component: (await import('@/features/operators/OperatorsPage')).OperatorsPage }) },
       { path: 'security', lazy: async () => ({ Component: (await import('@/features/security/SecurityPage')).SecurityPage }) },

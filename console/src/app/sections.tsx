@@ -1,6 +1,6 @@
 // The side menu: lib/pages.ts grouped, each group with its icon and label.
 import type { ReactNode } from 'react'
-import { AuditOutlined, DashboardOutlined, KeyOutlined, PlaySquareOutlined, SafetyCertificateOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons'
+import { AuditOutlined, DashboardOutlined, KeyOutlined, LineChartOutlined, PlaySquareOutlined, SafetyCertificateOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons'
 import type { MessageKey } from '@/i18n'
 import { visiblePages, type PageEntry } from '@/lib/pages'
 import type { Role } from '@/lib/session'
@@ -17,6 +17,7 @@ const groups: { key: string; label: MessageKey; icon: ReactNode }[] = [
   { key: 'content', label: 'nav.content', icon: <PlaySquareOutlined /> },
   { key: 'people', label: 'nav.people', icon: <UserOutlined /> },
   { key: 'moderation', label: 'mod.nav', icon: <SafetyCertificateOutlined /> },
+  { key: 'stats', label: 'stats.nav', icon: <LineChartOutlined /> },
   { key: 'audit', label: 'nav.audit', icon: <AuditOutlined /> },
   { key: 'operators', label: 'nav.operators', icon: <TeamOutlined /> },
   { key: 'security', label: 'nav.security', icon: <KeyOutlined /> },

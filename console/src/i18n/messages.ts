@@ -4,6 +4,7 @@
 import { catalogEn, catalogZh } from './sections/catalog'
 import { contentEn, contentZh } from './sections/content'
 import { moderationEn, moderationZh } from './sections/moderation'
+import { statsEn, statsZh } from './sections/stats'
 import { peopleEn, peopleZh } from './sections/people'
 
 const baseZh = {
@@ -265,7 +266,7 @@ const baseZh = {
 
 // Each section's words live beside it (features/<section>/messages.ts),
 // so sections grow without touching one shared table.
-export const zh = { ...baseZh, ...contentZh, ...catalogZh, ...peopleZh, ...moderationZh }
+export const zh = { ...baseZh, ...contentZh, ...catalogZh, ...peopleZh, ...moderationZh, ...statsZh }
 
 export type MessageKey = keyof typeof zh
 
@@ -526,4 +527,4 @@ const baseEn: Record<keyof typeof baseZh, string> = {
   'content.videosEmpty': 'No videos match',
 }
 
-export const en: Record<MessageKey, string> = { ...baseEn, ...contentEn, ...catalogEn, ...peopleEn, ...moderationEn }
+export const en: Record<MessageKey, string> = { ...baseEn, ...contentEn, ...catalogEn, ...peopleEn, ...moderationEn, ...statsEn }
