@@ -1,4 +1,4 @@
-// The console's sections (content, people, moderation) in Chromium against
+// The console's sections (content, people, moderation, stats) in Chromium against
 // one real server: each section's file under e2e/console/ adds its tests to
 // this one run, so the sections share a server and a browser (make test's
 // time). Operators of every role are made from the shell before the server
@@ -13,6 +13,7 @@ import content from './console/content.mjs'
 import catalog from './console/catalog.mjs'
 import people from './console/people.mjs'
 import moderation from './console/moderation.mjs'
+import stats from './console/stats.mjs'
 
 const PASSWORD = 'Section-pass-1'
 export const OPERATORS = {
@@ -88,3 +89,4 @@ content(test, ctx)
 catalog(test, ctx)
 people(test, ctx)
 moderation(test, ctx)
+stats(test, ctx)
