@@ -17,7 +17,8 @@ func countPlayDay(ctx context.Context, q db.Querier, day string, vid int64) erro
 }
 
 // PlayFigures is a day's plays for the statistics (stats.Plays): the
-// total and the limit most played videos with their titles.
+// total and the limit most played videos with their titles (the day's
+// rows are sorted first, so only the kept ones are joined to videos).
 func (s *Service) PlayFigures(ctx context.Context, day string, limit int) (int64, []stats.Count, error) {
 	var total int64
 	if err := s.db.QueryRow(ctx, `SELECT COALESCE(SUM(plays), 0) FROM video_plays_daily WHERE day = ?`, day).Scan(&total); err != nil {
@@ -29,7 +30,8 @@ func (s *Service) PlayFigures(ctx context.Context, day string, limit int) (int64
 		err := r.Scan(&id, &c.Title, &c.Count)
 		c.Key = strconv.FormatInt(id, 10)
 		return c, err
-	}, `SELECT p.video_id, COALESCE(v.title, ''), p.plays FROM video_plays_daily p LEFT JOIN videos v ON v.id = p.video_id
-		WHERE p.day = ? ORDER BY p.plays DESC, p.video_id LIMIT ?`, day, limit)
+	}, `SELECT p.video_id, COALESCE(v.title, ''), p.plays FROM
+		(SELECT video_id, plays FROM video_plays_daily WHERE day = ? ORDER BY plays DESC, video_id LIMIT ?) p
+		LEFT JOIN videos v ON v.id = p.video_id ORDER BY p.plays DESC, p.video_id`, day, limit)
 	return total, top, err
 }

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
-	"prima/internal/platform/days"
 	"prima/internal/stats"
 )
 

@@ -79,12 +79,31 @@ func runStats(args []string) error {
 	}
 	fmt.Printf("stats rollup of %s (SQLite): %d videos, %d plays on %d of them, %d active users; filled in %s\n",
 		benchDay, maxID, *plays, distinct, *users, time.Since(t0).Round(time.Millisecond))
-	svc := stats.New(d, stats.Sources{
+	srcs := stats.Sources{
 		Users:    account.NewService(d, ratelimit.NewMemory(), account.Options{}),
 		Money:    wallet.NewService(d),
 		Plays:    catalog.NewService(d, catalog.Options{}),
 		Searches: searchDays{d},
-	})
+	}
+	svc := stats.New(d, srcs)
+	// Each owner's part once, to see where the time goes.
+	span, _ := stats.SpanOf(benchDay)
+	parts := []struct {
+		name string
+		run  func() error
+	}{
+		{"account (users)", func() error { _, err := srcs.Users.UserFigures(ctx, span); return err }},
+		{"wallet (money)", func() error { _, err := srcs.Money.MoneyFigures(ctx, span); return err }},
+		{"catalog (plays, top 200)", func() error { _, _, err := srcs.Plays.PlayFigures(ctx, benchDay, stats.TopKeep); return err }},
+		{"search (searches, top 200)", func() error { _, _, err := srcs.Searches.SearchFigures(ctx, benchDay, stats.TopKeep); return err }},
+	}
+	for _, p := range parts {
+		t := time.Now()
+		if err := p.run(); err != nil {
+			return err
+		}
+		fmt.Printf("  %-28s %s\n", p.name, time.Since(t).Round(100*time.Microsecond))
+	}
 	var took []time.Duration
 	var last stats.Rolled
 	for i := range *runs {
