@@ -349,6 +349,7 @@ func (s *Service) GuestLogin(ctx context.Context, in GuestLoginInput) (Login, er
 	if err != nil {
 		return Login{}, fmt.Errorf("guest login: %w", err)
 	}
+	s.markActive(ctx, out.User.ID) // opening the app is a visit (stats.go)
 	return out, nil
 }
 
@@ -382,6 +383,7 @@ func (s *Service) PasswordLogin(ctx context.Context, in PasswordLoginInput) (Log
 	if err := insertSession(ctx, s.db, newSession(th, u.ID, in.DevID, s.now().Unix()).from(in.SysType, in.Device)); err != nil {
 		return Login{}, err
 	}
+	s.markActive(ctx, u.ID)
 	return Login{Token: token, User: u}, nil
 }
 
@@ -579,6 +581,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error)
 	case err != nil:
 		return Login{}, fmt.Errorf("register: %w", err)
 	}
+	s.markActive(ctx, out.User.ID)
 	return out, nil
 }
 

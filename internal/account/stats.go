@@ -16,7 +16,8 @@ type activeDays struct {
 	seen map[int64]struct{}
 }
 
-// markActive records that uid used the app today (user_days), at most once
+// markActive records that uid used the app today (user_days): a signed-in
+// request, a guest's first open, a sign-in or a registration; at most once
 // per user and day in this process: the set is kept in memory and starts
 // over when the day turns. Another process writing the same row is
 // harmless (ON CONFLICT DO NOTHING). A failed write is logged and retried
@@ -52,7 +53,8 @@ func (s *Service) markActive(ctx context.Context, uid int64) {
 func (s *Service) UserFigures(ctx context.Context, sp stats.Span) (stats.UserFigures, error) {
 	var f stats.UserFigures
 	from, to := sp.From.Unix(), sp.To.Unix()
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM user_days WHERE day = ?`, sp.Day).Scan(&f.ActiveUsers); err != nil {
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM user_days d JOIN users u ON u.id = d.user_id WHERE d.day = ? AND u.role = 'user'`,
+		sp.Day).Scan(&f.ActiveUsers); err != nil {
 		return f, err
 	}
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM users WHERE created_at >= ? AND created_at < ? AND began_guest = 1 AND role = 'user'`,
