@@ -47,7 +47,7 @@ export function lineOption(days: string[], series: { name: string; data: number[
     legend: { top: 0, type: 'scroll' },
     grid: { left: 8, right: 16, top: 36, bottom: 8, containLabel: true },
     xAxis: { type: 'category', data: days.map((d) => d.slice(5)), boundaryGap: false },
-    yAxis: { type: 'value', minInterval: money ? undefined : 1, axisLabel: { formatter: (v: number) => (money ? String(v / 100) : String(v)) } },
+    yAxis: { type: 'value', minInterval: money ? 100 : 1, axisLabel: { formatter: (v: number) => (money ? String(v / 100) : String(v)) } },
     series: series.map((s) => ({ type: 'line', name: s.name, data: s.data, smooth: true, showSymbol: days.length <= 31, areaStyle: s.area ? { opacity: 0.15 } : undefined })),
   }
 }

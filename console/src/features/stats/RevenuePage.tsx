@@ -2,7 +2,7 @@
 // out, and the days as a table; each exportable as CSV (the daily CSV
 // carries every column, one per payment method too).
 import { useMemo } from 'react'
-import { Card } from 'antd'
+import { Card, Empty } from 'antd'
 import type { ColumnsType } from 'antd/es/table'
 import { useT } from '@/i18n'
 import { Page } from '@/components/Page'
@@ -81,7 +81,11 @@ export function RevenuePage() {
               <Chart option={byDay} testId="stats-chart-revenue" />
             </Card>
             <Card title={t('stats.chart.providers')} size="small">
-              <Chart option={providers} testId="stats-chart-providers" />
+              {q.isPending || Object.values(sum.byProvider).some((v) => v > 0) ? (
+                <Chart option={providers} testId="stats-chart-providers" />
+              ) : (
+                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('stats.noRevenue')} data-testid="stats-chart-providers-empty" />
+              )}
             </Card>
             <Card title={t('stats.chart.withdrawals')} size="small">
               <Chart option={withdrawals} testId="stats-chart-withdrawals" />

@@ -57,6 +57,7 @@ export const statsZh = {
   'stats.emptyDays': '没有数据',
   'stats.daily': '每日明细',
   'stats.payersHint': '同一用户在两天付费计两次',
+  'stats.noRevenue': '这段时间没有收入',
 } as const
 
 export const statsEn: Record<keyof typeof statsZh, string> = {
@@ -116,4 +117,5 @@ export const statsEn: Record<keyof typeof statsZh, string> = {
   'stats.emptyDays': 'No data',
   'stats.daily': 'Day by day',
   'stats.payersHint': 'A user paying on two days counts twice',
+  'stats.noRevenue': 'No revenue in these days',
 }
