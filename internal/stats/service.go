@@ -113,13 +113,19 @@ func (s *Service) Rollup(ctx context.Context, day string, actor *audit.Actor) (R
 	return Rolled{Day: row.view(), TookMs: time.Since(start).Milliseconds(), Videos: len(topVideos), Words: len(topWords)}, nil
 }
 
-// RollupKind is the recurring job that rolls today up, and yesterday too
-// until yesterday has been rolled after it ended.
+// RollupKind is the recurring job that rolls today up, and each of the
+// CatchUpDays before it that has not been rolled since it ended.
 const RollupKind = "stats.rollup"
 
 // RollupEvery is how often the job runs: today's figures are at most this
 // old.
 const RollupEvery = 10 * time.Minute
+
+// CatchUpDays is how far back the job completes days on its own: the first
+// run after midnight completes yesterday, and a server that was down for
+// a few days completes them when it comes back. Older days: `prima stats
+// rollup -day`.
+const CatchUpDays = 7
 
 // RegisterJobs registers the rollup job and its schedule (the jobs queue
 // gives each period one job however many processes run it, so in a
@@ -131,21 +137,26 @@ func (s *Service) RegisterJobs(q *jobs.Queue) {
 	q.Every(RollupKind, RollupEvery, RollupKind, nil)
 }
 
-// RollupDue rolls today up, and yesterday when its row was last written
-// before it ended (the first run after midnight completes it).
+// RollupDue rolls up each of the CatchUpDays before today whose row was
+// last written before the day ended (or never), then today.
 func (s *Service) RollupDue(ctx context.Context) error {
 	now := s.now()
 	today := days.Start(now)
-	yesterday := days.Of(today.AddDate(0, 0, -1))
-	at, err := rolledAt(ctx, s.db, yesterday)
+	first := days.Of(today.AddDate(0, 0, -CatchUpDays))
+	rolled, err := daysBetween(ctx, s.db, first, days.Of(today.AddDate(0, 0, -1)))
 	if err != nil {
 		return err
 	}
-	if at < today.Unix() {
-		if _, err := s.Rollup(ctx, yesterday, nil); err != nil {
+	for i := CatchUpDays; i >= 1; i-- {
+		start := today.AddDate(0, 0, -i)
+		day := days.Of(start)
+		if r, ok := rolled[day]; ok && r.updatedAt >= start.AddDate(0, 0, 1).Unix() {
+			continue
+		}
+		if _, err := s.Rollup(ctx, day, nil); err != nil {
 			return err
 		}
-		slog.InfoContext(ctx, "stats: rolled up", "day", yesterday)
+		slog.InfoContext(ctx, "stats: rolled up", "day", day)
 	}
 	_, err = s.Rollup(ctx, days.Of(now), nil)
 	return err

@@ -51,7 +51,8 @@ func (f *fake) SearchFigures(_ context.Context, day string, limit int) (int64, [
 	return f.n[day], []stats.Count{{Key: "猫", Count: f.n[day]}}, nil
 }
 
-// The job rolls yesterday once after midnight and today every run; a
+// The job completes each of the last 7 days once after it ended and rolls
+// today every run; a
 // range adds each day's top lists; a rerun replaces a day's rows.
 func TestRollupDueAndRanges(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
@@ -67,15 +68,18 @@ func TestRollupDueAndRanges(t *testing.T) {
 		if err := s.RollupDue(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if f.calls["2026-03-01"] != 1 || f.calls["2026-03-02"] != 2 {
-			t.Fatalf("calls %v: want yesterday once, today twice", f.calls)
+		if f.calls["2026-03-01"] != 1 || f.calls["2026-03-02"] != 2 || f.calls["2026-02-23"] != 1 || f.calls["2026-02-22"] != 0 || len(f.calls) != 8 {
+			t.Fatalf("calls %v: want each of the 7 days before once, today twice", f.calls)
 		}
 		rep, err := s.Daily(ctx, "2026-02-28", "2026-03-02")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rep.Days) != 3 || rep.Days[0].Rolled || !rep.Days[1].Rolled || rep.UpdatedAt == nil {
+		if len(rep.Days) != 3 || !rep.Days[0].Rolled || !rep.Days[1].Rolled || rep.UpdatedAt == nil {
 			t.Fatalf("report %+v", rep)
+		}
+		if old, err := s.Daily(ctx, "2026-02-22", "2026-02-22"); err != nil || old.Days[0].Rolled || old.UpdatedAt != nil {
+			t.Fatalf("a day 8 days back: %+v %v", old, err)
 		}
 		d1 := rep.Days[1]
 		if d1.ActiveUsers != 3 || d1.NewGuests != 4 || d1.Registrations != 5 || d1.Revenue.Total != 330 ||

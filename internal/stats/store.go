@@ -104,16 +104,6 @@ func putTop(ctx context.Context, tx *db.Tx, day, kind string, top []Count) error
 	return nil
 }
 
-// rolledAt is when day was last rolled up (unix seconds), 0 when never.
-func rolledAt(ctx context.Context, q db.Querier, day string) (int64, error) {
-	var at int64
-	err := q.QueryRow(ctx, `SELECT updated_at FROM stats_daily WHERE day = ?`, day).Scan(&at)
-	if err = db.NotFound(err); err == db.ErrNotFound {
-		return 0, nil
-	}
-	return at, err
-}
-
 func daysBetween(ctx context.Context, q db.Querier, from, to string) (map[string]dayRow, error) {
 	rows, err := db.All(ctx, q, func(s db.Scanner) (dayRow, error) {
 		var r dayRow
