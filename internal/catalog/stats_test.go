@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/platform/db/dbtest"
-	"prima/internal/platform/days"
 )
 
 // Every play counts towards its Beijing day (video_plays_daily, in the
