@@ -29,6 +29,7 @@ describe('stats figures', () => {
     expect(t).toMatchObject({ activeAvg: 3, activePeak: 4, newGuests: 6, registrations: 2, payers: 2, revenue: 700, topup: 600, vip: 100, plays: 18, withdrawCents: 14 })
     expect(t.byProvider).toEqual({ sandbox: 600, alipay: 100 })
     expect(totals([]).activeAvg).toBe(0)
+    expect(totals([day('2026-03-01', 1), day('2026-03-02', 0), day('2026-03-03', 0)]).activeAvg).toBe(0.3)
   })
   it('writes money and rates', () => {
     expect(yuan(0)).toBe('¥0.00')

@@ -31,7 +31,7 @@ export function rangeFrom(params: URLSearchParams, now: number = Date.now()): Ra
 }
 
 export interface Totals {
-  activeAvg: number // mean daily active users over the days
+  activeAvg: number // mean daily active users over the days, one decimal
   activePeak: number
   newGuests: number
   registrations: number
@@ -71,7 +71,7 @@ export function totals(days: readonly StatsDay[]): Totals {
     t.visits += d.funnel.visits
     for (const [p, c] of Object.entries(d.byProvider)) t.byProvider[p] = (t.byProvider[p] ?? 0) + c
   }
-  t.activeAvg = days.length ? Math.round(active / days.length) : 0
+  t.activeAvg = days.length ? Math.round((active / days.length) * 10) / 10 : 0 // one decimal: 3 users over 10 days is 0.3, not 0
   return t
 }
 
