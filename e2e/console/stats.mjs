@@ -6,9 +6,11 @@
 // top-up, two plays, a search — and, as finance on a laptop, rolls today up
 // with the page's button and reads the overview's cards: each is the
 // baseline plus what the test made, the charts are drawn (canvas, no CSP
-// refusal), the daily CSV downloads. The content page lists the video
+// refusal), the daily CSV (the server's) and one chart's (the browser's)
+// download with the same figures. The content page lists the video
 // played; at phone size the revenue page fits the screen.
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { shot } from '../harness.mjs'
 
 const stamp = Date.now().toString(36).slice(-6)
@@ -73,6 +75,14 @@ export default function register(test, ctx) {
       await ctx.$(page, 'stats-csv-daily').click()
       const file = await download
       assert.match(file.suggestedFilename(), new RegExp(`^stats-daily-${today}-${today}\\.csv$`))
+      const daily = readFileSync(await file.path(), 'utf8')
+      assert.ok(daily.includes(`\n${today},true,${want.activeAvg},${want.newGuests},${want.registrations},${want.payers},`), daily)
+      // One chart's CSV, made in the browser from what it draws.
+      const chartFile = page.waitForEvent('download')
+      await ctx.$(page, 'stats-chart-csv-users').click()
+      const users = await chartFile
+      assert.equal(users.suggestedFilename(), `stats-users-${today}-${today}.csv`)
+      assert.ok(readFileSync(await users.path(), 'utf8').includes(`\r\n${today},${want.activeAvg},${want.newGuests},${want.registrations}\r\n`))
 
       await page.goto(`${ctx.server.base}/admin/stats/content?from=${today}&to=${today}`)
       await ctx.$(page, 'stats-top-video').getByText(`${video.title} (#${video.id})`).waitFor({ timeout: 10000 })

@@ -11,9 +11,9 @@ import { QueryTable } from '@/components/QueryTable'
 import { exportDaily, type StatsDay } from './api'
 import { LazyChart as Chart } from './LazyChart'
 import { lineOption, pieOption } from './options'
-import { totals, yuan } from './figures'
+import { cents2, totals, yuan } from './figures'
 import { Kpis, type Kpi } from './Kpis'
-import { CsvButton, RangeBar, useDaily, useRange } from './shared'
+import { ChartCsv, CsvButton, RangeBar, useDaily, useRange } from './shared'
 
 const KPIS: Kpi[] = [
   { key: 'revenue', label: 'stats.revenue', money: true },
@@ -78,17 +78,50 @@ export function RevenuePage() {
         <div className="stack">
           <Kpis totals={sum} items={KPIS} loading={q.isPending} />
           <div className="stats-grid">
-            <Card title={t('stats.chart.revenue')} size="small">
+            <Card
+              title={t('stats.chart.revenue')}
+              size="small"
+              extra={
+                <ChartCsv
+                  name="revenue"
+                  range={range}
+                  head={[t('stats.day'), t('stats.revenue'), t('stats.topup'), t('stats.vip')]}
+                  rows={days.map((d) => [d.day, cents2(d.revenue.total), cents2(d.revenue.topup), cents2(d.revenue.vip)])}
+                />
+              }
+            >
               <Chart option={byDay} testId="stats-chart-revenue" />
             </Card>
-            <Card title={t('stats.chart.providers')} size="small">
+            <Card
+              title={t('stats.chart.providers')}
+              size="small"
+              extra={
+                <ChartCsv
+                  name="providers"
+                  range={range}
+                  head={[t('stats.provider'), t('stats.revenue')]}
+                  rows={Object.entries(sum.byProvider).map(([p, c]) => [p, cents2(c)])}
+                />
+              }
+            >
               {q.isPending || Object.values(sum.byProvider).some((v) => v > 0) ? (
                 <Chart option={providers} testId="stats-chart-providers" />
               ) : (
                 <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('stats.noRevenue')} data-testid="stats-chart-providers-empty" />
               )}
             </Card>
-            <Card title={t('stats.chart.withdrawals')} size="small">
+            <Card
+              title={t('stats.chart.withdrawals')}
+              size="small"
+              extra={
+                <ChartCsv
+                  name="withdrawals"
+                  range={range}
+                  head={[t('stats.day'), t('stats.withdrawCount'), t('stats.withdrawCents')]}
+                  rows={days.map((d) => [d.day, d.withdrawals.count, cents2(d.withdrawals.cents)])}
+                />
+              }
+            >
               <Chart option={withdrawals} testId="stats-chart-withdrawals" />
             </Card>
           </div>

@@ -12,7 +12,7 @@ import { LazyChart as Chart } from './LazyChart'
 import { barOption, lineOption } from './options'
 import { rate, totals } from './figures'
 import { Kpis, type Kpi } from './Kpis'
-import { CsvButton, RangeBar, useDaily, useRange } from './shared'
+import { ChartCsv, CsvButton, RangeBar, useDaily, useRange } from './shared'
 
 const KPIS: Kpi[] = [
   { key: 'activeAvg', label: 'stats.activeAvg' },
@@ -78,10 +78,26 @@ export function UsersPage() {
         <div className="stack">
           <Kpis totals={sum} items={KPIS} loading={q.isPending} />
           <div className="stats-grid">
-            <Card title={t('stats.chart.users')} size="small">
+            <Card
+              title={t('stats.chart.users')}
+              size="small"
+              extra={
+                <ChartCsv
+                  name="users"
+                  range={range}
+                  head={[t('stats.day'), t('stats.activeUsers'), t('stats.newGuests'), t('stats.registrations')]}
+                  rows={days.map((d) => [d.day, d.activeUsers, d.newGuests, d.registrations])}
+                />
+              }
+            >
               <Chart option={users} testId="stats-chart-users" />
             </Card>
-            <Card title={t('stats.chart.funnel')} size="small" data-testid="stats-funnel">
+            <Card
+              title={t('stats.chart.funnel')}
+              size="small"
+              data-testid="stats-funnel"
+              extra={<ChartCsv name="funnel" range={range} head={[t('stats.step'), t('stats.count'), t('stats.conversion')]} rows={steps.map((s) => [s.step, s.count, s.rate])} />}
+            >
               <Chart option={funnel} height={220} testId="stats-chart-funnel" />
               <Table<Step> size="small" rowKey="step" columns={stepCols} dataSource={steps} pagination={false} loading={q.isPending} />
               <Typography.Paragraph type="secondary" className="stats-note">

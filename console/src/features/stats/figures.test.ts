@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { StatsDay } from './api'
-import { lastDays, rangeFrom, rate, todayInShanghai, totals, yuan } from './figures'
+import { cents2, lastDays, rangeFrom, rate, toCSV, todayInShanghai, totals, yuan } from './figures'
 
 const day = (d: string, n: number, rolled = true): StatsDay => ({
   day: d, rolled, activeUsers: n, newGuests: n, registrations: 1, payers: 1,
@@ -37,5 +37,9 @@ describe('stats figures', () => {
     expect(yuan(-5)).toBe('-¥0.05')
     expect(rate(1, 3)).toBe('33.3%')
     expect(rate(1, 0)).toBe('–')
+  })
+  it('writes a chart as CSV', () => {
+    expect(toCSV(['day', '收入'], [['2026-03-01', cents2(600)], ['2026-03-02', cents2(5)]])).toBe('\ufeffday,收入\r\n2026-03-01,6.00\r\n2026-03-02,0.05\r\n')
+    expect(toCSV(['词'], [['=1+1'], ['a,"b"'], [-3]])).toBe('\ufeff词\r\n\'=1+1\r\n"a,""b"""\r\n-3\r\n')
   })
 })

@@ -93,3 +93,21 @@ export function rate(part: number, whole: number): string {
 export function notRolled(days: readonly StatsDay[]): number {
   return days.filter((d) => !d.rolled).length
 }
+
+// toCSV is a CSV file's text (with a byte order mark, so spreadsheets read
+// the Chinese right): cells with a comma, quote or line break are quoted,
+// and a text cell starting with = + - @ or a tab gets a leading ' (as the
+// server's CSV does: a searched word is typed by users).
+export function toCSV(head: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
+  const cell = (v: string | number) => {
+    let s = String(v)
+    if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = "'" + s
+    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
+  }
+  return '\ufeff' + [head, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n'
+}
+
+// cents2 is cents as yuan with two decimals and no separators, for CSV.
+export function cents2(cents: number): string {
+  return (cents / 100).toFixed(2)
+}

@@ -13,7 +13,7 @@ import { save } from '@/lib/save'
 import { formatTime } from '@/lib/time'
 import { errorTip } from '@/components/ErrorState'
 import { getDaily, rollup, statsKeys, type Range, type StatsReport } from './api'
-import { lastDays, MAX_DAYS, notRolled, PRESETS, rangeFrom, todayInShanghai } from './figures'
+import { lastDays, MAX_DAYS, notRolled, PRESETS, rangeFrom, toCSV, todayInShanghai } from './figures'
 
 export function useRange(): [Range, (r: Range) => void] {
   const [params, setParams] = useSearchParams()
@@ -46,6 +46,30 @@ export function CsvButton({ run, name, testId }: { run: () => Promise<{ blob: Bl
   return (
     <Button size="small" icon={<DownloadOutlined />} loading={busy} onClick={() => void go()} data-testid={testId}>
       {t('stats.csv')}
+    </Button>
+  )
+}
+
+// ChartCsv downloads what one chart shows (built in the browser from the
+// rows already loaded): the day or item, then one column per series.
+export function ChartCsv({ name, range, head, rows }: { name: string; range: Range; head: string[]; rows: (string | number)[][] }) {
+  const t = useT()
+  const { message } = App.useApp()
+  const file = `stats-${name}-${range.from}-${range.to}.csv`
+  return (
+    <Button
+      size="small"
+      type="text"
+      icon={<DownloadOutlined />}
+      disabled={rows.length === 0}
+      onClick={() => {
+        save(new Blob([toCSV(head, rows)], { type: 'text/csv;charset=utf-8' }), file)
+        void message.success(t('stats.exported', { file }))
+      }}
+      aria-label={t('stats.csv')}
+      data-testid={`stats-chart-csv-${name}`}
+    >
+      CSV
     </Button>
   )
 }

@@ -58,6 +58,7 @@ export const statsZh = {
   'stats.daily': '每日明细',
   'stats.payersHint': '同一用户在两天付费计两次',
   'stats.noRevenue': '这段时间没有收入',
+  'stats.provider': '支付方式',
 } as const
 
 export const statsEn: Record<keyof typeof statsZh, string> = {
@@ -118,4 +119,5 @@ export const statsEn: Record<keyof typeof statsZh, string> = {
   'stats.daily': 'Day by day',
   'stats.payersHint': 'A user paying on two days counts twice',
   'stats.noRevenue': 'No revenue in these days',
+  'stats.provider': 'Payment method',
 }
