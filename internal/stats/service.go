@@ -63,7 +63,7 @@ type Rolled struct {
 
 // Rollup (re)builds day from the owners' records: its stats_daily row and
 // stats_top rows are replaced in one transaction, so rolling a day again
-// is safe at any time. actor, when not nil, is the operator (or the command
+// is safe at any time; a row read later than this rollup's reads is kept. actor, when not nil, is the operator (or the command
 // line) who asked, and the audit log records it in the same transaction.
 func (s *Service) Rollup(ctx context.Context, day string, actor *audit.Actor) (Rolled, error) {
 	span, err := SpanOf(day)
@@ -71,6 +71,9 @@ func (s *Service) Rollup(ctx context.Context, day string, actor *audit.Actor) (R
 		return Rolled{}, err
 	}
 	start := time.Now()
+	// The row is stamped with when its reads began: of two rollups of a
+	// day racing, the one that read later wins, whichever writes last.
+	now := s.now()
 	uf, err := s.src.Users.UserFigures(ctx, span)
 	if err != nil {
 		return Rolled{}, fmt.Errorf("users of %s: %w", day, err)
@@ -87,18 +90,20 @@ func (s *Service) Rollup(ctx context.Context, day string, actor *audit.Actor) (R
 	if err != nil {
 		return Rolled{}, fmt.Errorf("searches of %s: %w", day, err)
 	}
-	now := s.now()
 	row := dayRow{day: day, UserFigures: uf, MoneyFigures: mf, plays: plays, searches: searches,
 		visits: uf.ActiveUsers, updatedAt: now.Unix()}
 	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		if err := putDay(ctx, tx, row); err != nil {
+		written, err := putDay(ctx, tx, row)
+		if err != nil {
 			return err
 		}
-		if err := putTop(ctx, tx, day, KindVideo, topVideos); err != nil {
-			return err
-		}
-		if err := putTop(ctx, tx, day, KindSearch, topWords); err != nil {
-			return err
+		if written {
+			if err := putTop(ctx, tx, day, KindVideo, topVideos); err != nil {
+				return err
+			}
+			if err := putTop(ctx, tx, day, KindSearch, topWords); err != nil {
+				return err
+			}
 		}
 		if actor == nil {
 			return nil

@@ -102,6 +102,18 @@ func TestRollupDueAndRanges(t *testing.T) {
 		if len(top) != 1 || top[0].Count != 1 {
 			t.Fatalf("re-rolled top %+v", top)
 		}
+		// A rollup whose reads began before the row's (a slow one that
+		// lost a race) leaves the row and its top lists alone.
+		f.n["2026-03-01"] = 9
+		s.SetClock(func() time.Time { return time.Date(2026, 3, 1, 12, 0, 0, 0, days.Zone) })
+		if _, err := s.Rollup(ctx, "2026-03-01", nil); err != nil {
+			t.Fatal(err)
+		}
+		kept, _ := s.Daily(ctx, "2026-03-01", "2026-03-01")
+		top, _ = s.Top(ctx, stats.KindVideo, "2026-03-01", "2026-03-01", 10)
+		if kept.Days[0].ActiveUsers != 1 || len(top) != 1 {
+			t.Fatalf("an older read overwrote the day: %+v %+v", kept.Days[0], top)
+		}
 		if _, err := s.Daily(ctx, "2026-03-02", "2026-03-01"); err == nil {
 			t.Fatal("backwards range read")
 		}

@@ -70,24 +70,31 @@ func (r dayRow) view() Day {
 const dayCols = `day, active_users, new_guests, registrations, payers, first_payments, topup_cents, vip_cents,
 	by_provider, withdraw_count, withdraw_cents, plays, searches, visits, updated_at`
 
-func putDay(ctx context.Context, tx *db.Tx, r dayRow) error {
+// putDay writes r unless the day's row holds figures read later (a
+// newer updated_at), and says whether it wrote.
+func putDay(ctx context.Context, tx *db.Tx, r dayRow) (bool, error) {
 	bp := r.ByProvider
 	if bp == nil {
 		bp = map[string]int64{}
 	}
 	js, err := json.Marshal(bp)
 	if err != nil {
-		return err
+		return false, err
 	}
-	_, err = tx.Exec(ctx, `INSERT INTO stats_daily (`+dayCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	res, err := tx.Exec(ctx, `INSERT INTO stats_daily (`+dayCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (day) DO UPDATE SET active_users = excluded.active_users, new_guests = excluded.new_guests,
 		registrations = excluded.registrations, payers = excluded.payers, first_payments = excluded.first_payments,
 		topup_cents = excluded.topup_cents, vip_cents = excluded.vip_cents, by_provider = excluded.by_provider,
 		withdraw_count = excluded.withdraw_count, withdraw_cents = excluded.withdraw_cents, plays = excluded.plays,
-		searches = excluded.searches, visits = excluded.visits, updated_at = excluded.updated_at`,
+		searches = excluded.searches, visits = excluded.visits, updated_at = excluded.updated_at
+		WHERE excluded.updated_at >= stats_daily.updated_at`,
 		r.day, r.ActiveUsers, r.NewGuests, r.Registrations, r.Payers, r.FirstPayments, r.Topup, r.VIP,
 		string(js), r.Withdrawals, r.WithdrawCents, r.plays, r.searches, r.visits, r.updatedAt)
-	return err
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 // putTop replaces day's rows of kind with top.
