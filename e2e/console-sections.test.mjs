@@ -1,4 +1,4 @@
-// The console's sections (content, people, moderation, money, finance, growth, backups) in Chromium against
+// The console's sections (content, people, moderation, money, finance, growth, stats, backups) in Chromium against
 // one real server: each section's file under e2e/console/ adds its tests to
 // this one run, so the sections share a server and a browser (make test's
 // time). Operators of every role are made from the shell before the server
@@ -20,6 +20,7 @@ import finance from './console/finance.mjs'
 import growth from './console/growth.mjs'
 import money from './console/money.mjs'
 import backups from './console/backups.mjs'
+import stats from './console/stats.mjs'
 
 const PASSWORD = 'Section-pass-1'
 export const OPERATORS = {
@@ -102,3 +103,4 @@ finance(test, ctx)
 growth(test, ctx)
 money(test, ctx)
 backups(test, ctx)
+stats(test, ctx)

@@ -64,6 +64,7 @@ const routes = [
   { path: '/people/feedback', ready: '[data-testid=fb-table]' },
   { path: '/moderation/queue', ready: '[data-testid=mod-queue-table]' },
   { path: '/moderation/words', ready: '[data-testid=mod-words]' },
+  { path: '/stats', ready: '[data-testid=stats-chart-users] canvas' },
 ]
 
 async function main() {

@@ -1,4 +1,4 @@
-// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima wallet`, `prima audit`, `prima withdrawals`, `prima reindex`, `prima backup`, `prima restore`, `prima doctor`, `prima help`.
+// Command prima is the whole server: `prima serve`, `prima worker`, `prima migrate`, `prima seed`, `prima admin`, `prima wallet`, `prima audit`, `prima withdrawals`, `prima reindex`, `prima stats`, `prima backup`, `prima restore`, `prima doctor`, `prima help`.
 package main
 
 import (
@@ -48,6 +48,8 @@ Usage:
                   a consistent backup of the database and media while serving
   prima restore -from DIR|s3://bucket/prefix [-name prima-...]
                   load a backup into an empty install (checksums checked)
+  prima stats rollup [-day YYYY-MM-DD] [-to YYYY-MM-DD]
+                  (re)build the daily statistics of a day or a range
 
 Each command takes -h for its flags (prima help COMMAND says the same);
 every flag also reads an environment variable (PRIMA_LISTEN, PRIMA_DATA_DIR,
@@ -117,6 +119,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if cmd == "reindex" {
 		return runReindex(args, stdout)
+	}
+	if cmd == "stats" {
+		return runStats(args, stdout, stderr)
 	}
 	known := map[string]bool{"serve": true, "worker": true, "migrate": true, "seed": true}
 	if !known[cmd] {

@@ -169,6 +169,10 @@ type Service struct {
 	// and the HMAC key are Options.
 	SMSLimits   SMSLimits
 	codeKeyOnce sync.Once
+
+	// active remembers who was counted active today (stats.go), so a
+	// user's day costs one write per process, not one per request.
+	active activeDays
 }
 
 // Options are what the account service is built with. app.New sets every
@@ -345,6 +349,7 @@ func (s *Service) GuestLogin(ctx context.Context, in GuestLoginInput) (Login, er
 	if err != nil {
 		return Login{}, fmt.Errorf("guest login: %w", err)
 	}
+	s.markActive(ctx, out.User.ID) // opening the app is a visit (stats.go)
 	return out, nil
 }
 
@@ -378,6 +383,7 @@ func (s *Service) PasswordLogin(ctx context.Context, in PasswordLoginInput) (Log
 	if err := insertSession(ctx, s.db, newSession(th, u.ID, in.DevID, s.now().Unix()).from(in.SysType, in.Device)); err != nil {
 		return Login{}, err
 	}
+	s.markActive(ctx, u.ID)
 	return Login{Token: token, User: u}, nil
 }
 
@@ -575,6 +581,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (Login, error)
 	case err != nil:
 		return Login{}, fmt.Errorf("register: %w", err)
 	}
+	s.markActive(ctx, out.User.ID)
 	return out, nil
 }
 
@@ -638,6 +645,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Session, erro
 			sess.LastSeenAt, sess.ExpiresAt = now, expires
 		}
 	}
+	s.markActive(ctx, sess.UserID)
 	return sess, nil
 }
 

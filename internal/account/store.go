@@ -124,10 +124,19 @@ func insertUser(ctx context.Context, tx *db.Tx, u *User) (int64, error) {
 		role = httpx.RoleUser
 	}
 	var id int64
-	err := tx.QueryRow(ctx, `INSERT INTO users (name, portrait, account, password_hash, role, points, vip_expire_at, svip_expire_at, tx_discount, gold_video_free_until, video_free_until, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+	// registered_at and began_guest feed the daily statistics (stats.go):
+	// a user made with an account registered as it was made; one without
+	// began as a guest.
+	var registeredAt, beganGuest int64
+	if u.Account != "" {
+		registeredAt = u.CreatedAt
+	} else {
+		beganGuest = 1
+	}
+	err := tx.QueryRow(ctx, `INSERT INTO users (name, portrait, account, password_hash, role, points, vip_expire_at, svip_expire_at, tx_discount, gold_video_free_until, video_free_until, created_at, updated_at, registered_at, began_guest)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		u.Name, u.Portrait, account, u.PasswordHash, role, u.Points, u.VipExpireAt, u.SvipExpireAt, disc,
-		u.GoldVideoFreeUntil, u.VideoFreeUntil, u.CreatedAt, u.UpdatedAt).Scan(&id)
+		u.GoldVideoFreeUntil, u.VideoFreeUntil, u.CreatedAt, u.UpdatedAt, registeredAt, beganGuest).Scan(&id)
 	if err == nil && u.Account != "" {
 		// A registered user can be found by name; a guest cannot, so the
 		// hot path of a new device pays nothing for search.
@@ -140,8 +149,8 @@ func insertUser(ctx context.Context, tx *db.Tx, u *User) (int64, error) {
 // name. It only touches a row that is still a guest, and reports whether it
 // did, so two racing registrations cannot both claim the same guest.
 func setCredentials(ctx context.Context, q db.Querier, uid int64, account, name, hash string, now int64) (bool, error) {
-	res, err := q.Exec(ctx, `UPDATE users SET account = ?, name = ?, password_hash = ?, updated_at = ? WHERE id = ? AND account IS NULL`,
-		account, name, hash, now, uid)
+	res, err := q.Exec(ctx, `UPDATE users SET account = ?, name = ?, password_hash = ?, updated_at = ?, registered_at = ? WHERE id = ? AND account IS NULL`,
+		account, name, hash, now, now, uid)
 	if err != nil {
 		return false, err
 	}

@@ -183,6 +183,10 @@ var policy = map[string]string{
 	// issue 22: backups
 	"GET /api/admin/backups":  "",
 	"POST /api/admin/backups": "stepup",
+	// issue 21: stats
+	"GET /api/admin/stats/daily":   "finance",
+	"GET /api/admin/stats/top":     "finance",
+	"POST /api/admin/stats/rollup": "finance",
 }
 
 type rule struct {

@@ -47,6 +47,7 @@ import (
 	"prima/internal/rewards"
 	"prima/internal/search"
 	"prima/internal/searchapi"
+	"prima/internal/stats"
 	"prima/internal/support"
 	"prima/internal/wallet"
 	"prima/internal/wallet/epay"
@@ -121,6 +122,9 @@ type App struct {
 	// Words is the blocked-words list (internal/wordfilter) that posts,
 	// comments, messages and profile names are checked against.
 	Words *wordfilter.Service
+	// Stats is the operator's numbers (issue 21): the daily rollup and
+	// the charts' reads, each figure from its owner.
+	Stats *stats.Service
 	// SMSRecorder keeps the last SMS per number, only in test mode (nil
 	// otherwise, and then /api/test/sms/last is not mounted).
 	SMSRecorder *sms.Recorder
@@ -401,6 +405,8 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 		SMSRecorder: smsRec,
 		Words:       words,
 	}
+	// issue 21: stats — each raw figure from the domain that owns it.
+	a.Stats = stats.New(d, stats.Sources{Users: acct, Money: wal, Plays: cat, Searches: a.Search})
 	// Every domain's handlers are registered in every process, so any
 	// process that runs workers can run any job.
 	acct.RegisterJobs(a.Jobs)
@@ -418,6 +424,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 		backup.Schedule{DB: d, Media: mediaStore, To: to, Every: cfg.BackupEvery, Keep: cfg.BackupKeep,
 			Work: cfg.DataDir, Log: log}.Register(a.Jobs)
 	}
+	a.Stats.RegisterJobs(a.Jobs)
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
 	return a, nil
 }

@@ -457,6 +457,11 @@ func (a *App) routes(webApp, console http.Handler) *http.ServeMux {
 	op(finance, "GET /api/admin/withdrawals/settings", wal.AdminWithdrawSettings)
 	op(owner.StepUp(), "POST /api/admin/withdrawals/settings", wal.AdminSetWithdrawSettings)
 
+	// issue 21: stats — the daily figures and top lists (JSON or
+	// format=csv), and a day rolled up now (audited); finance and owner.
+	op(finance, "GET /api/admin/stats/daily", a.Stats.AdminDaily)
+	op(finance, "GET /api/admin/stats/top", a.Stats.AdminTop)
+	op(finance, "POST /api/admin/stats/rollup", a.Stats.AdminRollup)
 	op(anyOp, "/api/admin/", admin.NotFound)
 
 	// Media files: public pictures unsigned, everything else through signed

@@ -9,6 +9,7 @@ import (
 
 	"prima/internal/membership"
 	"prima/internal/messaging"
+	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 )
@@ -277,6 +278,9 @@ func (s *Service) Play(ctx context.Context, uid, id int64) (int64, error) {
 	err := s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var err error
 		if n, err = countPlay(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := countPlayDay(ctx, tx, days.Of(s.now()), id); err != nil {
 			return err
 		}
 		if uid == 0 {

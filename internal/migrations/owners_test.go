@@ -22,12 +22,13 @@ import (
 // given an owner here.
 var owners = map[string]string{
 	"users": "account", "devices": "account", "sessions": "account", "user_bans": "account", "sms_codes": "account",
-	"account_certificates": "account",
+	"account_certificates": "account", "user_days": "account",
 
 	"videos": "catalog", "video_tags": "catalog", "video_likes": "catalog", "video_collects": "catalog",
 	"video_history": "catalog", "video_reports": "catalog", "tags": "catalog", "modules": "catalog",
 	"ads": "catalog", "announcements": "catalog", "app_clicks": "catalog", "delivery_lines": "catalog",
 	"presale_entries": "catalog", "preview_rule": "catalog", "source_entries": "catalog", "ad_clicks": "catalog",
+	"video_plays_daily": "catalog",
 
 	"posts": "community", "comments": "community", "post_likes": "community", "post_pictures": "community",
 	"post_reports": "community", "topics": "community", "topic_follows": "community", "follows": "community",
@@ -48,6 +49,8 @@ var owners = map[string]string{
 	"audit_log": "platform/audit", "audit_chain": "platform/audit",
 	"jobs": "platform/jobs",
 
+	"stats_daily": "stats", "stats_top": "stats",
+
 	"operators": "operator", "operator_totp": "operator", "operator_recovery_codes": "operator",
 	"operator_enrol_tickets": "operator", "operator_sessions": "operator", "operator_api_keys": "operator",
 
@@ -61,7 +64,7 @@ var owners = map[string]string{
 	"invite_codes": "rewards", "invite_bindings": "rewards", "invite_config": "rewards",
 	"invite_reward_devices": "rewards",
 
-	"search_fts": "search", "search_pins": "search", "search_queries": "search",
+	"search_fts": "search", "search_pins": "search", "search_queries": "search", "search_days": "search",
 
 	"feedback": "support", "feedback_images": "support", "feedback_replies": "support",
 	"creator_applications": "support",

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"prima/internal/platform/days"
 	"prima/internal/platform/db"
 )
 
@@ -53,9 +54,17 @@ func RecordQuery(ctx context.Context, d *db.DB, text string, now time.Time) erro
 	if !ok {
 		return nil
 	}
-	_, err := d.Exec(ctx, `INSERT INTO search_queries (word, day, count) VALUES (?, ?, 1)
-		ON CONFLICT (word, day) DO UPDATE SET count = search_queries.count + 1`, w, dayOf(now))
-	return err
+	// search_queries counts UTC days for the hot-word window; search_days
+	// counts Asia/Shanghai days for the statistics (stats.go).
+	return d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO search_queries (word, day, count) VALUES (?, ?, 1)
+		ON CONFLICT (word, day) DO UPDATE SET count = search_queries.count + 1`, w, dayOf(now)); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO search_days (day, word, count) VALUES (?, ?, 1)
+		ON CONFLICT (day, word) DO UPDATE SET count = search_days.count + 1`, days.Of(now), w)
+		return err
+	})
 }
 
 // Hot is the pinned words in their order, then the most searched words of

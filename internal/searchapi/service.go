@@ -22,6 +22,7 @@ import (
 	"prima/internal/platform/db"
 	"prima/internal/platform/ratelimit"
 	"prima/internal/search"
+	"prima/internal/stats"
 )
 
 // Limits of the calls.
@@ -204,4 +205,9 @@ func clientKey(uid int64, ip string) string {
 		return "u" + strconv.FormatInt(uid, 10)
 	}
 	return "ip" + ip
+}
+
+// SearchFigures is a day's searches for the statistics (stats.Searches).
+func (s *Service) SearchFigures(ctx context.Context, day string, limit int) (int64, []stats.Count, error) {
+	return search.DayFigures(ctx, s.db, day, limit)
 }

@@ -4,6 +4,7 @@
 //	make bench                      # 1,000,000 videos, 10 s per target
 //	go run ./bench/cmd/bench -quick # 50,000 videos, 3 s: a smoke run
 //	go run ./bench/cmd/bench admin   # the operator console's video list (admin.go)
+//	go run ./bench/cmd/bench stats   # one day's statistics rollup (stats.go)
 //
 // For each engine it builds (or reuses) the catalogue, starts `prima serve`
 // on a free loopback port against it, learns the sections from the API the
@@ -68,6 +69,16 @@ func main() {
 				return
 			}
 			fmt.Fprintln(os.Stderr, "bench admin:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "stats" {
+		if err := runStats(os.Args[2:]); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return
+			}
+			fmt.Fprintln(os.Stderr, "bench stats:", err)
 			os.Exit(1)
 		}
 		return

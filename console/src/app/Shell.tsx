@@ -23,7 +23,10 @@ function NavMenu({ session, onNavigate }: { session: SessionInfo; onNavigate?: (
       ? { key: g.pages[0].path, icon: g.icon, label: t(g.label) }
       : { key: g.key, icon: g.icon, label: t(g.label), children: g.pages.map((p) => ({ key: p.path, label: t(p.label) })) },
   )
-  const selected = groups.flatMap((g) => g.pages).find((p) => p.path === pathname || (p.path !== '/' && pathname.startsWith(p.path + '/')))
+  // The longest page path that starts the address (pageOf), so /stats/users
+  // marks 用户与漏斗, not 概览 at /stats; only when the menu shows it.
+  const current = pageOf(pathname)
+  const selected = current && groups.some((g) => g.pages.includes(current)) ? current : undefined
   return (
     <Menu
       mode="inline"

@@ -58,6 +58,11 @@ export const routes: RouteObject[] = [
       { path: 'money/orders', lazy: async () => ({ Component: (await import('@/features/money/OrdersPage')).OrdersPage }) },
       { path: 'money/withdrawals', lazy: async () => ({ Component: (await import('@/features/money/WithdrawalsPage')).WithdrawalsPage }) },
       { path: 'money/wallet', lazy: async () => ({ Component: (await import('@/features/money/WalletPage')).WalletPage }) },
+      // issue 21: stats — each page its own chunk; ECharts (features/stats/Chart) loads only with them
+      { path: 'stats', lazy: async () => ({ Component: (await import('@/features/stats/OverviewPage')).OverviewPage }) },
+      { path: 'stats/revenue', lazy: async () => ({ Component: (await import('@/features/stats/RevenuePage')).RevenuePage }) },
+      { path: 'stats/users', lazy: async () => ({ Component: (await import('@/features/stats/UsersPage')).UsersPage }) },
+      { path: 'stats/content', lazy: async () => ({ Component: (await import('@/features/stats/ContentPage')).ContentPage }) },
       { path: 'audit', lazy: async () => ({ Component: (await import('@/features/audit/AuditPage')).AuditPage }) },
       { path: 'operators', lazy: async () => ({ Component: (await import('@/features/operators/OperatorsPage')).OperatorsPage }) },
       { path: 'security', lazy: async () => ({ Component: (await import('@/features/security/SecurityPage')).SecurityPage }) },

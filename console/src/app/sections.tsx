@@ -1,6 +1,6 @@
 // The side menu: lib/pages.ts grouped, each group with its icon and label.
 import type { ReactNode } from 'react'
-import { AuditOutlined, CloudServerOutlined, DashboardOutlined, GiftOutlined, KeyOutlined, PlaySquareOutlined, SafetyCertificateOutlined, TeamOutlined, UserOutlined, WalletOutlined } from '@ant-design/icons'
+import { AuditOutlined, CloudServerOutlined, DashboardOutlined, GiftOutlined, KeyOutlined, LineChartOutlined, PlaySquareOutlined, SafetyCertificateOutlined, TeamOutlined, UserOutlined, WalletOutlined } from '@ant-design/icons'
 import type { MessageKey } from '@/i18n'
 import { visiblePages, type PageEntry } from '@/lib/pages'
 import type { Role } from '@/lib/session'
@@ -19,6 +19,7 @@ const groups: { key: string; label: MessageKey; icon: ReactNode }[] = [
   { key: 'moderation', label: 'mod.nav', icon: <SafetyCertificateOutlined /> },
   { key: 'money', label: 'money.nav', icon: <WalletOutlined /> },
   { key: 'growth', label: 'growth.nav', icon: <GiftOutlined /> },
+  { key: 'stats', label: 'stats.nav', icon: <LineChartOutlined /> },
   { key: 'ops', label: 'ops.nav', icon: <CloudServerOutlined /> },
   { key: 'audit', label: 'nav.audit', icon: <AuditOutlined /> },
   { key: 'operators', label: 'nav.operators', icon: <TeamOutlined /> },

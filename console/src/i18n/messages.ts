@@ -8,6 +8,7 @@ import { growthEn, growthZh } from './sections/growth'
 import { moderationEn, moderationZh } from './sections/moderation'
 import { financeEn, financeZh } from './sections/finance'
 import { moneyEn, moneyZh } from './sections/money'
+import { statsEn, statsZh } from './sections/stats'
 import { peopleEn, peopleZh } from './sections/people'
 
 const baseZh = {
@@ -269,7 +270,7 @@ const baseZh = {
 
 // Each section's words live beside it (features/<section>/messages.ts),
 // so sections grow without touching one shared table.
-export const zh = { ...baseZh, ...contentZh, ...catalogZh, ...peopleZh, ...moderationZh, ...moneyZh, ...financeZh, ...growthZh, ...backupsZh }
+export const zh = { ...baseZh, ...contentZh, ...catalogZh, ...peopleZh, ...moderationZh, ...moneyZh, ...financeZh, ...growthZh, ...statsZh, ...backupsZh }
 
 export type MessageKey = keyof typeof zh
 
@@ -530,4 +531,4 @@ const baseEn: Record<keyof typeof baseZh, string> = {
   'content.videosEmpty': 'No videos match',
 }
 
-export const en: Record<MessageKey, string> = { ...baseEn, ...contentEn, ...catalogEn, ...peopleEn, ...moderationEn, ...moneyEn, ...financeEn, ...growthEn, ...backupsEn }
+export const en: Record<MessageKey, string> = { ...baseEn, ...contentEn, ...catalogEn, ...peopleEn, ...moderationEn, ...moneyEn, ...financeEn, ...growthEn, ...statsEn, ...backupsEn }

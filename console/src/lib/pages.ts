@@ -62,6 +62,11 @@ export const pages: PageEntry[] = [
   { path: '/growth/search', group: 'growth', label: 'growth.nav.search', section: 'content' },
   // issue 22: backups (features/backups), owner only
   { path: '/backups', group: 'ops', label: 'backups.title', section: 'settings', roles: [], hint: 'backups.hint' },
+  // issue 21: stats (features/stats; finance and owner)
+  { path: '/stats', group: 'stats', label: 'stats.nav.overview', section: 'money', hint: 'stats.hint' },
+  { path: '/stats/revenue', group: 'stats', label: 'stats.nav.revenue', section: 'money' },
+  { path: '/stats/users', group: 'stats', label: 'stats.nav.users', section: 'money' },
+  { path: '/stats/content', group: 'stats', label: 'stats.nav.content', section: 'money' },
   { path: '/audit', group: 'audit', label: 'nav.audit', section: 'audit', hint: 'dash.section.audit' },
   { path: '/operators', group: 'operators', label: 'nav.operators', section: 'operators', hint: 'dash.section.operators' },
   { path: '/security', group: 'security', label: 'nav.security', section: null, hint: 'dash.section.security' },
