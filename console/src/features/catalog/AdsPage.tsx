@@ -15,11 +15,11 @@ import { Page } from '@/components/Page'
 import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
 import { AD_POSITIONS, catalogKeys, deleteAd, getAds, saveAd, type Ad, type AdInput, type AdPosition } from './api'
-import { useKeyset } from './keyset'
 import { MAX_SORT, checkImage, checkLink, isImage, toSeconds } from './validate'
 import { WindowFields, type WindowValues } from './WindowFields'
-import { WindowTag, WindowText, useDrawerSize, useProblemText, useSave, EditDelete } from './shared'
+import { WindowTag, WindowText, useProblemText, EditDelete } from './shared'
 import { UploadPicture, type Uploaded } from './PictureUpload'
+import { useDrawerSize, useKeyset, useSave } from '@/components/hooks'
 
 interface FormValues extends WindowValues {
   title: string

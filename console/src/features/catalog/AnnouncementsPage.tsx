@@ -12,10 +12,10 @@ import { Page } from '@/components/Page'
 import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
 import { catalogKeys, deleteAnnouncement, getAnnouncements, saveAnnouncement, type Announcement, type AnnouncementInput } from './api'
-import { useKeyset } from './keyset'
 import { MAX_SORT, checkLink, toSeconds } from './validate'
 import { WindowFields, type WindowValues } from './WindowFields'
-import { WindowTag, WindowText, useDrawerSize, useProblemText, useSave, EditDelete } from './shared'
+import { WindowTag, WindowText, useProblemText, EditDelete } from './shared'
+import { useDrawerSize, useKeyset, useSave } from '@/components/hooks'
 
 interface FormValues extends WindowValues {
   title: string

@@ -10,7 +10,8 @@ import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from
 import { useT, type MessageKey } from '@/i18n'
 import { catalogKeys, setSource, type SourceEntry } from './api'
 import { LINK_KEYS, MAX_SOURCE_ENTRIES, checkSource, type EntryDraft } from './validate'
-import { useProblemText, useSave } from './shared'
+import { useProblemText } from './shared'
+import { useSave } from '@/components/hooks'
 
 const toDraft = (e: SourceEntry): EntryDraft => ({ id: e.id, title: e.title, url: e.url, weight: e.weight, icon: e.icon ?? '', desc: e.desc ?? '' })
 

@@ -13,8 +13,7 @@ import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
 import { catalogKeys, getGalleries, publishGallery, type Gallery, type GalleryFilters } from './api'
 import { GalleryDrawer } from './GalleryDrawer'
-import { useKeyset } from './keyset'
-import { useSave } from './shared'
+import { useKeyset, useSave } from '@/components/hooks'
 
 export function GalleriesPage() {
   const t = useT()

@@ -11,7 +11,7 @@ import { useT, type MessageKey } from '@/i18n'
 import { catalogKeys, createGallery, getGallery, getImageModules, setGalleryImages, updateGallery, type Gallery } from './api'
 import { pictureIds, pictureProblem, type PictureItem } from './pictures'
 import { GalleryPictures, usePictureProblem } from './PictureUpload'
-import { useDrawerSize, useSave } from './shared'
+import { useDrawerSize, useSave } from '@/components/hooks'
 
 interface Values {
   title: string

@@ -15,7 +15,8 @@ import { QueryTable } from '@/components/QueryTable'
 import { ErrorState } from '@/components/ErrorState'
 import { catalogKeys, getFailingLines, getLines, setLines, type FailingLine, type Lines } from './api'
 import { checkLines, type LineList } from './validate'
-import { useProblemText, useSave } from './shared'
+import { useProblemText } from './shared'
+import { useSave } from '@/components/hooks'
 
 const LISTS: LineList[] = ['api', 'image', 'video', 'fallback']
 const split = (s: string) => s.split('\n').map((l) => l.trim()).filter(Boolean)

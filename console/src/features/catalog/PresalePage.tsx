@@ -13,8 +13,9 @@ import { Page } from '@/components/Page'
 import { QueryTable } from '@/components/QueryTable'
 import { catalogKeys, deletePreSale, getPreSales, savePreSale, type PreSale, type PreSaleInput } from './api'
 import { MAX_SORT, checkImage, isImage } from './validate'
-import { useProblemText, useSave, EditDelete } from './shared'
+import { useProblemText, EditDelete } from './shared'
 import { UploadPicture, type Uploaded } from './PictureUpload'
+import { useSave } from '@/components/hooks'
 
 export function PresalePage() {
   const t = useT()

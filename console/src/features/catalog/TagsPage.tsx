@@ -9,7 +9,7 @@ import { Page } from '@/components/Page'
 import { QueryTable } from '@/components/QueryTable'
 import { catalogKeys, createTag, deleteTag, getTags, updateTag, type AdminTag } from './api'
 import { MAX_SORT } from './validate'
-import { useSave } from './shared'
+import { useSave } from '@/components/hooks'
 
 interface TagForm {
   name: string

@@ -1,11 +1,9 @@
 // Pieces the catalogue pages share: a showing window's state tag and its
-// range as text, a row's edit and delete buttons, the drawer width, a mutation with the console's
-// success/error messages and invalidation.
-import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query'
-import { App, Button, Grid, Popconfirm, Space, Tag } from 'antd'
+// range as text, a row's edit and delete buttons, problem texts (saves,
+// pagers and the drawer width are components/hooks.ts's).
+import { Button, Popconfirm, Space, Tag } from 'antd'
 import { useT, type MessageKey } from '@/i18n'
 import { formatTime } from '@/lib/time'
-import { errorTip } from '@/components/ErrorState'
 import type { WindowState } from './api'
 
 const stateColor: Record<WindowState, string> = { scheduled: 'blue', showing: 'green', ended: 'default' }
@@ -24,28 +22,7 @@ export function WindowText({ startsAt, endsAt }: { startsAt: number; endsAt: num
   )
 }
 
-// useDrawerSize: a fixed width on a laptop, the whole screen on a phone.
-export function useDrawerSize(): number | string {
-  const screens = Grid.useBreakpoint()
-  return screens.md ? 560 : '100%'
-}
 
-// useSave runs fn with a success message, the server's tip on failure and
-// the catalogue's queries refreshed.
-export function useSave<V, R>(fn: (v: V) => Promise<R>, done: MessageKey, invalidate: QueryKey, after?: (r: R) => void) {
-  const t = useT()
-  const qc = useQueryClient()
-  const { message } = App.useApp()
-  return useMutation({
-    mutationFn: fn,
-    onSuccess: (r) => {
-      void message.success(t(done))
-      void qc.invalidateQueries({ queryKey: invalidate })
-      after?.(r)
-    },
-    onError: (e) => void message.error(errorTip(e, t)),
-  })
-}
 
 // problemText is a validate.ts problem in the operator's words.
 export function useProblemText(): (p: { key: string; n?: number } | null) => string | null {

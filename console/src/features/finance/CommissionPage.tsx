@@ -12,7 +12,7 @@ import { Page } from '@/components/Page'
 import { ErrorState } from '@/components/ErrorState'
 import { financeKeys, getCommission, saveCommission } from './api'
 import { fromForm, toForm, type CommissionForm } from './logic'
-import { useMoneySave } from './shared'
+import { useSave } from '@/components/hooks'
 
 const MAX_LEVELS = 3 // earnings.MaxLevels
 const MAX_LEVEL_PCT = 50
@@ -24,7 +24,7 @@ export function CommissionPage() {
   useEffect(() => {
     if (q.data) form.setFieldsValue(toForm(q.data))
   }, [q.data, form])
-  const save = useMoneySave(saveCommission, 'finance.saved', financeKeys.commission)
+  const save = useSave(saveCommission, 'finance.saved', financeKeys.commission)
   if (q.isError) return <ErrorState error={q.error} onRetry={() => void q.refetch()} />
   const rate = { required: true, message: t('finance.commission.needRate') }
   return (

@@ -10,7 +10,7 @@ import { formatTime } from '@/lib/time'
 import { Page } from '@/components/Page'
 import { financeKeys, grantCoupons, type Granted } from './api'
 import { newKey } from './money'
-import { useMoneySave } from './shared'
+import { useSave } from '@/components/hooks'
 
 interface FormValues {
   uid: number
@@ -26,7 +26,7 @@ export function CouponsPage() {
   const [form] = Form.useForm<FormValues>()
   const key = useRef(newKey('grant'))
   const [done, setDone] = useState<Granted | null>(null)
-  const grant = useMoneySave(grantCoupons, null, financeKeys.all, (g) => {
+  const grant = useSave(grantCoupons, null, financeKeys.all, (g) => {
     setDone(g)
     key.current = newKey('grant')
     form.resetFields(['reason'])

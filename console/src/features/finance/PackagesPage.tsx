@@ -10,7 +10,8 @@ import { Page } from '@/components/Page'
 import { QueryTable } from '@/components/QueryTable'
 import { financeKeys, getPackages, savePackage, type CoinPackage, type CoinPackageInput } from './api'
 import { fromCents, toCents } from './money'
-import { Money, useDrawerSize, useMoneySave } from './shared'
+import { Money } from './shared'
+import { useDrawerSize, useSave } from '@/components/hooks'
 
 const MAX_COINS = 100_000_000
 const MAX_YUAN = 1_000_000 // 100,000,000 cents
@@ -36,8 +37,8 @@ export function PackagesPage() {
   const q = useQuery({ queryKey: financeKeys.packages, queryFn: getPackages })
   const [editing, setEditing] = useState<CoinPackage | 'new' | null>(null)
   const [form] = Form.useForm<FormValues>()
-  const save = useMoneySave(savePackage, 'finance.saved', financeKeys.packages, () => setEditing(null))
-  const toggle = useMoneySave(savePackage, 'finance.activeChanged', financeKeys.packages)
+  const save = useSave(savePackage, 'finance.saved', financeKeys.packages, () => setEditing(null))
+  const toggle = useSave(savePackage, 'finance.activeChanged', financeKeys.packages)
   const open = (p: CoinPackage | 'new') => {
     setEditing(p)
     form.resetFields()

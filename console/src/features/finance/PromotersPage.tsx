@@ -12,7 +12,8 @@ import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
 import { decidePromoter, financeKeys, getPromoters, type AppState, type PromoterApplication } from './api'
 import { reasonOK } from './logic'
-import { Money, useMoneySave } from './shared'
+import { Money } from './shared'
+import { useSave } from '@/components/hooks'
 
 type Filter = AppState | 'all'
 const FILTERS: Filter[] = ['pending', 'approved', 'rejected', 'all']
@@ -27,7 +28,7 @@ export function PromotersPage() {
   const q = useQuery({ queryKey: financeKeys.promoters(state, page), queryFn: () => getPromoters(state, page), placeholderData: keepPreviousData })
   const [rejecting, setRejecting] = useState<PromoterApplication | null>(null)
   const [form] = Form.useForm<{ reason: string }>()
-  const decide = useMoneySave(
+  const decide = useSave(
     (v: { id: number; approve: boolean; reason: string }) => decidePromoter(v.id, v.approve, v.reason),
     null,
     ['finance', 'promoters'],

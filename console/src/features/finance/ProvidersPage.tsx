@@ -8,13 +8,13 @@ import { formatTime } from '@/lib/time'
 import { Page } from '@/components/Page'
 import { QueryTable } from '@/components/QueryTable'
 import { financeKeys, getProviders, switchProvider, type Provider } from './api'
-import { useMoneySave } from './shared'
+import { useSave } from '@/components/hooks'
 
 export function ProvidersPage() {
   const t = useT()
   const { message } = App.useApp()
   const q = useQuery({ queryKey: financeKeys.providers, queryFn: getProviders, refetchInterval: 60_000 })
-  const flip = useMoneySave(
+  const flip = useSave(
     (v: { name: string; enabled: boolean }) => switchProvider(v.name, v.enabled),
     null,
     financeKeys.providers,

@@ -10,7 +10,8 @@ import { Page } from '@/components/Page'
 import { QueryTable } from '@/components/QueryTable'
 import { financeKeys, getVipCards, saveVipCard, type VipCard, type VipCardInput } from './api'
 import { fromCents, toCents } from './money'
-import { Money, useDrawerSize, useMoneySave } from './shared'
+import { Money } from './shared'
+import { useDrawerSize, useSave } from '@/components/hooks'
 
 const MAX_MONEY = 100_000_000
 
@@ -39,8 +40,8 @@ export function VipPage() {
   const q = useQuery({ queryKey: financeKeys.vip, queryFn: getVipCards })
   const [editing, setEditing] = useState<VipCard | 'new' | null>(null)
   const [form] = Form.useForm<FormValues>()
-  const save = useMoneySave(saveVipCard, 'finance.saved', financeKeys.vip, () => setEditing(null))
-  const toggle = useMoneySave(saveVipCard, 'finance.activeChanged', financeKeys.vip)
+  const save = useSave(saveVipCard, 'finance.saved', financeKeys.vip, () => setEditing(null))
+  const toggle = useSave(saveVipCard, 'finance.activeChanged', financeKeys.vip)
   const levelName = (l: number) => (l === 2 ? t('finance.vip.level2') : t('finance.vip.level1'))
   const open = (c: VipCard | 'new') => {
     setEditing(c)

@@ -20,10 +20,10 @@ import { Page } from '@/components/Page'
 import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
 import { errorTip } from '@/components/ErrorState'
-import { useDrawerSize, useKeyset, useSave } from './shared'
 import { createBatch, disableBatch, getBatches, growthKeys, type Batch, type NewBatch } from './api'
 import { prizeRewardText } from './PrizesPage'
 import { MAX_BATCH_CODES, MAX_BATCH_NAME, MAX_REWARD_COINS, MAX_REWARD_COUPONS, MAX_REWARD_VIP_DAYS, MAX_USES_PER_CODE, batchState, codesCSV, codesFileName, downloadText, type BatchState } from './logic'
+import { useDrawerSize, useKeyset, useSave } from '@/components/hooks'
 
 interface FormValues {
   name: string

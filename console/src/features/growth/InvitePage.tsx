@@ -12,9 +12,9 @@ import { Page } from '@/components/Page'
 import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
 import { ErrorState, errorTip } from '@/components/ErrorState'
-import { useKeyset } from './shared'
 import { getInvitations, getInviteConfig, growthKeys, saveInviteConfig, type Invitation, type InviteConfig, type InvitePerson } from './api'
 import { MAX_REWARD_COINS, whole } from './logic'
+import { useKeyset } from '@/components/hooks'
 
 const REWARD_STATES = ['pending', 'rewarded', 'off', 'capped', 'device'] as const
 const stateColor: Record<string, string> = { rewarded: 'green', pending: 'blue', capped: 'orange', device: 'red' }

@@ -12,9 +12,9 @@ import { useT, type T } from '@/i18n'
 import { Page } from '@/components/Page'
 import { QueryTable } from '@/components/QueryTable'
 import { errorTip } from '@/components/ErrorState'
-import { useDrawerSize } from './shared'
 import { getPrizes, growthKeys, savePrize, type Prize, type PrizeReward } from './api'
 import { MAX_POINTS, MAX_REWARD_COINS, MAX_REWARD_COUPONS, MAX_REWARD_VIP_DAYS } from './logic'
+import { useDrawerSize } from '@/components/hooks'
 
 interface FormValues {
   title: string

@@ -10,9 +10,9 @@ import { PlusOutlined } from '@ant-design/icons'
 import { useT, type MessageKey, type T } from '@/i18n'
 import { Page } from '@/components/Page'
 import { QueryTable } from '@/components/QueryTable'
-import { useDrawerSize, useSave } from './shared'
 import { METRICS, TASK_KINDS, getTasks, growthKeys, saveTask, type Metric, type TaskDef, type TaskKind } from './api'
 import { MAX_POINTS, MAX_REWARD_COINS } from './logic'
+import { useDrawerSize, useSave } from '@/components/hooks'
 
 interface FormValues {
   title: string

@@ -14,7 +14,7 @@ import { LazyChart as Chart } from './LazyChart'
 import { barOption, lineOption } from './options'
 import { totals } from './figures'
 import { Kpis, type Kpi } from './Kpis'
-import { ChartCsv, CsvButton, RangeBar, useDaily, useRange } from './shared'
+import { ChartCard, CsvButton, RangeBar, useDaily, useRange } from './shared'
 
 const KPIS: Kpi[] = [
   { key: 'plays', label: 'stats.plays' },
@@ -80,20 +80,10 @@ export function ContentPage() {
       ) : (
         <div className="stack">
           <Kpis totals={sum} items={KPIS} loading={q.isPending} />
-          <Card
-            title={t('stats.chart.activity')}
-            size="small"
-            extra={
-              <ChartCsv
-                name="activity"
-                range={range}
-                head={[t('stats.day'), t('stats.plays'), t('stats.searches')]}
-                rows={days.map((d) => [d.day, d.plays, d.searches])}
-              />
-            }
-          >
-            <Chart option={activity} testId="stats-chart-activity" />
-          </Card>
+          <ChartCard title={t('stats.chart.activity')} name="activity" range={range} option={activity} testId="stats-chart-activity"
+            head={[t('stats.day'), t('stats.plays'), t('stats.searches')]}
+            rows={days.map((d) => [d.day, d.plays, d.searches])}
+          />
           <div className="stats-grid">
             <Top kind="video" range={range} />
             <Top kind="search" range={range} />

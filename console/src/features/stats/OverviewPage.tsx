@@ -1,16 +1,14 @@
 // 数据 → 概览: the range's figures as cards, and the days as line charts
 // (people, revenue, plays and searches).
 import { useMemo } from 'react'
-import { Card } from 'antd'
 import { useT } from '@/i18n'
 import { Page } from '@/components/Page'
 import { ErrorState } from '@/components/ErrorState'
 import { exportDaily } from './api'
-import { LazyChart as Chart } from './LazyChart'
 import { lineOption } from './options'
 import { cents2, totals } from './figures'
 import { Kpis, type Kpi } from './Kpis'
-import { ChartCsv, CsvButton, RangeBar, useDaily, useRange } from './shared'
+import { ChartCard, CsvButton, RangeBar, useDaily, useRange } from './shared'
 
 const KPIS: Kpi[] = [
   { key: 'activeAvg', label: 'stats.activeAvg' },
@@ -67,48 +65,18 @@ export function OverviewPage() {
         <div className="stack">
           <Kpis totals={sum} items={KPIS} loading={q.isPending} />
           <div className="stats-grid">
-            <Card
-              title={t('stats.chart.users')}
-              size="small"
-              extra={
-                <ChartCsv
-                  name="users"
-                  range={range}
-                  head={[t('stats.day'), t('stats.activeUsers'), t('stats.newGuests'), t('stats.registrations')]}
-                  rows={days.map((d) => [d.day, d.activeUsers, d.newGuests, d.registrations])}
-                />
-              }
-            >
-              <Chart option={users} testId="stats-chart-users" />
-            </Card>
-            <Card
-              title={t('stats.chart.revenue')}
-              size="small"
-              extra={
-                <ChartCsv
-                  name="revenue"
-                  range={range}
-                  head={[t('stats.day'), t('stats.revenue'), t('stats.withdrawals')]}
-                  rows={days.map((d) => [d.day, cents2(d.revenue.total), cents2(d.withdrawals.cents)])}
-                />
-              }
-            >
-              <Chart option={money} testId="stats-chart-revenue" />
-            </Card>
-            <Card
-              title={t('stats.chart.activity')}
-              size="small"
-              extra={
-                <ChartCsv
-                  name="activity"
-                  range={range}
-                  head={[t('stats.day'), t('stats.plays'), t('stats.searches')]}
-                  rows={days.map((d) => [d.day, d.plays, d.searches])}
-                />
-              }
-            >
-              <Chart option={activity} testId="stats-chart-activity" />
-            </Card>
+            <ChartCard title={t('stats.chart.users')} name="users" range={range} option={users} testId="stats-chart-users"
+              head={[t('stats.day'), t('stats.activeUsers'), t('stats.newGuests'), t('stats.registrations')]}
+              rows={days.map((d) => [d.day, d.activeUsers, d.newGuests, d.registrations])}
+            />
+            <ChartCard title={t('stats.chart.revenue')} name="revenue" range={range} option={money} testId="stats-chart-revenue"
+              head={[t('stats.day'), t('stats.revenue'), t('stats.withdrawals')]}
+              rows={days.map((d) => [d.day, cents2(d.revenue.total), cents2(d.withdrawals.cents)])}
+            />
+            <ChartCard title={t('stats.chart.activity')} name="activity" range={range} option={activity} testId="stats-chart-activity"
+              head={[t('stats.day'), t('stats.plays'), t('stats.searches')]}
+              rows={days.map((d) => [d.day, d.plays, d.searches])}
+            />
           </div>
         </div>
       )}

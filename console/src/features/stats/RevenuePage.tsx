@@ -13,7 +13,7 @@ import { LazyChart as Chart } from './LazyChart'
 import { lineOption, pieOption } from './options'
 import { cents2, totals, yuan } from './figures'
 import { Kpis, type Kpi } from './Kpis'
-import { ChartCsv, CsvButton, RangeBar, useDaily, useRange } from './shared'
+import { ChartCard, ChartCsv, CsvButton, RangeBar, useDaily, useRange } from './shared'
 
 const KPIS: Kpi[] = [
   { key: 'revenue', label: 'stats.revenue', money: true },
@@ -78,20 +78,10 @@ export function RevenuePage() {
         <div className="stack">
           <Kpis totals={sum} items={KPIS} loading={q.isPending} />
           <div className="stats-grid">
-            <Card
-              title={t('stats.chart.revenue')}
-              size="small"
-              extra={
-                <ChartCsv
-                  name="revenue"
-                  range={range}
-                  head={[t('stats.day'), t('stats.revenue'), t('stats.topup'), t('stats.vip')]}
-                  rows={days.map((d) => [d.day, cents2(d.revenue.total), cents2(d.revenue.topup), cents2(d.revenue.vip)])}
-                />
-              }
-            >
-              <Chart option={byDay} testId="stats-chart-revenue" />
-            </Card>
+            <ChartCard title={t('stats.chart.revenue')} name="revenue" range={range} option={byDay} testId="stats-chart-revenue"
+              head={[t('stats.day'), t('stats.revenue'), t('stats.topup'), t('stats.vip')]}
+              rows={days.map((d) => [d.day, cents2(d.revenue.total), cents2(d.revenue.topup), cents2(d.revenue.vip)])}
+            />
             <Card
               title={t('stats.chart.providers')}
               size="small"
@@ -110,20 +100,10 @@ export function RevenuePage() {
                 <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('stats.noRevenue')} data-testid="stats-chart-providers-empty" />
               )}
             </Card>
-            <Card
-              title={t('stats.chart.withdrawals')}
-              size="small"
-              extra={
-                <ChartCsv
-                  name="withdrawals"
-                  range={range}
-                  head={[t('stats.day'), t('stats.withdrawCount'), t('stats.withdrawCents')]}
-                  rows={days.map((d) => [d.day, d.withdrawals.count, cents2(d.withdrawals.cents)])}
-                />
-              }
-            >
-              <Chart option={withdrawals} testId="stats-chart-withdrawals" />
-            </Card>
+            <ChartCard title={t('stats.chart.withdrawals')} name="withdrawals" range={range} option={withdrawals} testId="stats-chart-withdrawals"
+              head={[t('stats.day'), t('stats.withdrawCount'), t('stats.withdrawCents')]}
+              rows={days.map((d) => [d.day, d.withdrawals.count, cents2(d.withdrawals.cents)])}
+            />
           </div>
           <Card title={t('stats.daily')} size="small" extra={csv}>
             <QueryTable<StatsDay> query={q} empty={t('stats.emptyDays')} rowKey="day" columns={columns} dataSource={[...days].reverse()} size="small" />

@@ -12,7 +12,7 @@ import { LazyChart as Chart } from './LazyChart'
 import { barOption, lineOption } from './options'
 import { rate, totals } from './figures'
 import { Kpis, type Kpi } from './Kpis'
-import { ChartCsv, CsvButton, RangeBar, useDaily, useRange } from './shared'
+import { ChartCard, ChartCsv, CsvButton, RangeBar, useDaily, useRange } from './shared'
 
 const KPIS: Kpi[] = [
   { key: 'activeAvg', label: 'stats.activeAvg' },
@@ -78,20 +78,10 @@ export function UsersPage() {
         <div className="stack">
           <Kpis totals={sum} items={KPIS} loading={q.isPending} />
           <div className="stats-grid">
-            <Card
-              title={t('stats.chart.users')}
-              size="small"
-              extra={
-                <ChartCsv
-                  name="users"
-                  range={range}
-                  head={[t('stats.day'), t('stats.activeUsers'), t('stats.newGuests'), t('stats.registrations')]}
-                  rows={days.map((d) => [d.day, d.activeUsers, d.newGuests, d.registrations])}
-                />
-              }
-            >
-              <Chart option={users} testId="stats-chart-users" />
-            </Card>
+            <ChartCard title={t('stats.chart.users')} name="users" range={range} option={users} testId="stats-chart-users"
+              head={[t('stats.day'), t('stats.activeUsers'), t('stats.newGuests'), t('stats.registrations')]}
+              rows={days.map((d) => [d.day, d.activeUsers, d.newGuests, d.registrations])}
+            />
             <Card
               title={t('stats.chart.funnel')}
               size="small"

@@ -5,7 +5,7 @@
 import { useCallback, useMemo, useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { Alert, App, Button, DatePicker, Typography } from 'antd'
+import { Alert, App, Button, Card, DatePicker, Typography } from 'antd'
 import { DownloadOutlined, SyncOutlined } from '@ant-design/icons'
 import dayjs, { type Dayjs } from 'dayjs'
 import { useT } from '@/i18n'
@@ -13,6 +13,8 @@ import { save } from '@/lib/save'
 import { formatTime } from '@/lib/time'
 import { errorTip } from '@/components/ErrorState'
 import { getDaily, rollup, statsKeys, type Range, type StatsReport } from './api'
+import { LazyChart } from './LazyChart'
+import type { ChartOption } from './options'
 import { lastDays, MAX_DAYS, notRolled, PRESETS, rangeFrom, toCSV, todayInShanghai } from './figures'
 
 export function useRange(): [Range, (r: Range) => void] {
@@ -71,6 +73,17 @@ export function ChartCsv({ name, range, head, rows }: { name: string; range: Ran
     >
       CSV
     </Button>
+  )
+}
+
+// ChartCard: a chart in a card whose corner downloads the chart's own
+// figures as CSV (name the file's, head and rows its columns and lines).
+export function ChartCard(props: { title: string; name: string; range: Range; head: string[]; rows: (string | number)[][]; option: ChartOption; testId: string }) {
+  const { title, option, testId, ...csv } = props
+  return (
+    <Card title={title} size="small" extra={<ChartCsv {...csv} />}>
+      <LazyChart option={option} testId={testId} />
+    </Card>
   )
 }
 

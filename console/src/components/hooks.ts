@@ -1,13 +1,13 @@
-// Pieces the growth pages share: a keyset pager's state (the cursors of
-// the pages walked, so "newer" goes back without the server counting), the
-// drawer width, a mutation with the console's messages and invalidation.
-// (catalog has its own: a feature does not import another.)
+// Hooks the console's pages share: a keyset pager's state, the drawer
+// width, and a save with the console's messages and the queries refreshed.
 import { useState } from 'react'
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query'
 import { App, Grid } from 'antd'
 import { useT, type MessageKey } from '@/i18n'
 import { errorTip } from '@/components/ErrorState'
 
+// A keyset pager's state: the cursors of the pages walked so far, so
+// "previous" goes back without the server counting anything.
 export interface Keyset {
   cursor: string | undefined
   page: number
@@ -35,16 +35,19 @@ export function useDrawerSize(): number | string {
   return screens.md ? 560 : '100%'
 }
 
-export function useSave<V, R>(fn: (v: V) => Promise<R>, done: MessageKey, invalidate: QueryKey, after?: (r: R) => void) {
+// useSave runs fn with a success message (done; none when null), the
+// server's tip on failure (a cancelled step-up included) and the queries
+// under invalidate refreshed.
+export function useSave<V, R>(fn: (v: V) => Promise<R>, done: MessageKey | null, invalidate: QueryKey, after?: (r: R, v: V) => void) {
   const t = useT()
   const qc = useQueryClient()
   const { message } = App.useApp()
   return useMutation({
     mutationFn: fn,
-    onSuccess: (r) => {
-      void message.success(t(done))
+    onSuccess: (r, v) => {
+      if (done) void message.success(t(done))
       void qc.invalidateQueries({ queryKey: invalidate })
-      after?.(r)
+      after?.(r, v)
     },
     onError: (e) => void message.error(errorTip(e, t)),
   })
