@@ -26,9 +26,32 @@ func Migrate(ctx context.Context, d *DB, fsys fs.FS) ([]string, error) {
 	if _, err := d.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)`); err != nil {
 		return nil, fmt.Errorf("migrations table: %w", err)
 	}
+	// The versions already applied, read once: a start with nothing new
+	// to apply opens no write transaction (one per migration cost a
+	// SQLite server most of its start-up).
+	seen := map[string]bool{}
+	rows, err := d.Query(ctx, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return nil, fmt.Errorf("migrations table: %w", err)
+	}
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		seen[v] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
 	var applied []string
 	for _, name := range names {
 		version := strings.TrimSuffix(path.Base(name), ".sql")
+		if seen[version] {
+			continue
+		}
 		body, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return applied, err
@@ -41,6 +64,8 @@ func Migrate(ctx context.Context, d *DB, fsys fs.FS) ([]string, error) {
 					return err
 				}
 			}
+			// Checked again under the lock: another process may have
+			// applied it since the read above.
 			var n int
 			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, version).Scan(&n); err != nil {
 				return err
