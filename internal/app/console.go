@@ -41,6 +41,7 @@ func newConsoleApp(dist fs.FS) (*consoleApp, error) {
 			ctype: "text/html; charset=utf-8", cache: "no-cache",
 		}
 	}
+	warmGzip(a.files)
 	return a, nil
 }
 

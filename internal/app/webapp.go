@@ -9,6 +9,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -28,9 +29,39 @@ type webApp struct {
 }
 
 type webFile struct {
-	body, gz []byte
-	ctype    string
-	cache    string
+	body  []byte
+	ctype string
+	cache string
+	// The gzipped body is made the first time it is needed (or by the
+	// warm-up after start), not at start: compressing the two apps' files
+	// at best compression took ~500 ms of every start on 2 cores.
+	gzip   bool // worth trying: a compressible type over 512 bytes
+	gzOnce sync.Once
+	gz     []byte // nil: not smaller than body
+}
+
+// gzBody is the gzipped body, or nil when gzip does not make it smaller.
+func (f *webFile) gzBody() []byte {
+	if !f.gzip {
+		return nil
+	}
+	f.gzOnce.Do(func() {
+		if gz := gzipped(f.body); len(gz) < len(f.body) {
+			f.gz = gz
+		}
+	})
+	return f.gz
+}
+
+// warmGzip compresses files in the background, so the first requests for
+// them find the bytes ready (one goroutine per app, a file at a time: a
+// start should not take every core from the first requests).
+func warmGzip(files map[string]*webFile) {
+	go func() {
+		for _, f := range files {
+			f.gzBody()
+		}
+	}()
 }
 
 var started = time.Now()
@@ -50,13 +81,11 @@ func newWebApp(dist fs.FS) (*webApp, error) {
 	}
 	a.themed = map[string]*webFile{}
 	for _, theme := range []string{"dark", "light"} {
-		f := *a.index
-		f.body, f.gz = withTheme(a.index.body, theme), nil
-		if a.index.gz != nil {
-			f.gz = gzipped(f.body)
-		}
-		a.themed[theme] = &f
+		i := a.index
+		a.themed[theme] = &webFile{body: withTheme(i.body, theme), ctype: i.ctype, cache: i.cache, gzip: i.gzip}
 	}
+	warmGzip(a.files)
+	warmGzip(a.themed)
 	return a, nil
 }
 
@@ -153,7 +182,7 @@ func (a *webApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // loadFiles reads every file of dist (a Vite build) by its path under
 // prefix: hashed files under assets/ cached for a year, the rest
-// revalidated, each gzipped once here when that makes it smaller.
+// revalidated, each gzipped once (lazily, see webFile) when that makes it smaller.
 func loadFiles(dist fs.FS, prefix string) (map[string]*webFile, error) {
 	files := map[string]*webFile{}
 	err := fs.WalkDir(dist, ".", func(p string, d fs.DirEntry, err error) error {
@@ -171,11 +200,7 @@ func loadFiles(dist fs.FS, prefix string) (map[string]*webFile, error) {
 		if strings.HasPrefix(p, "assets/") {
 			f.cache = "public, max-age=31536000, immutable"
 		}
-		if len(body) > 512 && worthGzip(f.ctype) {
-			if gz := gzipped(body); len(gz) < len(body) {
-				f.gz = gz
-			}
-		}
+		f.gzip = len(body) > 512 && worthGzip(f.ctype)
 		files[prefix+p] = f
 		return nil
 	})
@@ -189,9 +214,9 @@ func (f *webFile) serve(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", f.cache)
 	h.Add("Vary", "Accept-Encoding")
 	body := f.body
-	if f.gz != nil && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+	if gz := f.gzBody(); gz != nil && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
 		h.Set("Content-Encoding", "gzip")
-		body = f.gz
+		body = gz
 	}
 	http.ServeContent(w, r, "", started, bytes.NewReader(body))
 }
