@@ -188,13 +188,6 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 		return nil, fmt.Errorf("admin allow: %w", err)
 	}
 	checks := []httpx.Check{{Name: "database", Fn: d.Ping}}
-	a := &App{} // filled in below; the drain check reads its flag
-	checks = append(checks, httpx.Check{Name: "accepting", Fn: func(context.Context) error {
-		if a.draining.Load() {
-			return errDraining
-		}
-		return nil
-	}})
 	if c, ok := mediaStore.(interface{ Check(context.Context) error }); ok {
 		checks = append(checks, httpx.Check{Name: "storage", Fn: c.Check})
 	}
@@ -368,7 +361,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 		}
 	}
 
-	*a = App{
+	a := &App{
 		Config:     cfg,
 		Operators:  ops,
 		adminAllow: adminAllow,
@@ -414,6 +407,8 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	wal.RegisterJobs(a.Jobs)
 	earn.RegisterJobs(a.Jobs)
 	search.RegisterJobs(a.Jobs, d)
+	// Unready while draining (PRIMA_SHUTDOWN_DRAIN), so a balancer moves on.
+	a.Checks = append(a.Checks, httpx.Check{Name: "accepting", Fn: a.accepting})
 	a.Backups = &backup.Handler{DB: d, Place: cfg.BackupTo, Every: cfg.BackupEvery, Keep: cfg.BackupKeep}
 	if cfg.BackupTo != "" {
 		to, err := backup.Target(cfg.BackupTo, S3Config(cfg))
@@ -513,6 +508,14 @@ func (a *App) Handler() (http.Handler, error) {
 }
 
 var errDraining = errors.New("draining: shutting down")
+
+// accepting is the readiness check that fails once SIGTERM starts the drain.
+func (a *App) accepting(context.Context) error {
+	if a.draining.Load() {
+		return errDraining
+	}
+	return nil
+}
 
 // Serve listens on cfg.Listen (and on cfg.MetricsListen for /metrics, when
 // set) until SIGINT or SIGTERM, then drains requests on both.
