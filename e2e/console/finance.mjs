@@ -13,6 +13,15 @@ const real = (problems) => problems.filter((p) => !/^csp-violation style-src-ele
 // today is the Asia/Shanghai date the reconciliation counts days in.
 const today = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10)
 
+// checked waits for a switch to show state (aria-checked), failing after 5 s.
+const checked = async (sw, state) => {
+  const end = Date.now() + 5000
+  while ((await sw.getAttribute('aria-checked')) !== state) {
+    assert.ok(Date.now() < end, `the switch never showed aria-checked=${state}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
 export default function register(test, ctx) {
   const data = (r, what) => {
     assert.equal(r.status, 200, `${what}: ${r.status} ${JSON.stringify(r.env)}`)
@@ -38,13 +47,14 @@ export default function register(test, ctx) {
       assert.equal(await sw.getAttribute('aria-checked'), 'true')
       await sw.click()
       await page.getByText('已关闭 沙箱支付').waitFor()
-      assert.equal(await sw.getAttribute('aria-checked'), 'false')
+      await checked(sw, 'false')
       assert.equal(await offered(), false)
       const refused = await topay('fin-off-')
       assert.equal(refused.status, 422, JSON.stringify(refused.env))
       await shot(page, 'console-finance-providers')
       await sw.click()
       await page.getByText('已开启 沙箱支付').waitFor()
+      await checked(sw, 'true')
       assert.equal(await offered(), true)
       const sw2 = await audit('provider.switch')
       assert.equal(sw2.length, switches + 2)
@@ -73,6 +83,8 @@ export default function register(test, ctx) {
       assert.deepEqual(real(problems), [])
     } finally {
       await context.close()
+      // The other walks top up through the sandbox: never leave it off.
+      data(await ctx.api('finance', 'POST', '/api/admin/providers', { name: 'sandbox', enabled: true }), 'sandbox back on')
     }
 
     const phone = await ctx.open('finance', { phone: true })

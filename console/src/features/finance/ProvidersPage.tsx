@@ -1,7 +1,7 @@
 // 资金 → 支付渠道: each configured payment provider with its switch (POST
 // /api/admin/providers, step-up) and its gateway's health: the last
 // callback, the last 24 hours' callbacks and failures, the last failure.
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { App, Space, Switch, Tag, Typography } from 'antd'
 import { useT } from '@/i18n'
 import { formatTime } from '@/lib/time'
@@ -13,12 +13,18 @@ import { useSave } from '@/components/hooks'
 export function ProvidersPage() {
   const t = useT()
   const { message } = App.useApp()
+  const qc = useQueryClient()
   const q = useQuery({ queryKey: financeKeys.providers, queryFn: getProviders, refetchInterval: 60_000 })
   const flip = useSave(
     (v: { name: string; enabled: boolean }) => switchProvider(v.name, v.enabled),
     null,
     financeKeys.providers,
-    (r) => void message.success(t(r.provider.enabled ? 'finance.providers.on' : 'finance.providers.off', { name: r.provider.title })),
+    (r) => {
+      // The answer carries the provider as it now is: the switch shows it at
+      // once, with the toast, rather than after the list's refetch.
+      qc.setQueryData<Provider[]>(financeKeys.providers, (list) => list?.map((p) => (p.name === r.provider.name ? r.provider : p)))
+      void message.success(t(r.provider.enabled ? 'finance.providers.on' : 'finance.providers.off', { name: r.provider.title }))
+    },
   )
   return (
     <Page title={t('finance.nav.providers')}>
