@@ -39,6 +39,7 @@ import (
 	"prima/internal/platform/httpx"
 	"prima/internal/platform/jobs"
 	"prima/internal/platform/metrics"
+	"prima/internal/platform/pagecache"
 	"prima/internal/platform/ratelimit"
 	"prima/internal/platform/realtime"
 	"prima/internal/platform/redisx"
@@ -89,6 +90,9 @@ type App struct {
 	// Redis is the one client this process shares (nil without
 	// PRIMA_REDIS_URL): rate-limit counters and realtime pub/sub.
 	Redis *redis.Client
+	// pages carries page-cache invalidations between nodes (nil without
+	// Redis or with the cache off).
+	pages *pagecache.Cluster
 	// Events carries realtime events to users' open connections.
 	Events realtime.Broker
 	WS     *realtime.WS
@@ -148,12 +152,16 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 		limiter ratelimit.Store = ratelimit.NewMemory()
 		events  realtime.Broker = realtime.NewMemory(0)
 		rdb     *redis.Client
+		pages   *pagecache.Cluster
 	)
 	// One cleanup path: a step that fails below closes what was opened
 	// before it, in Close's order.
 	defer func() {
 		if err != nil {
 			events.Close()
+			if pages != nil {
+				pages.Close()
+			}
 			if rdb != nil {
 				rdb.Close()
 			}
@@ -218,6 +226,16 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	}
 	cat := catalog.NewService(d, catalog.Options{Gate: cfg.Gate, GateURL: cfg.GateURL, PublicURL: cfg.PublicURL})
 	cat.Events = events // like notices to uploaders
+	if cfg.PageCacheMB > 0 {
+		// Public catalogue pages from memory; with several nodes, a write
+		// on one drops them on all before its request returns.
+		cat.Pages = pagecache.New(pagecache.Options{Budget: int64(cfg.PageCacheMB) << 20})
+		if rdb != nil {
+			if pages, err = pagecache.Join(ctx, cat.Pages, rdb, cfg.RedisPrefix, log); err != nil {
+				return nil, err
+			}
+		}
+	}
 
 	uploads := newUploads(d, mediaStore, signer, media.Options{
 		Log:        log,
@@ -376,6 +394,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 		Checks:     checks,
 		trusted:    trusted,
 		Redis:      rdb,
+		pages:      pages,
 		Events:     events,
 		WS:         realtime.NewWS(events, wsAuth(acct), realtime.WSOptions{OriginHosts: origins, AllowOrigin: cat.AllowsOrigin, Log: log}),
 		Jobs:       jobs.New(d, jobs.Config{Workers: cfg.Workers, Log: log}),
@@ -421,6 +440,9 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *App, err
 	}
 	a.Stats.RegisterJobs(a.Jobs)
 	a.Metrics.Registry().MustRegister(metrics.NewJobsCollector(a.Jobs, d))
+	if cat.Pages != nil {
+		a.Metrics.Registry().MustRegister(metrics.NewPageCacheCollector(cat.Pages))
+	}
 	return a, nil
 }
 
@@ -474,6 +496,9 @@ func OpenMedia(ctx context.Context, cfg *config.Config) (blob.Store, error) {
 // Redis and the database.
 func (a *App) Close() error {
 	errs := []error{a.Events.Close()}
+	if a.pages != nil {
+		errs = append(errs, a.pages.Close())
+	}
 	if a.Redis != nil {
 		errs = append(errs, a.Redis.Close())
 	}

@@ -273,7 +273,7 @@ func TestMetrics(t *testing.T) {
 		for _, sc := range []apitest.Scenario{
 			{URL: "/api/app/ping/check"}, {URL: "/api/app/ping/check"},
 			{URL: "/api/app/nope-secret-path"}, {URL: "/api/app/modules/list?moduleType=9"},
-			{URL: "/mine/setting"},
+			{URL: "/mine/setting"}, {URL: "/api/app/tag/conf/list"}, {URL: "/api/app/tag/conf/list"},
 		} {
 			sc.Send(t, s.Handler)
 		}
@@ -293,6 +293,9 @@ func TestMetrics(t *testing.T) {
 			`prima_http_requests_in_flight 0`,
 			`go_goroutines`, `process_cpu_seconds_total`,
 			`go_sql_open_connections{db_name="` + pool + `"}`,
+			// The page cache: the tag list once from the database, once from memory.
+			`prima_pagecache_lookups_total{result="miss"} 1`, `prima_pagecache_lookups_total{result="hit"} 1`,
+			`prima_pagecache_entries 1`,
 		} {
 			if !strings.Contains(out, want) {
 				t.Errorf("metrics lack %s", want)

@@ -55,14 +55,17 @@ type noCovers struct{}
 func (noCovers) PublishCover(context.Context, int64) (string, error) { return "", ErrCoverNotFound }
 func (noCovers) RemoveCover(context.Context, string) error           { return nil }
 
-// Invalidate drops the cached listing totals and page anchors, so the next
-// listing on this node reflects an operator's change at once. Other nodes
-// forget theirs within countTTL (30 s) and anchorTTL; a keyset anchor only
-// says where a page starts, so a stale one never shows a draft.
+// Invalidate drops the cached pages of the public calls on every node
+// (Pages; with Redis it returns once every node has dropped them), and this
+// node's listing totals and page anchors, so the next listing reflects an
+// operator's change at once. Other nodes forget their totals within
+// countTTL (30 s) and anchors within anchorTTL; a keyset anchor only says
+// where a page starts, so a stale one never shows a draft.
 func (s *Service) Invalidate() {
 	s.counts.clear()
 	s.anchors.clear()
 	s.moduleCounts.clear()
+	s.Pages.Invalidate(context.Background())
 }
 
 func (c *ttlCache[K, V]) clear() {

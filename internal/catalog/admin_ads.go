@@ -193,6 +193,7 @@ func (s *Service) SaveAd(ctx context.Context, actor audit.Actor, in AdInput) (Ad
 	}
 	var out AdminAd
 	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		tx.AfterCommit(s.Invalidate) // the public pages show it (pagecache)
 		now := s.now()
 		if in.ID == nil {
 			id, err := InsertAd(ctx, tx, Ad{Title: in.Title, Image: in.Image, Link: in.Link, Position: in.Position}, int(in.Sort), in.StartsAt, in.EndsAt, now.Unix())
@@ -236,6 +237,7 @@ func (s *Service) SaveAd(ctx context.Context, actor audit.Actor, in AdInput) (Ad
 // (before: its fields and total clicks).
 func (s *Service) DeleteAd(ctx context.Context, actor audit.Actor, id int64) error {
 	return s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		tx.AfterCommit(s.Invalidate) // the public pages show it (pagecache)
 		a, err := s.lockAd(ctx, tx, id)
 		if err != nil {
 			return err

@@ -226,6 +226,7 @@ func (s *Service) SaveAnnouncement(ctx context.Context, actor audit.Actor, in An
 	}
 	var out AdminAnnouncement
 	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		tx.AfterCommit(s.Invalidate) // the public pages show it (pagecache)
 		now := s.now()
 		if in.ID == nil {
 			id, err := InsertAnnouncement(ctx, tx, Announcement{Title: in.Title, Content: in.Content, Link: in.Link}, int(in.Sort), in.StartsAt, in.EndsAt, now.Unix())
@@ -262,6 +263,7 @@ func (s *Service) SaveAnnouncement(ctx context.Context, actor audit.Actor, in An
 // DeleteAnnouncement removes announcement id, audited "announcement.delete".
 func (s *Service) DeleteAnnouncement(ctx context.Context, actor audit.Actor, id int64) error {
 	return s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		tx.AfterCommit(s.Invalidate) // the public pages show it (pagecache)
 		a, err := s.lockAnnouncement(ctx, tx, id)
 		if err != nil {
 			return err

@@ -105,6 +105,7 @@ func (s *Service) SavePreSale(ctx context.Context, actor audit.Actor, in PreSale
 	}
 	out := AdminPreSale{Type: in.Type, Status: in.Status, URL: in.URL, Sort: in.Sort}
 	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		tx.AfterCommit(s.Invalidate) // the public pages show it (pagecache)
 		if in.ID == nil {
 			var n int
 			if err := tx.QueryRow(ctx, "SELECT COUNT(*) FROM presale_entries").Scan(&n); err != nil {
@@ -142,6 +143,7 @@ func (s *Service) SavePreSale(ctx context.Context, actor audit.Actor, in PreSale
 // DeletePreSale removes banner id, audited "presale.delete".
 func (s *Service) DeletePreSale(ctx context.Context, actor audit.Actor, id int64) error {
 	return s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		tx.AfterCommit(s.Invalidate) // the public pages show it (pagecache)
 		p, err := lockPreSale(ctx, tx, id)
 		if err != nil {
 			return err

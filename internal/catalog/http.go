@@ -1,15 +1,21 @@
 package catalog
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
 )
 
-// Handler is the catalog's HTTP surface; every route is public.
+// Handler is the catalog's HTTP surface; every route is public. The
+// answers that are the same for everyone and change by writes (modules,
+// listings, sections, tags, announcements, the remote configuration) come
+// through the Service's page cache, keyed by every parameter they read.
 type Handler struct {
 	s *Service
 }
@@ -46,11 +52,9 @@ func (h *Handler) Modules(w http.ResponseWriter, r *http.Request) error {
 	if err := q.Err(); err != nil {
 		return err
 	}
-	ms, err := h.s.Modules(r.Context(), int(mt))
-	if err != nil {
-		return err
-	}
-	return httpx.OK(w, ms)
+	return h.s.Pages.Serve(w, r, "modules/list?"+strconv.FormatInt(mt, 10), func(ctx context.Context) (any, error) {
+		return h.s.Modules(ctx, int(mt))
+	})
 }
 
 // ChildModules answers GET /api/app/modules/clist?pid=.
@@ -60,20 +64,17 @@ func (h *Handler) ChildModules(w http.ResponseWriter, r *http.Request) error {
 	if err := q.Err(); err != nil {
 		return err
 	}
-	subs, err := h.s.ChildModules(r.Context(), pid)
-	if err != nil {
-		return notFound(err)
-	}
-	return httpx.OK(w, subs)
+	return h.s.Pages.Serve(w, r, "modules/clist?"+strconv.FormatInt(pid, 10), func(ctx context.Context) (any, error) {
+		subs, err := h.s.ChildModules(ctx, pid)
+		return subs, notFound(err)
+	})
 }
 
 // Announcements answers GET /api/app/modules/announce.
 func (h *Handler) Announcements(w http.ResponseWriter, r *http.Request) error {
-	as, err := h.s.Announcements(r.Context())
-	if err != nil {
-		return err
-	}
-	return httpx.OK(w, as)
+	return h.s.Pages.Serve(w, r, "modules/announce", func(ctx context.Context) (any, error) {
+		return h.s.Announcements(ctx)
+	})
 }
 
 // ModuleVideos answers GET /api/app/vid/moduleVideo.
@@ -93,11 +94,11 @@ func (h *Handler) ModuleVideos(w http.ResponseWriter, r *http.Request) error {
 	if vq.ModuleID == 0 && vq.SubModuleID == 0 {
 		return httpx.Invalid("缺少参数 moduleID 或 subModuleID", "moduleID or subModuleID is required")
 	}
-	page, err := h.s.ModuleVideos(r.Context(), vq)
-	if err != nil {
-		return notFound(err)
-	}
-	return httpx.OK(w, page)
+	key := fmt.Sprintf("vid/moduleVideo?%d,%d,%d,%d,%d,%d,%d", vq.ModuleID, vq.SubModuleID, vq.Sort, vq.PlayTime, vq.News, vq.PageNumber, vq.PageSize)
+	return h.s.Pages.Serve(w, r, key, func(ctx context.Context) (any, error) {
+		page, err := h.s.ModuleVideos(ctx, vq)
+		return page, notFound(err)
+	})
 }
 
 // ModuleSections answers GET /api/app/vid/moduleSection.
@@ -109,11 +110,11 @@ func (h *Handler) ModuleSections(w http.ResponseWriter, r *http.Request) error {
 	if err := q.Err(); err != nil {
 		return err
 	}
-	page, err := h.s.ModuleSections(r.Context(), moduleID, num, size, int(pSize))
-	if err != nil {
-		return notFound(err)
-	}
-	return httpx.OK(w, page)
+	key := fmt.Sprintf("vid/moduleSection?%d,%d,%d,%d", moduleID, num, size, pSize)
+	return h.s.Pages.Serve(w, r, key, func(ctx context.Context) (any, error) {
+		page, err := h.s.ModuleSections(ctx, moduleID, num, size, int(pSize))
+		return page, notFound(err)
+	})
 }
 
 // SectionChange answers GET /api/app/vid/moduleSection/change.
@@ -133,11 +134,12 @@ func (h *Handler) SectionChange(w http.ResponseWriter, r *http.Request) error {
 
 // Source answers GET /api/app/vid/source.
 func (h *Handler) Source(w http.ResponseWriter, r *http.Request) error {
-	src, err := h.s.Source(r.Context(), requestOrigin(r))
-	if err != nil {
-		return err
-	}
-	return httpx.OK(w, src)
+	// The gate names the public origin, which is the request's own unless
+	// PRIMA_PUBLIC_URL sets it: the origin is part of the key.
+	origin := h.s.publicOrigin(requestOrigin(r))
+	return h.s.Pages.Serve(w, r, "vid/source?"+origin, func(ctx context.Context) (any, error) {
+		return h.s.Source(ctx, origin)
+	})
 }
 
 // AdClick answers POST /api/app/ads/click {id}. The client ignores its
@@ -163,11 +165,9 @@ func (h *Handler) AdClick(w http.ResponseWriter, r *http.Request) error {
 
 // Tags answers GET /api/app/tag/conf/list.
 func (h *Handler) Tags(w http.ResponseWriter, r *http.Request) error {
-	ts, err := h.s.Tags(r.Context())
-	if err != nil {
-		return err
-	}
-	return httpx.OK(w, ts)
+	return h.s.Pages.Serve(w, r, "tag/conf/list", func(ctx context.Context) (any, error) {
+		return h.s.Tags(ctx)
+	})
 }
 
 // requestOrigin is scheme://host of the request as the client addressed it.

@@ -15,6 +15,7 @@ import (
 	"prima/internal/membership"
 	"prima/internal/platform/db"
 	"prima/internal/platform/httpx"
+	"prima/internal/platform/pagecache"
 	"prima/internal/platform/realtime"
 )
 
@@ -89,6 +90,10 @@ type Service struct {
 	historyLimit int
 	// lines caches the delivery lines (lines.go).
 	lines linesCache
+	// Pages keeps the public calls' encoded answers (http.go); nil serves
+	// every call from the database. Every write that changes what they
+	// show ends in Invalidate, which drops them.
+	Pages *pagecache.Cache
 }
 
 // Follows answers whether follower follows followee (community.Service).

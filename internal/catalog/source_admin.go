@@ -181,6 +181,7 @@ func (s *Service) SetSource(ctx context.Context, actor audit.Actor, key string, 
 	}
 	var out []SourceEntry
 	err = s.db.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		tx.AfterCommit(s.Invalidate) // the public pages show it (pagecache)
 		all, err := sourceEntries(ctx, tx)
 		if err != nil {
 			return err

@@ -60,6 +60,12 @@ type options struct {
 	mixSize     int
 	maxRequests int64
 	out         string
+	// pageCache: which prima targets run, with the page cache on (the
+	// default configuration), off (-page-cache-mb 0), or both.
+	pageCache []bool
+	// warmPass: before the warm-up, every URL of the mix once, so a
+	// cached target is measured warm.
+	warmPass bool
 }
 
 func main() {
@@ -126,6 +132,8 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.mixSize, "mix", 20_000, "distinct request URLs in the mix")
 	fs.Int64Var(&o.maxRequests, "max-requests", 5_000_000, "request limit per measurement, a bound beside -duration")
 	fs.StringVar(&o.out, "out", "", "also write the results (markdown) to this file")
+	pageCache := fs.String("page-cache", "both", "prima targets: on (the page cache as configured by default), off (-page-cache-mb 0: every call reads the database) or both")
+	fs.BoolVar(&o.warmPass, "warm-pass", true, "before each warm-up, request every URL of the mix once (a warm page cache)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -147,6 +155,16 @@ func parseFlags(args []string) (options, error) {
 		if !set["pg-db"] {
 			o.pgDB = "prima_bench_quick" // keeps the full-size database cached
 		}
+	}
+	switch *pageCache {
+	case "on":
+		o.pageCache = []bool{true}
+	case "off":
+		o.pageCache = []bool{false}
+	case "both":
+		o.pageCache = []bool{true, false}
+	default:
+		return o, fmt.Errorf("-page-cache %q: on, off or both", *pageCache)
 	}
 	for _, e := range strings.Split(*engines, ",") {
 		switch e = strings.TrimSpace(e); e {
@@ -190,8 +208,12 @@ type row struct {
 
 const baselineName = "baseline (net/http, 20 fixed videos)"
 
-func primaName(engine string) string {
-	return "prima on " + map[string]string{"sqlite": "SQLite", "postgres": "PostgreSQL"}[engine]
+func primaName(engine string, cached bool) string {
+	n := "prima on " + map[string]string{"sqlite": "SQLite", "postgres": "PostgreSQL"}[engine]
+	if !cached {
+		n += ", no page cache"
+	}
+	return n
 }
 
 // best is the round with the highest throughput, carrying the range of
@@ -276,7 +298,9 @@ func run(o options) error {
 	client := load.NewClient(o.concurrency)
 	names := []string{baselineName}
 	for _, e := range o.engines {
-		names = append(names, primaName(e))
+		for _, cached := range o.pageCache {
+			names = append(names, primaName(e, cached))
+		}
 	}
 	byTarget := map[string][]row{}
 	quiet := func() {
@@ -290,14 +314,16 @@ func run(o options) error {
 			logf("round %d of %d", round, o.rounds)
 		}
 		for _, e := range o.engines {
-			quiet()
-			r, em := measurePrima(ctx, o, client, primaBin, e, urls[e], filepath.Join(data, "run-"+e), filepath.Join(data, "logs", e+".log"))
-			if ctx.Err() != nil {
-				return errors.New("interrupted")
-			}
-			byTarget[r.target] = append(byTarget[r.target], r)
-			if m.paths == nil {
-				m = em
+			for _, cached := range o.pageCache {
+				quiet()
+				r, em := measurePrima(ctx, o, client, primaBin, e, cached, urls[e], filepath.Join(data, "run-"+e), filepath.Join(data, "logs", e+".log"))
+				if ctx.Err() != nil {
+					return errors.New("interrupted")
+				}
+				byTarget[r.target] = append(byTarget[r.target], r)
+				if m.paths == nil {
+					m = em
+				}
 			}
 		}
 		if m.paths == nil {
@@ -353,10 +379,14 @@ func goBuild(root, out, pkg string) error {
 
 // measurePrima runs prima serve against one engine's catalogue and returns
 // its row and the request mix it built from the API.
-func measurePrima(ctx context.Context, o options, c *http.Client, bin, engine, dbURL, dataDir, logPath string) (row, mix) {
-	target := primaName(engine)
+func measurePrima(ctx context.Context, o options, c *http.Client, bin, engine string, cached bool, dbURL, dataDir, logPath string) (row, mix) {
+	target := primaName(engine, cached)
 	args := func(addr string) []string {
-		return []string{"serve", "-listen", addr, "-data-dir", dataDir, "-database-url", dbURL, "-log-level", o.logLevel}
+		a := []string{"serve", "-listen", addr, "-data-dir", dataDir, "-database-url", dbURL, "-log-level", o.logLevel}
+		if !cached {
+			a = append(a, "-page-cache-mb", "0")
+		}
+		return a
 	}
 	var sessions func() (int64, bool)
 	if engine == "postgres" {
@@ -425,6 +455,14 @@ func measureWith(ctx context.Context, o options, c *http.Client, target, bin str
 		return nil
 	}
 	lo := load.Options{Concurrency: o.concurrency, Duration: o.warmup, MaxRequests: o.maxRequests, Check: check, Classes: m.classes}
+	if o.warmPass {
+		logf("%s: every URL of the mix once", target)
+		p := load.Run(ctx, c, base, m.paths, load.Options{Concurrency: o.concurrency, Duration: 5 * time.Minute, Pass: true, Check: check})
+		if p.Errors > 0 {
+			r.err = fmt.Errorf("warm pass: %d errors; %s", p.Errors, p.FirstError)
+			return r
+		}
+	}
 	if o.warmup > 0 {
 		logf("%s: warming up for %s", target, o.warmup)
 		w := load.Run(ctx, c, base, m.paths, lo)

@@ -33,6 +33,9 @@ type Options struct {
 	// Classes, when set, names a class for each path (same length as the
 	// paths), and the result gets latencies per class as well.
 	Classes []string
+	// Pass sends every path exactly once (each worker its own share) and
+	// ends, within the other limits.
+	Pass bool
 }
 
 // Result is what a run measured. Latencies are of successful requests only;
@@ -123,7 +126,8 @@ func Run(ctx context.Context, c *http.Client, base string, paths []string, o Opt
 			var buf bytes.Buffer
 			lat := make([][]time.Duration, nClass)
 			next := w * len(paths) / o.Concurrency
-			for ctx.Err() == nil {
+			end := (w + 1) * len(paths) / o.Concurrency
+			for ctx.Err() == nil && (!o.Pass || next < end) {
 				if o.MaxRequests > 0 && issued.Add(1) > o.MaxRequests {
 					break
 				}

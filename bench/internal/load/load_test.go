@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -131,5 +133,32 @@ func TestRunSplitsByClass(t *testing.T) {
 	}
 	if bad := Run(context.Background(), NewClient(1), s.URL, []string{"/ok"}, Options{Concurrency: 1, Duration: time.Second, Classes: []string{"a", "b"}}); bad.Requests != 0 || bad.FirstError == "" {
 		t.Fatalf("mismatched classes ran: %+v", bad)
+	}
+}
+
+func TestPassSendsEveryPathOnce(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]int{}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/p/", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen[r.URL.Path]++
+		mu.Unlock()
+		_, _ = w.Write([]byte(`{"code":200}`))
+	})
+	s := httptest.NewServer(mux)
+	defer s.Close()
+	var paths []string
+	for i := range 101 {
+		paths = append(paths, fmt.Sprintf("/p/%d", i))
+	}
+	r := Run(context.Background(), NewClient(7), s.URL, paths, Options{Concurrency: 7, Duration: time.Minute, Pass: true})
+	if r.Requests != 101 || len(seen) != 101 {
+		t.Fatalf("%d requests over %d distinct paths, want 101 and 101", r.Requests, len(seen))
+	}
+	for p, n := range seen {
+		if n != 1 {
+			t.Fatalf("%s requested %d times", p, n)
+		}
 	}
 }

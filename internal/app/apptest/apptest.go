@@ -38,7 +38,13 @@ type Server struct {
 // through it; "-pay-sandbox=0" in args turns it off again.
 func New(t testing.TB, e db.Engine, args ...string) *Server {
 	t.Helper()
-	args = append([]string{"-data-dir", t.TempDir(), "-database-url", dbtest.URL(t, e), "-pay-sandbox"}, args...)
+	return on(t, dbtest.URL(t, e), args...)
+}
+
+// on builds an app on the database at url.
+func on(t testing.TB, url string, args ...string) *Server {
+	t.Helper()
+	args = append([]string{"-data-dir", t.TempDir(), "-database-url", url, "-pay-sandbox"}, args...)
 	cfg, err := config.Load("test", args)
 	if err != nil {
 		t.Fatal(err)
@@ -129,4 +135,17 @@ func (o *Operator) Code(t testing.TB, at time.Time) string {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// Cluster builds n apps on one fresh database of engine e, each configured
+// by args, as n nodes of one install (give them a shared "-redis-url" to
+// make them one cluster).
+func Cluster(t testing.TB, e db.Engine, n int, args ...string) []*Server {
+	t.Helper()
+	url := dbtest.URL(t, e)
+	out := make([]*Server, n)
+	for i := range out {
+		out[i] = on(t, url, args...)
+	}
+	return out
 }

@@ -61,6 +61,11 @@ type Config struct {
 	ShutdownDrain time.Duration
 	shutdownDrain string
 
+	// PageCacheMB bounds the in-memory cache of public catalogue pages
+	// (internal/platform/pagecache), in MiB of gzipped answers; 0: off.
+	PageCacheMB int
+	pageCacheMB string
+
 	// Scheduled backups (internal/backup): where to, how often, how many
 	// kept. BackupTo empty: none scheduled.
 	BackupTo    string
@@ -137,6 +142,7 @@ var options = []option{
 	{"stripe-currency", "PRIMA_STRIPE_CURRENCY", "cny", "currency Stripe charges; prices are charged as the same figure in it", func(c *Config) *string { return &c.StripeCurrency }, currencyCode},
 	{"stripe-api-url", "PRIMA_STRIPE_API_URL", "", "Stripe API address instead of https://api.stripe.com (stripe-mock or a test double)", func(c *Config) *string { return &c.StripeAPIURL }, providerURL},
 	{"shutdown-drain", "PRIMA_SHUTDOWN_DRAIN", "0s", "behind a load balancer: on SIGTERM, answer /readyz 503 and close kept-alive connections for this long before stopping, so the balancer moves new requests elsewhere first (e.g. 3s, over its health check's interval x fall; 0: stop at once)", func(c *Config) *string { return &c.shutdownDrain }, durationBetween(0, 5*time.Minute)},
+	{"page-cache-mb", "PRIMA_PAGE_CACHE_MB", "32", "MiB of memory for the public catalogue pages kept encoded and gzipped (module lists, listings, sections, tags, announcements, the remote configuration), dropped on every node by the writes that change them (0: off, every call reads the database)", func(c *Config) *string { return &c.pageCacheMB }, intBetween(0, 4096)},
 	{"backup-to", "PRIMA_BACKUP_TO", "", "where scheduled backups go: a directory or s3://bucket/prefix on the s3-endpoint service (empty: no scheduled backups; prima backup -to still works)", func(c *Config) *string { return &c.BackupTo }, nil},
 	{"backup-every", "PRIMA_BACKUP_EVERY", "24h", "how often the scheduled backup runs (a Go duration, 1h to 168h)", func(c *Config) *string { return &c.backupEvery }, durationBetween(time.Hour, 168*time.Hour)},
 	{"backup-keep", "PRIMA_BACKUP_KEEP", "7", "how many scheduled backups are kept (1 to 1000); older ones are deleted after each new one", func(c *Config) *string { return &c.backupKeep }, intBetween(1, 1000)},
@@ -219,6 +225,7 @@ func LoadCommand(name string, args []string, extra func(*flag.FlagSet)) (*Config
 	c.Workers, _ = strconv.Atoi(c.workers) // validated above
 	c.BackupEvery, _ = time.ParseDuration(c.backupEvery)
 	c.ShutdownDrain, _ = time.ParseDuration(c.shutdownDrain)
+	c.PageCacheMB, _ = strconv.Atoi(c.pageCacheMB)
 	c.BackupKeep, _ = strconv.Atoi(c.backupKeep)
 	c.TestMode = c.testMode == "1" || c.testMode == "true"
 	c.PaySandbox = c.paySandbox == "1" || c.paySandbox == "true"
