@@ -43,8 +43,8 @@ import (
 const (
 	DefaultBudget = 32 << 20 // bytes of gzipped bodies
 	DefaultTTL    = 30 * time.Second
-	// fillTimeout bounds a background refresh, which has no request to
-	// end it.
+	// fillTimeout bounds a fill, which no request's cancellation ends
+	// (others may be waiting for it).
 	fillTimeout = 10 * time.Second
 )
 
@@ -167,7 +167,11 @@ func (c *Cache) get(ctx context.Context, key string, fill Fill) (*entry, error) 
 	gen = c.gen
 	c.mu.Unlock()
 
-	f.e, f.err = c.fill(ctx, key, gen, fill)
+	// The fill outlives a client that goes away: others may be waiting
+	// for it, and their answers must not fail with its cancellation.
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), fillTimeout)
+	f.e, f.err = c.fill(fctx, key, gen, fill)
+	cancel()
 	c.mu.Lock()
 	delete(c.filling, key)
 	c.mu.Unlock()

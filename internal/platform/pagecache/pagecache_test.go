@@ -347,3 +347,35 @@ func TestARefreshThatFailsKeepsTheOldPage(t *testing.T) {
 		t.Fatalf("after a failed refresh: %d %q", w.Code, body(t, w))
 	}
 }
+
+// The request that runs a fill may go away; the fill still finishes and a
+// request waiting for it gets the page, not the first one's cancellation.
+func TestAWaiterDoesNotInheritTheFillersCancellation(t *testing.T) {
+	c := New(Options{})
+	var s source
+	started, release := make(chan struct{}), make(chan struct{})
+	slow := func(ctx context.Context) (any, error) {
+		close(started)
+		<-release
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return s.fill(ctx)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan error)
+	go func() {
+		r := httptest.NewRequest("GET", "/x", nil).WithContext(ctx)
+		first <- c.Serve(httptest.NewRecorder(), r, "k", slow)
+	}()
+	<-started
+	second := make(chan *httptest.ResponseRecorder)
+	go func() { second <- serve(t, c, "k", s.fill, nil) }()
+	time.Sleep(20 * time.Millisecond) // the second request waits on the fill
+	cancel()
+	close(release)
+	<-first
+	if w := <-second; w.Code != 200 || body(t, w) != plain(t, page{List: []string{"a", "b"}}) {
+		t.Fatalf("the waiting request got %d %q", w.Code, w.Body.String())
+	}
+}
