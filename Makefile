@@ -83,7 +83,7 @@ GOPKGS = $$($(GO) list ./... | grep -v /node_modules/)
 
 test-go: versitygw
 	$(GO) vet $(GOPKGS)
-	$(GO) test -count=1 $(GOPKGS)
+	$(GO) test -count=1 -timeout 25m $(GOPKGS)
 
 test-web: web-deps
 	cd web && $(NPM) run typecheck && $(NPM) run lint && $(NPM) test
