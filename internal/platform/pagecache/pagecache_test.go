@@ -220,17 +220,25 @@ func TestConcurrentMissesFillOnce(t *testing.T) {
 	}
 }
 
-func TestAStaleEntryIsServedWhileOneRefreshReplacesIt(t *testing.T) {
+// aging is a cache with a one-minute TTL on a clock that age moves two
+// minutes on, making every entry stale.
+func aging() (*Cache, func()) {
 	now := time.Unix(1_800_000_000, 0)
 	var mu sync.Mutex
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	c := New(Options{TTL: time.Minute, Now: clock})
+	c := New(Options{TTL: time.Minute, Now: func() time.Time { mu.Lock(); defer mu.Unlock(); return now }})
+	return c, func() {
+		mu.Lock()
+		now = now.Add(2 * time.Minute)
+		mu.Unlock()
+	}
+}
+
+func TestAStaleEntryIsServedWhileOneRefreshReplacesIt(t *testing.T) {
+	c, age := aging()
 	var s source
 	serve(t, c, "k", s.fill, nil)
 	s.version.Store(1)
-	mu.Lock()
-	now = now.Add(2 * time.Minute)
-	mu.Unlock()
+	age()
 	for range 5 {
 		if got := body(t, serve(t, c, "k", s.fill, nil)); got != plain(t, page{List: []string{"a", "b"}, N: 0}) {
 			// Either the old page, or the new one once the refresh landed.
@@ -317,15 +325,10 @@ func TestAcceptsGzip(t *testing.T) {
 var errBoom = errors.New("boom")
 
 func TestARefreshThatFailsKeepsTheOldPage(t *testing.T) {
-	now := time.Unix(1_800_000_000, 0)
-	var mu sync.Mutex
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	c := New(Options{TTL: time.Minute, Now: clock})
+	c, age := aging()
 	var s source
 	serve(t, c, "k", s.fill, nil)
-	mu.Lock()
-	now = now.Add(2 * time.Minute)
-	mu.Unlock()
+	age()
 	var tries atomic.Int64
 	failing := func(context.Context) (any, error) { tries.Add(1); return nil, errBoom }
 	if w := serve(t, c, "k", failing, nil); w.Code != 200 {
