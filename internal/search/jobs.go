@@ -16,12 +16,15 @@ const ReindexKind = "search.reindex"
 // rebuildMigrations are the migrations that leave the index empty.
 var rebuildMigrations = []string{"0029_search_compact"}
 
-// RegisterJobs adds the reindex job to q.
+// RegisterJobs adds the reindex and runs jobs to q.
 func RegisterJobs(q *jobs.Queue, d *db.DB) {
 	jobs.Register(q, ReindexKind, func(ctx context.Context, _ jobs.Job, _ struct{}) error {
 		_, err := Reindex(ctx, d)
 		return err
 	}, jobs.KindOpts{Timeout: 2 * time.Hour})
+	jobs.Register(q, RunsKind, func(ctx context.Context, _ jobs.Job, _ struct{}) error {
+		return Runs(ctx, d)
+	}, jobs.KindOpts{Timeout: time.Hour})
 }
 
 // EnqueueRebuild enqueues one reindex job when applied (the migrations just
