@@ -203,3 +203,35 @@ func TestPagesAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestUpgradeBuildsTheRuns: migration 0091 on a PostgreSQL database with
+// docs enqueues one search.runs job (none on a new database or SQLite).
+func TestUpgradeBuildsTheRuns(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		runsJobs := func() int {
+			var n int
+			if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM jobs WHERE kind = ?`, RunsKind).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		if err := EnqueueRebuild(ctx, d, []string{runsMigration}); err != nil || runsJobs() != 0 {
+			t.Fatalf("an empty index got a runs job (%v)", err)
+		}
+		f, home, sub, _, _ := setup(t, d)
+		f.video("升级", home, sub, 1, 0)
+		for range 2 {
+			if err := EnqueueRebuild(ctx, d, []string{"0090_jobs_kind", runsMigration}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := 1
+		if d.Engine == db.SQLite {
+			want = 0
+		}
+		if n := runsJobs(); n != want {
+			t.Fatalf("%d runs jobs, want %d", n, want)
+		}
+	})
+}
