@@ -235,3 +235,68 @@ func TestUpgradeBuildsTheRuns(t *testing.T) {
 		}
 	})
 }
+
+// TestRunsKeepAWriteMadeDuringTheBuild: a doc written again after a runs
+// build took its snapshot (and before it emptied search_fresh) is not
+// lost: the build fails with a serialization error and runs again, and
+// the runs then agree with the index.
+func TestRunsKeepAWriteMadeDuringTheBuild(t *testing.T) {
+	d := dbtest.Open(t, db.Postgres)
+	ctx := context.Background()
+	smallRuns(t, 3, 7, 40, 0)
+	f, home, sub, _, _ := setup(t, d)
+	var vids []int64
+	for i := range 60 {
+		vids = append(vids, f.video(fmt.Sprintf("猫的第%d天", i), home, sub, int64(i), 0))
+	}
+	if _, err := Reindex(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	old := vids[50]
+	f.exec(`UPDATE videos SET title = '北京' WHERE id = ?`, old)
+	f.touch(KindVideo, old) // a fresh row the next build's snapshot sees
+	built := make(chan error, 1)
+	// Hold the build's lock, so it waits after taking its snapshot.
+	err := d.Tx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(7250091)`); err != nil {
+			return err
+		}
+		go func() { built <- Runs(context.Background(), d) }()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			var waiting bool
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted)`).Scan(&waiting); err != nil {
+				return err
+			}
+			if waiting {
+				break
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("the build never waited for the lock")
+			}
+		}
+		// Written again meanwhile, outside this transaction: 猫 again.
+		return d.Tx(context.Background(), func(ctx context.Context, w *db.Tx) error {
+			if _, err := w.Exec(ctx, `UPDATE videos SET title = '猫又回来了' WHERE id = ?`, old); err != nil {
+				return err
+			}
+			return Touch(ctx, w, KindVideo, old)
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-built; err != nil {
+		t.Fatal(err)
+	}
+	toks := queryTokens("猫")
+	tsq := tsQuery(toks, false, nil)
+	lo, hi := idRange(KindVideo)
+	want := windowIDs(t, d, pgWindow(ctx, d, tsq, lo, hi, planGIN, 0))
+	w, ok, err := runsWindow(ctx, d, toks[0], tsq, lo, hi)
+	if err != nil || !ok {
+		t.Fatalf("runs window: %v %v", ok, err)
+	}
+	if got := windowIDs(t, d, w); !slices.Equal(got, want) || !slices.Contains(got, docID(KindVideo, old)) {
+		t.Fatalf("after a write during the build: runs give %v, the index %v", got, want)
+	}
+}
