@@ -33,8 +33,9 @@ const RunMin = 1000
 const RunLen = 1000
 
 // FreshMax is how many docs written since the runs were built a query
-// takes out of them (each is looked up in search_fts). Past it the query
-// uses the planned window and a search.runs job rebuilds the runs.
+// takes out of them (each is looked up in search_fts). Past half of it a
+// query asks for a search.runs job to rebuild the runs; past it the query
+// uses the planned window.
 const FreshMax = 1000
 
 // The sizes the code uses: the constants, made small by tests.
@@ -124,8 +125,10 @@ func runsWindow(ctx context.Context, q db.Querier, tok, tsq string, lo, hi int64
 	if err != nil || !has {
 		return window{}, false, err
 	}
+	if nFresh > freshMax/2 {
+		staleRuns(ctx, q) // rebuilt before queries have to do without
+	}
 	if nFresh > freshMax {
-		staleRuns(ctx, q)
 		return window{}, false, nil
 	}
 	skip := map[int64]bool{}
