@@ -64,7 +64,7 @@ var owners = map[string]string{
 	"invite_codes": "rewards", "invite_bindings": "rewards", "invite_config": "rewards",
 	"invite_reward_devices": "rewards",
 
-	"search_fts": "search", "search_pins": "search", "search_queries": "search", "search_days": "search",
+	"search_fts": "search", "search_runs": "search", "search_fresh": "search", "search_pins": "search", "search_queries": "search", "search_days": "search",
 
 	"feedback": "support", "feedback_images": "support", "feedback_replies": "support",
 	"creator_applications": "support",

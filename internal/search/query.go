@@ -85,57 +85,35 @@ func Search(ctx context.Context, q db.Querier, in Query) ([]Hit, int, error) {
 	in.Limit = min(in.Limit, MaxLimit)
 	in.Offset = min(max(in.Offset, 0), Window)
 	w := newWindow(ctx, q, toks, false, in)
-	var total int
-	if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM (`+w.sql+`) w`, w.args(Window, 0)...).Scan(&total); err != nil {
+	var order string
+	var orderArgs []any
+	if in.Sort != SortNew {
+		order, orderArgs = rankOrder(q, in.Sort, text)
+	}
+	page := pageEach
+	if !isSQLite(q) {
+		page = pageOnce
+	}
+	total, ids, err := page(ctx, q, w, in, order, orderArgs)
+	if err != nil {
 		return nil, 0, err
 	}
-	if in.Offset >= total {
-		return []Hit{}, total, nil
-	}
-	// newest reads n matches from position off of the window's own order.
-	newest := func(off, n int) ([]*doc, error) {
-		ids, err := db.All(ctx, q, scanID, w.sql, w.args(n, off)...)
-		if err != nil {
-			return nil, err
-		}
-		return items(ctx, q, ids)
-	}
-	var found []*doc
-	if in.Sort == SortNew {
-		if found, err = newest(in.Offset, in.Limit); err != nil {
-			return nil, 0, err
-		}
-		return hitsOf(found, toks), total, nil
-	}
-	// Relevance and plays rank the newest RankWindow matches; the rest of
-	// the window follows newest first.
-	if in.Offset < RankWindow {
-		order := "r.pop DESC, r.id DESC"
-		var orderArgs []any
-		if in.Sort != SortPlays {
-			phrase := strings.Join(strings.Fields(Normalize(text)), " ")
-			order = `CASE WHEN lower(r.title) = ? THEN 3 WHEN ` + strpos(q) + `(lower(r.title), ?) = 1 THEN 2 WHEN ` + strpos(q) + `(lower(r.title), ?) > 0 THEN 1 ELSE 0 END DESC,
-				length(r.title), r.pop DESC, r.id DESC`
-			orderArgs = []any{phrase, phrase, phrase}
-		}
-		sql, args := w.ranked(in.Kind, RankWindow, order, orderArgs, min(in.Limit, RankWindow-in.Offset), in.Offset)
-		ids, err := db.All(ctx, q, scanID, sql, args...)
-		if err != nil {
-			return nil, 0, err
-		}
-		if found, err = items(ctx, q, ids); err != nil {
-			return nil, 0, err
-		}
-	}
-	if end := in.Offset + in.Limit; end > RankWindow && total > RankWindow {
-		from := max(in.Offset, RankWindow)
-		rest, err := newest(from, end-from)
-		if err != nil {
-			return nil, 0, err
-		}
-		found = append(found, rest...)
+	found, err := items(ctx, q, ids)
+	if err != nil {
+		return nil, 0, err
 	}
 	return hitsOf(found, toks), total, nil
+}
+
+// rankOrder is the ORDER BY of a ranked window (rankRows' r.id, r.title,
+// r.pop) for sort and the query's text, with its arguments.
+func rankOrder(q db.Querier, sort, text string) (string, []any) {
+	if sort == SortPlays {
+		return "r.pop DESC, r.id DESC", nil
+	}
+	phrase := strings.Join(strings.Fields(Normalize(text)), " ")
+	return `CASE WHEN lower(r.title) = ? THEN 3 WHEN ` + strpos(q) + `(lower(r.title), ?) = 1 THEN 2 WHEN ` + strpos(q) + `(lower(r.title), ?) > 0 THEN 1 ELSE 0 END DESC,
+				length(r.title), r.pop DESC, r.id DESC`, []any{phrase, phrase, phrase}
 }
 
 // items are the visible items of doc ids, in the ids' order, read from
@@ -202,26 +180,33 @@ var rankCols = map[string]struct{ title, pop string }{
 // each match's doc id, title and popularity there. Only the ranked page
 // leaves the database.
 func (w window) ranked(kind string, n int, order string, orderArgs []any, limit, offset int) (string, []any) {
+	rows, rowArgs := rankRows(kind)
+	args := append(append(append(w.args(n, 0), rowArgs...), orderArgs...), limit, offset)
+	// One kind: the window is read as the join walks it. Several: read once
+	// and kept, not walked again by each kind's branch.
+	with := `WITH w AS (`
+	if kind == "" {
+		with = `WITH w AS MATERIALIZED (`
+	}
+	return with + w.sql + `) SELECT r.id FROM (` + rows + `) r ORDER BY ` + order + ` LIMIT ? OFFSET ?`, args
+}
+
+// rankRows is the rows of a ranked window: the ids of a relation w (id)
+// joined to their kind's table (kind "" every kind), as (id, title, pop).
+func rankRows(kind string) (string, []any) {
 	kinds := []string{kind}
 	if kind == "" {
 		kinds = Kinds
 	}
 	var branches []string
-	args := w.args(n, 0)
+	var args []any
 	for _, k := range kinds {
 		c := rankCols[k]
 		lo, hi := idRange(k)
 		branches = append(branches, `SELECT w.id AS id, `+c.title+` AS title, `+c.pop+` AS pop FROM w JOIN `+sourceTables[sourceKind(k)]+` x ON x.id = w.id - ? WHERE w.id BETWEEN ? AND ?`)
 		args = append(args, docID(k, 0), lo, hi)
 	}
-	args = append(append(args, orderArgs...), limit, offset)
-	// One kind: the window is read as the join walks it. Several: read once
-	// and kept, not walked again by each kind's branch.
-	with := `WITH w AS (`
-	if len(kinds) > 1 {
-		with = `WITH w AS MATERIALIZED (`
-	}
-	return with + w.sql + `) SELECT r.id FROM (` + strings.Join(branches, " UNION ALL ") + `) r ORDER BY ` + order + ` LIMIT ? OFFSET ?`, args
+	return strings.Join(branches, " UNION ALL "), args
 }
 
 // strpos is the engine's position-of-substring function (1-based, 0 when
@@ -246,13 +231,21 @@ func newWindow(ctx context.Context, q db.Querier, toks []string, prefix bool, in
 	// passed as parameters: a cached statement's generic plan cannot know
 	// how common a token is, and picked plans hundreds of times slower.
 	// Both are made here (tokens hold only letters, digits and _).
+	tsq := tsQuery(toks, prefix, facets)
+	if len(toks) == 1 && !prefix && len(facets) == 0 {
+		// One word, no filter: its runs when it is common enough to have
+		// them (an error there leaves the planned window to answer).
+		if w, ok, err := runsWindow(ctx, q, toks[0], tsq, lo, hi); err == nil && ok {
+			return w
+		}
+	}
 	plan, span := pgStats.plan(ctx, q, toks, prefix)
-	return pgWindow(ctx, q, tsQuery(toks, prefix, facets), lo, hi, plan, span)
+	return pgWindow(ctx, q, tsq, lo, hi, plan, span)
 }
 
 // pgWindow is the window of tsquery text tsq over doc ids [lo, hi] by plan.
 func pgWindow(ctx context.Context, q db.Querier, tsq string, lo, hi int64, plan int, span int64) window {
-	tsq = "'" + strings.ReplaceAll(tsq, "'", "''") + "'::tsquery"
+	tsq = pgQuote(tsq)
 	bounds := func(lo, hi int64) string { return strconv.FormatInt(lo, 10) + " AND " + strconv.FormatInt(hi, 10) }
 	match := `SELECT id FROM search_fts WHERE tsv @@ ` + tsq + ` AND id BETWEEN `
 	switch plan {
@@ -280,6 +273,11 @@ func pgWindow(ctx context.Context, q db.Querier, tsq string, lo, hi int64, plan 
 	// The GIN index, then the newest of its matches: for rare tokens.
 	// "id + 0" keeps the planner from walking the id index instead.
 	return window{match + bounds(lo, hi) + ` ORDER BY id + 0 DESC LIMIT ? OFFSET ?`, nil}
+}
+
+// pgQuote is tsquery text as a tsquery literal.
+func pgQuote(tsq string) string {
+	return "'" + strings.ReplaceAll(tsq, "'", "''") + "'::tsquery"
 }
 
 // ftsMatch is the FTS5 expression: every token quoted (so nothing the user

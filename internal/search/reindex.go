@@ -71,6 +71,10 @@ func Reindex(ctx context.Context, d *db.DB) (int, error) {
 			return 0, err
 		}
 		pgStats.forget()
+		// The runs of common tokens, from the index just written (runs.go).
+		if err := Runs(ctx, d); err != nil {
+			return 0, err
+		}
 	}
 	total := 0
 	counts, err := Counts(ctx, d)

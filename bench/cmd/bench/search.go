@@ -166,6 +166,8 @@ const (
 type classResult struct {
 	index, like       []time.Duration
 	indexCPU          []time.Duration // CPU time of the querying thread: robust when the machine is shared
+	serverCPU         []time.Duration // PostgreSQL on this machine: its processes' CPU time per index query
+	serverWait        []time.Duration // and their time waiting for a CPU
 	hits              int64           // summed totals of the index queries
 	likeRows          int             // summed rows of the LIKE pages
 	misses            int             // queries where LIKE found rows and the index none
@@ -179,6 +181,7 @@ type engineResult struct {
 	docs                  int
 	textBytes, idxBytes   int64
 	classes               map[string]*classResult
+	serverTimes           bool // serverCPU and serverWait were measured
 }
 
 func runSearch(args []string) error {
@@ -518,6 +521,8 @@ func measureSearch(ctx context.Context, d *db.DB, res engineResult, o searchOpti
 	defer runtime.UnlockOSThread()
 
 	likeEvery := max(1, o.queries/max(1, o.likeQueries))
+	clock := newServerClock(ctx, d)
+	res.serverTimes = clock != nil
 	for _, c := range searchClasses {
 		cr := &classResult{}
 		res.classes[c] = cr
@@ -529,6 +534,11 @@ func measureSearch(ctx context.Context, d *db.DB, res engineResult, o searchOpti
 			}
 			// Index first, then LIKE on the same query: interleaved, so
 			// other work on the machine hits both alike.
+			var run0, wait0 time.Duration
+			clockOK := false
+			if clock != nil && measured && clock.refresh(ctx) == nil {
+				run0, wait0, clockOK = clock.read()
+			}
 			t, c0 := time.Now(), threadCPU()
 			var total int
 			if c == classS {
@@ -544,6 +554,12 @@ func measureSearch(ctx context.Context, d *db.DB, res engineResult, o searchOpti
 				}
 			}
 			took, cpu := time.Since(t), threadCPU()-c0
+			if clockOK {
+				if run1, wait1, ok := clock.read(); ok {
+					cr.serverCPU = append(cr.serverCPU, run1-run0)
+					cr.serverWait = append(cr.serverWait, wait1-wait0)
+				}
+			}
 			if measured {
 				cr.index = append(cr.index, took)
 				cr.indexCPU = append(cr.indexCPU, cpu)
@@ -592,10 +608,18 @@ func measureSearch(ctx context.Context, d *db.DB, res engineResult, o searchOpti
 		}
 		slices.Sort(cr.index)
 		slices.Sort(cr.indexCPU)
+		slices.Sort(cr.serverCPU)
+		slices.Sort(cr.serverWait)
 		slices.Sort(cr.like)
-		logf("%s %s: index p50 %s p99 %s (CPU p50 %s p99 %s); LIKE p50 %s p99 %s", e, c,
+		server := ""
+		if len(cr.serverCPU) > 0 {
+			server = fmt.Sprintf("; server CPU p50 %s p99 %s, waiting for a CPU p50 %s p99 %s",
+				msf(load.Percentile(cr.serverCPU, 50)), msf(load.Percentile(cr.serverCPU, 99)),
+				msf(load.Percentile(cr.serverWait, 50)), msf(load.Percentile(cr.serverWait, 99)))
+		}
+		logf("%s %s: index p50 %s p99 %s (CPU p50 %s p99 %s%s); LIKE p50 %s p99 %s", e, c,
 			msf(load.Percentile(cr.index, 50)), msf(load.Percentile(cr.index, 99)),
-			msf(load.Percentile(cr.indexCPU, 50)), msf(load.Percentile(cr.indexCPU, 99)),
+			msf(load.Percentile(cr.indexCPU, 50)), msf(load.Percentile(cr.indexCPU, 99)), server,
 			msf(load.Percentile(cr.like, 50)), msf(load.Percentile(cr.like, 99)))
 	}
 	return res, nil
@@ -632,6 +656,17 @@ func searchReport(o searchOptions, results []engineResult, began time.Time) stri
 				msf(load.Percentile(cr.like, 50)), msf(lp99),
 				float64(lp99)/float64(max(1, ip99)), float64(cr.hits)/float64(max(1, len(cr.index))),
 				cr.emptyIdx, cr.emptyLk, cr.misses)
+		}
+	}
+	for _, r := range results {
+		if !r.serverTimes {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s server processes per index query (/proc/<pid>/schedstat): on a CPU, and waiting for one.\n\n| class | server CPU p50 | server CPU p99 | waiting p50 | waiting p99 |\n| --- | ---: | ---: | ---: | ---: |\n", engineTitle(r.engine))
+		for _, c := range searchClasses {
+			cr := r.classes[c]
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", c, msf(load.Percentile(cr.serverCPU, 50)), msf(load.Percentile(cr.serverCPU, 99)),
+				msf(load.Percentile(cr.serverWait, 50)), msf(load.Percentile(cr.serverWait, 99)))
 		}
 	}
 	return b.String()
