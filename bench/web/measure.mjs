@@ -30,7 +30,7 @@ import { parseArgs } from 'node:util'
 import { chromium, devices } from 'playwright-core'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
-import { chromeFlags, launchPhone, startServer } from '../../e2e/harness.mjs'
+import { chromeFlags, launchPhone, startServer, signedIn } from '../../e2e/harness.mjs'
 import { JS_BUDGET_GZIP } from '../../e2e/budget.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -70,6 +70,7 @@ const median = (xs) => {
 const SETTLE_MS = 4000
 async function waitHomeIdle(page, { settle = true } = {}) {
   await page.waitForURL(/\/home(\?|$)/, { timeout: 20000 })
+  await signedIn(page) // the page shows while the guest signs in
   await page.getByTestId('home-page').waitFor({ timeout: 20000 })
   const handle = await page.waitForFunction(
     () => {
