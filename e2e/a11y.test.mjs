@@ -13,7 +13,7 @@ import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { artifacts, startServer, launchPhone, launchDesktop } from './harness.mjs'
+import { artifacts, startServer, launchPhone, launchDesktop, signedIn } from './harness.mjs'
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const failing = new Set(['critical', 'serious'])
@@ -80,6 +80,7 @@ for (const colorScheme of ['light', 'dark']) {
     try {
       await page.goto(server.base + '/')
       await page.waitForURL(/\/home/, { timeout: 15000 })
+      await signedIn(page) // home shows while the guest signs in
       await $(page, 'video-card').first().waitFor()
       await page.waitForFunction(() => [...document.images].every((i) => i.complete), null, { timeout: 5000 }).catch(() => {})
       await check('home', page)

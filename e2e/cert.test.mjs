@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createRequire } from 'node:module'
 import { devices } from 'playwright-core'
-import { startServer, launchPhone, shot, artifacts } from './harness.mjs'
+import { startServer, launchPhone, shot, artifacts, signedIn } from './harness.mjs'
 
 const ACCOUNT = 'ce_' + Date.now().toString(36).slice(-6)
 const PASSWORD = 'secret12'
@@ -74,6 +74,7 @@ async function me(p) {
 test('a registered user saves the account certificate picture', async () => {
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
   await page.goto(server.base + '/mine/register')
   await $(page, 'register-account').fill(ACCOUNT)
   await $(page, 'register-password').fill(PASSWORD)
@@ -124,6 +125,7 @@ test('in a fresh browser the saved picture signs in as the same user', async () 
   const p = other.page
   await p.goto(server.base + '/')
   await p.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(p) // home shows while the guest signs in
   const guestUid = (await me(p)).uid
   assert.notEqual(guestUid, uid)
   await p.goto(server.base + '/mine/login')
@@ -168,6 +170,7 @@ test('after a reset the old picture is refused and the new link signs in', async
   const p = other.page
   await p.goto(server.base + '/')
   await p.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(p) // home shows while the guest signs in
   await p.goto(server.base + '/mine/login')
   await $(p, 'cert-login-file').setInputFiles(firstPicture)
   await $(p, 'cert-login-error').waitFor({ timeout: 15000 })

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, signedIn } from './harness.mjs'
 
 let server, alice, bob
 const tag = Date.now().toString(36).slice(-5)
@@ -35,6 +35,7 @@ async function register(phone, account) {
   const p = phone.page
   await p.goto(server.base + '/')
   await p.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(p) // home shows while the guest signs in
   await p.goto(server.base + '/mine/register')
   await p.locator('[data-testid=register-account]').fill(account)
   await p.locator('[data-testid=register-password]').fill(password)

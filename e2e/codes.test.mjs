@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
-import { startServer, launchPhone, shot, consoleToken } from './harness.mjs'
+import { startServer, launchPhone, shot, consoleToken, signedIn } from './harness.mjs'
 import { OPERATOR, operatorSetup, call } from './media.mjs'
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
@@ -22,6 +22,7 @@ before(async () => {
   opToken = await consoleToken(server.base, OPERATOR) // the operator console's token (password + TOTP)
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
 })
 
 after(async () => {

@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServer, launchPhone, shot, consoleToken } from './harness.mjs'
+import { startServer, launchPhone, shot, consoleToken, signedIn } from './harness.mjs'
 import { call, OPERATOR, operatorSetup } from './media.mjs'
 
 const stamp = Date.now().toString(36).slice(-5)
@@ -85,6 +85,7 @@ before(async () => {
   P.page.on('response', (r) => { if (r.status() >= 500) failed.push(`${r.status()} ${new URL(r.url()).pathname}`) })
   await P.page.goto(server.base + '/')
   await P.page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(P.page) // home shows while the guest signs in
   await P.page.goto(server.base + '/mine/register')
   await $('register-account').fill('cr_' + stamp)
   await $('register-password').fill(PASSWORD)

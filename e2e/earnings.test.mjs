@@ -14,7 +14,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import { devices } from 'playwright-core'
-import { startServer, launchPhone, shot, consoleToken } from './harness.mjs'
+import { startServer, launchPhone, shot, consoleToken, signedIn } from './harness.mjs'
 import { OPERATOR, operatorSetup, call } from './media.mjs'
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
@@ -123,6 +123,7 @@ test('A registers and reads the share link; the promoter pages start empty', asy
   const page = users.A.page
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
   // A guest is asked to register on the promoter pages.
   await page.goto(server.base + '/mine/usershareshenqing')
   await $(page, 'earn-guest').waitFor({ timeout: 15000 })
@@ -158,6 +159,7 @@ test('B opens the link on a fresh phone: the visit counts once the guest is sign
   assert.deepEqual((await v.json()).data, { counted: true })
   assert.deepEqual(order, ['signed in', 'visit'])
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
   await register('B', page)
   const pkgs = await as('B', 'GET', '/api/app/mine/currencys?type=1')
   big = [...pkgs].sort((a, b) => b.price - a.price)[0]
@@ -302,6 +304,7 @@ test('C, an approved creator, sells a paid post to D and sees the earning', asyn
   const C = await newPhone('C')
   await C.goto(server.base + '/')
   await C.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(C) // home shows while the guest signs in
   await register('C', C)
   // Not a creator yet: the list points to the application.
   await C.goto(server.base + '/mine/creatorearnings')
@@ -324,6 +327,7 @@ test('C, an approved creator, sells a paid post to D and sees the earning', asyn
   const D = await newPhone('D')
   await D.goto(server.base + '/')
   await D.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(D) // home shows while the guest signs in
   await register('D', D)
   const pkgs = await as('D', 'GET', '/api/app/mine/currencys?type=1')
   const enough = [...pkgs].sort((a, b) => a.price - b.price).find((p) => p.coins + p.bonus >= price)

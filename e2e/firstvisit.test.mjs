@@ -1,9 +1,17 @@
 // A first visit and the routes around it, as an iPhone 13 (Chromium).
 //
+// The first screen does not wait for the guest sign-in: a new visitor at /
+// sees home, and one opening a shared /detail/{id} the video's poster and
+// title, drawn from the public answers the page carries while the guest
+// signs in (the sign-in is held back here with page.route); calls that are
+// personal wait and go with the token once it is here. A sign-in that
+// fails (offline, refused) leaves the visitor on splash with the reason and
+// a retry, which brings them to the page they opened.
+//
 // Shared links: a browser with no session that opens a video's link
 // (/detail/{id}), a post's (/cdetail/{id}) or an invitation to register
-// (/mine/register?ic=CODE) passes through splash for the guest sign-in and
-// lands where the link points, with its query; the invitation's code binds
+// (/mine/register?ic=CODE) lands where the link points, with its query,
+// never showing splash or home on the way; the invitation's code binds
 // the new guest to the inviter and shows on the form. Nothing a link or
 // the history state carries can send the visit to another site.
 //
@@ -15,7 +23,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { devices } from 'playwright-core'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, signedIn } from './harness.mjs'
 
 let server, phone
 
@@ -51,7 +59,115 @@ async function fresh({ colorScheme = 'light' } = {}) {
 
 const tokenOf = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('prima_token') ?? 'null'))
 
-test('a shared video link opened with no session lands on the video, after splash', async () => {
+// holdSignIn holds the page's guest sign-in until release() is called, and
+// records every API call the page makes: path, whether it carried a token,
+// and whether the sign-in had answered yet.
+async function holdSignIn(page) {
+  let release
+  const released = new Promise((r) => (release = r))
+  let answered = false
+  const calls = []
+  page.on('request', (r) => {
+    const u = new URL(r.url())
+    if (u.pathname.startsWith('/api/')) calls.push({ path: u.pathname, token: !!r.headers().authorization, afterSignIn: answered })
+  })
+  await page.route('**/api/app/mine/login', async (route) => {
+    await released
+    await route.continue()
+    answered = true
+  })
+  return { release, calls }
+}
+
+// The calls whose answer is the same for everyone (marked public in the web
+// app): the only ones that may go before the token is here. The sign-in
+// itself never carries one.
+const PUBLIC = new Set([
+  '/api/app/vid/source', '/api/app/modules/list', '/api/app/modules/announce', '/api/app/vid/moduleSection',
+  '/api/app/vid/moduleVideo', '/api/app/tag/conf/list', '/api/app/ping/domain/h5', '/api/app/ping/check', '/api/app/mine/login',
+])
+
+test('a new visitor at / sees home before the guest sign-in answers; personal calls then carry the token', async () => {
+  const { context, page, errors, $ } = await fresh()
+  const { release, calls } = await holdSignIn(page)
+  await page.goto(server.base + '/?ch=fv')
+  // Home with its sections, from the page's own data, the sign-in still held.
+  await page.waitForURL(/\/home\?ch=fv$/, { timeout: 15000 })
+  await $('video-card').first().waitFor({ timeout: 15000 })
+  assert.ok((await $('home-section').count()) >= 2, 'sections drawn')
+  assert.equal(await tokenOf(page), null, 'no token yet')
+  assert.equal(await $('splash').count(), 0, 'no splash on the way')
+  await shot(page, 'firstvisit-home-signing-in')
+  const early = calls.filter((c) => !PUBLIC.has(c.path))
+  assert.deepEqual(early, [], 'nothing personal asked for before the token')
+
+  release()
+  await signedIn(page)
+  // The personal calls the shell makes (unread messages) now go, with it.
+  await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.includes('/api/app/mine/unread')), null, { timeout: 10000 })
+  const personal = calls.filter((c) => !PUBLIC.has(c.path))
+  assert.ok(personal.length > 0, 'a personal call was made')
+  assert.deepEqual(personal.filter((c) => !c.token), [], 'every personal call carried the token')
+  assert.ok(personal.every((c) => c.afterSignIn), 'and went after the sign-in answered')
+  assert.equal(new URL(page.url()).pathname + new URL(page.url()).search, '/home?ch=fv', 'still on home, with the query')
+  assert.deepEqual(errors, [])
+  await context.close()
+})
+
+test('a shared video link opened with no session shows the poster and title before the sign-in answers', async () => {
+  const video = await api('GET', '/api/app/vid/info?id=1')
+  const { context, page, errors, $ } = await fresh()
+  const { release, calls } = await holdSignIn(page)
+  await page.goto(`${server.base}/detail/${video.id}`)
+  await $('detail-summary-title').waitFor({ timeout: 15000 })
+  assert.equal(await $('detail-summary-title').innerText(), video.title)
+  assert.equal(await page.locator('[data-testid=player-poster] img').getAttribute('src'), video.cover)
+  // The server's layer is gone: the app shows the same picture itself.
+  await page.locator('#prima-first').waitFor({ state: 'detached', timeout: 8000 })
+  assert.equal(await tokenOf(page), null, 'no token yet')
+  assert.deepEqual(calls.filter((c) => c.path === '/api/app/vid/info'), [], 'the personal detail waits for the token')
+  await shot(page, 'firstvisit-detail-signing-in')
+
+  release()
+  await $('detail-title').waitFor({ timeout: 15000 })
+  assert.equal(await $('detail-title').innerText(), video.title)
+  const info = calls.filter((c) => c.path === '/api/app/vid/info')
+  assert.equal(info.length, 1, 'vid/info asked for once')
+  assert.ok(info[0].token && info[0].afterSignIn, 'with the token')
+  assert.equal(new URL(page.url()).pathname, `/detail/${video.id}`)
+  assert.deepEqual(errors, [])
+  await context.close()
+})
+
+test('a failed guest sign-in shows splash with the reason; 重试 lands on the page the link pointed to', async () => {
+  const video = await api('GET', '/api/app/vid/info?id=1')
+  const { context, page, errors, $ } = await fresh()
+  let refuse = true
+  await page.route('**/api/app/mine/login', (route) => (refuse ? route.abort('internetdisconnected') : route.continue()))
+  await page.goto(`${server.base}/detail/${video.id}?from=share`)
+  await $('splash-error').waitFor({ timeout: 15000 })
+  assert.equal(new URL(page.url()).pathname, '/')
+  assert.match(await $('splash-error').innerText(), /网络/)
+  assert.equal(await page.locator('#prima-first').count(), 0, 'nothing of the page drawn over the error')
+  await shot(page, 'firstvisit-signin-failed')
+
+  // Still refused: a retry comes back to the same state.
+  await $('splash-retry').click()
+  await $('splash-error').waitFor({ timeout: 15000 })
+  assert.equal(new URL(page.url()).pathname, '/')
+
+  refuse = false
+  await $('splash-retry').click()
+  await $('detail-title').waitFor({ timeout: 15000 })
+  const url = new URL(page.url())
+  assert.equal(url.pathname + url.search, `/detail/${video.id}?from=share`)
+  await signedIn(page)
+  const pageErrors = errors.filter((e) => !/Failed to load resource/.test(e))
+  assert.deepEqual(pageErrors, [])
+  await context.close()
+})
+
+test('a shared video link opened with no session lands on the video, never showing splash or home', async () => {
   const video = await api('GET', '/api/app/vid/info?id=1')
   const { context, page, errors, $ } = await fresh()
   const seen = []
@@ -71,9 +187,10 @@ test('a shared video link opened with no session lands on the video, after splas
   const url = new URL(page.url())
   assert.equal(url.pathname + url.search, `/detail/${video.id}?from=share`)
   assert.equal(await $('detail-title').innerText(), video.title)
-  assert.ok(await tokenOf(page), 'signed in as a guest on the way')
+  await signedIn(page)
   const app = seen.filter((p) => p.startsWith('app:'))
   assert.ok(!app.includes('app:/home'), `never shows home on the way: ${app}`)
+  assert.ok(!app.includes('app:/'), `nor splash: ${app}`)
   await shot(page, 'firstvisit-detail')
   // Back from the video: nothing of the trip through splash to go back to;
   // the page's own back goes home.
@@ -118,6 +235,7 @@ test('a guest who already has a session opens the invitation to register: regist
   const { context, page, errors, $ } = await fresh()
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home$/, { timeout: 15000 })
+  await signedIn(page)
   const before = await api('POST', '/api/app/userinvite/info', { token: await tokenOf(page), body: {} })
   assert.equal(before.inviter, null, 'a guest signed in with no invitation')
   await page.goto(`${server.base}/mine/register?ic=${code.toLowerCase()}`)

@@ -5,7 +5,7 @@
 // list and the not-found state. Screenshots light and dark at 320 and 430 px.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, signedIn } from './harness.mjs'
 
 let server, phone, page
 let freeID, freeCount
@@ -49,6 +49,7 @@ const viewerAttr = (name) => $('gallery-viewer').getAttribute(name)
 test('galleryCategory shows the images sub-modules as tabs and their galleries', async () => {
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
   await page.goto(server.base + '/galleryCategory')
   await $('gallery-card').first().waitFor({ timeout: 15000 })
   const mods = await api('/api/app/modules/list?moduleType=3')
@@ -218,6 +219,7 @@ test('the pages at 320 and 430 px, light and dark', async () => {
       try {
         await p.page.goto(server.base + '/')
         await p.page.waitForURL(/\/home/, { timeout: 15000 })
+        await signedIn(p.page) // home shows while the guest signs in
         await p.page.goto(server.base + '/galleryCategory')
         await p.page.locator('[data-testid=gallery-card]').first().waitFor()
         await shot(p.page, `gallery-category-${colorScheme}-${width}`)

@@ -110,6 +110,13 @@ export async function launchPhone({ width, colorScheme = 'light', bypassCSP = fa
   return { browser, context, page, errors }
 }
 
+// signedIn waits until the page holds a session token. A first visit shows
+// its page while the guest signs in (web/src/app/RootLayout.tsx), so
+// reaching /home no longer means the token is there.
+export async function signedIn(page, timeout = 15000) {
+  await page.waitForFunction(() => !!localStorage.getItem('prima_token'), null, { timeout })
+}
+
 // launchDesktop opens a plain desktop Chromium context: the platform is pc.
 export async function launchDesktop({ colorScheme = 'light', bypassCSP = false } = {}) {
   const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: chromeFlags })

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { createRequire } from 'node:module'
-import { startServer, launchPhone, shot, consoleToken } from './harness.mjs'
+import { startServer, launchPhone, shot, consoleToken, signedIn } from './harness.mjs'
 import { OPERATOR, operatorSetup, call } from './media.mjs'
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
@@ -29,6 +29,7 @@ before(async () => {
   // The app signs in as a guest on its first screen.
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
 })
 
 after(async () => {

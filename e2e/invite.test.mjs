@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { devices } from 'playwright-core'
-import { startServer, launchPhone, shot, consoleToken } from './harness.mjs'
+import { startServer, launchPhone, shot, consoleToken, signedIn } from './harness.mjs'
 import { OPERATOR, operatorSetup, call as api } from './media.mjs'
 
 let server, phone, page
@@ -59,6 +59,7 @@ test('a friend opening the invite link, registering and binding a phone pays the
   page.on('pageerror', (e) => errors.push(String(e)))
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
   await page.goto(server.base + '/mine/shareyaoqing')
   const codeEl = $(page, 'invite-code')
   await codeEl.waitFor({ timeout: 15000 })
@@ -75,6 +76,7 @@ test('a friend opening the invite link, registering and binding a phone pays the
   friend.on('pageerror', (e) => errors.push(String(e)))
   await friend.goto(`${server.base}/?ic=${code.toLowerCase()}`)
   await friend.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(friend) // home shows while the guest signs in
   await register(friend, 'iv_' + Date.now().toString(36).slice(-6))
   const friendToken = await friend.evaluate(() => JSON.parse(localStorage.getItem('prima_token') ?? 'null'))
   const mobile = '13700000042'

@@ -5,7 +5,7 @@
 // shows the network toast and the language stays, and a later tap works.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { startServer, launchPhone } from './harness.mjs'
+import { startServer, launchPhone, signedIn } from './harness.mjs'
 
 let server, phone, page
 const $ = (id) => page.locator(`[data-testid=${id}]`)
@@ -19,6 +19,7 @@ before(async () => {
   phone.context.on('request', (r) => { if (EN_CHUNK.test(r.url())) enRequests.push(r.url()) })
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
   await $('video-card').first().waitFor()
 })
 

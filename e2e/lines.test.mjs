@@ -5,7 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { startServer, launchPhone, freePort, shot, consoleToken } from './harness.mjs'
+import { startServer, launchPhone, freePort, shot, consoleToken, signedIn } from './harness.mjs'
 
 async function call(base, method, path, body, token) {
   const headers = { Accept: 'application/json' }
@@ -38,6 +38,7 @@ test('two API lines, one down: the app uses the live one and the dead one is rep
     })
     await page.goto(server.base + '/')
     await page.waitForURL(/\/home/, { timeout: 15000 })
+    await signedIn(page) // home shows while the guest signs in
     await page.locator('[data-testid=video-card]').first().waitFor({ timeout: 15000 })
 
     // The choice is persisted (prima_ storage): the live line for the API,
@@ -102,6 +103,7 @@ test('two video lines, one down: videos play from the live one', async () => {
     page.on('request', (r) => { if (/\.(m3u8|m4s|ts|mp4)(\?|$)/.test(new URL(r.url()).pathname)) media.push(new URL(r.url()).origin) })
     await page.goto(server.base + '/')
     await page.waitForURL(/\/home/, { timeout: 15000 })
+    await signedIn(page) // home shows while the guest signs in
     await page.waitForFunction(() => JSON.parse(localStorage.getItem('prima_config') || '{}')?.state?.lines?.video != null, null, { timeout: 10000 })
     assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('prima_config')).state.lines.video), live)
 

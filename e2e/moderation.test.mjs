@@ -9,7 +9,7 @@
 // that names the end of the mute, and publishes again once unmuted.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { startServer, launchPhone, shot, consoleToken } from './harness.mjs'
+import { startServer, launchPhone, shot, consoleToken, signedIn } from './harness.mjs'
 import { OPERATOR, operatorSetup, call } from './media.mjs'
 
 const stamp = Date.now().toString(36).slice(-6)
@@ -65,6 +65,7 @@ async function publishArticle(title, body) {
 test('a registered iPhone user publishes two posts through the app, both held for review', async () => {
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
   await page.goto(server.base + '/mine/register')
   await $('register-account').fill(AUTHOR)
   await $('register-password').fill(PASSWORD)

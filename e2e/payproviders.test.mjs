@@ -13,7 +13,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import { createHash } from 'node:crypto'
-import { startServer, launchPhone, shot, freePort } from './harness.mjs'
+import { startServer, launchPhone, shot, freePort, signedIn } from './harness.mjs'
 
 const PID = '1001'
 const KEY = 'e2e-merchant-key-0123456789'
@@ -124,6 +124,7 @@ const coins = async () => (await api('/api/app/mine/wallet')).coins
 test('the top-up page lists the gateway channels, pays at the gateway and the result page sees it paid', async () => {
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
   await page.goto(server.base + '/mine/usercoinchongzhi')
   await $('package').first().waitFor({ timeout: 15000 })
   const codes = await page.locator('[data-testid=paytype]').evaluateAll((els) => els.map((e) => e.dataset.code))

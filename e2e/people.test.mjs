@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { devices } from 'playwright-core'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, signedIn } from './harness.mjs'
 import { attachClips, call, operatorSetup, shortFeedIds } from './media.mjs'
 
 const stamp = Date.now().toString(36).slice(-5)
@@ -44,6 +44,7 @@ async function both(p, name) {
 async function register(p, account) {
   await p.page.goto(server.base + '/')
   await p.page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(p.page) // home shows while the guest signs in
   await p.page.goto(server.base + '/mine/register')
   await $(p, 'register-account').fill(account)
   await $(p, 'register-password').fill(PASSWORD)
@@ -194,6 +195,7 @@ test('a guest who taps follow is sent to sign in, and nothing is followed', asyn
   const p = await context.newPage()
   await p.goto(server.base + '/')
   await p.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(p) // home shows while the guest signs in
   await p.goto(`${server.base}/usercenter/${A.uid}`)
   await p.locator('[data-testid=people-follow]').click()
   await p.waitForURL(/\/mine\/login$/)

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { root, startServer, launchPhone, shot, consoleToken } from './harness.mjs'
+import { root, startServer, launchPhone, shot, consoleToken, signedIn } from './harness.mjs'
 
 let server, phone, page, tmp
 let freeVideo, vipVideo, shortVip, demoVip
@@ -73,6 +73,7 @@ before(async () => {
   page = phone.page
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
 })
 
 after(async () => {

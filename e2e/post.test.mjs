@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, signedIn } from './harness.mjs'
 import { call } from './media.mjs'
 
 const stamp = Date.now().toString(36).slice(-5)
@@ -59,6 +59,7 @@ async function open(p, path) {
 async function register(p, account) {
   await p.page.goto(server.base + '/')
   await p.page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(p.page) // home shows while the guest signs in
   await p.page.goto(server.base + '/mine/register')
   await $(p, 'register-account').fill(account)
   await $(p, 'register-password').fill(PASSWORD)

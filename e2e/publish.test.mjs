@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, signedIn } from './harness.mjs'
 import { call } from './media.mjs'
 
 const stamp = Date.now().toString(36).slice(-5)
@@ -62,6 +62,7 @@ const jpeg = (name) => ({ name: name + '.jpg', mimeType: 'image/jpeg', buffer: f
 test('a registered user opens the rules from Mine and sees the three kinds', async () => {
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
   await page.goto(server.base + '/mine/register')
   await $('register-account').fill('pub_' + stamp)
   await $('register-password').fill(PASSWORD)
@@ -237,6 +238,7 @@ test('a guest is asked to register', async () => {
   try {
     await guest.page.goto(server.base + '/')
     await guest.page.waitForURL(/\/home/, { timeout: 15000 })
+    await signedIn(guest.page) // home shows while the guest signs in
     await guest.page.goto(server.base + '/community/publish/rule')
     await guest.page.locator('[data-testid=publish-guest]').waitFor()
     assert.equal(await guest.page.locator('[data-testid=publish-kind-picture]').count(), 0)

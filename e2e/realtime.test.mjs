@@ -5,7 +5,7 @@
 // subprotocol list, the echoed prima.v1, the same-origin check and CSP.)
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, signedIn } from './harness.mjs'
 
 let server, phone
 const account = 'rt_' + Date.now().toString(36).slice(-6)
@@ -27,6 +27,7 @@ test('a profile change in another tab refreshes Mine without a reload', async ()
   a.on('websocket', (ws) => sockets.push(ws))
   await a.goto(server.base + '/')
   await a.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(a) // home shows while the guest signs in
   await a.goto(server.base + '/mine')
   await a.locator('[data-testid=mine-guest-card]').waitFor()
   for (let i = 0; i < 50 && !sockets.some((ws) => ws.url().endsWith('/api/app/ws')); i++) await a.waitForTimeout(100)

@@ -14,7 +14,7 @@
 // Screenshots light and dark.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { startServer, launchPhone, shot, consoleToken } from './harness.mjs'
+import { startServer, launchPhone, shot, consoleToken, signedIn } from './harness.mjs'
 import { OPERATOR, operatorSetup, call } from './media.mjs'
 
 const stamp = Date.now().toString(36).slice(-5)
@@ -78,6 +78,7 @@ before(async () => {
   page.on('response', (r) => { if (r.status() >= 500) failed.push(`${r.status()} ${new URL(r.url()).pathname}`) })
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
 })
 
 after(async () => {
@@ -121,6 +122,7 @@ test('/home/search opens with the field focused, hot words and suggestions as th
   assert.ok(freshHot.some((h) => h.word === '猫咪'))
   await $('home-search').click()
   await page.waitForURL(/\/home\/search$/)
+  await signedIn(page) // home shows while the guest signs in
   await $('search-page').waitFor()
   assert.equal(await $('search-page').getAttribute('data-route'), 'homesearch')
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'search-input')
@@ -139,6 +141,7 @@ test('/home/search opens with the field focused, hot words and suggestions as th
   // Back goes home (the home variant).
   await $('nav-back').click()
   await page.waitForURL(/\/home$/)
+  await signedIn(page) // home shows while the guest signs in
 })
 
 test('猫: the overview and every tab show the ranked results, marked', async () => {

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { devices } from 'playwright-core'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, signedIn } from './harness.mjs'
 import { attachClips, call as apiCall, operatorSetup, shortFeedIds } from './media.mjs'
 
 let server, phone, page, cdp
@@ -90,6 +90,7 @@ async function swipeUp() {
 test('a visitor reaches the short-video tab and the first clip plays, muted', async () => {
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
   const plays = []
   page.on('request', (r) => r.url().includes('/api/app/vid/play') && r.method() === 'POST' && plays.push(JSON.parse(r.postData()).id))
   await $('tab-shortvideo').click()
@@ -289,6 +290,7 @@ test('a VIP clip ends its preview under a veil, with the paywall card on it', as
   try {
     await p.goto(server.base + '/')
     await p.waitForURL(/\/home/, { timeout: 15000 })
+    await signedIn(p) // home shows while the guest signs in
     await p.goto(`${server.base}/sourceshortvideo?id=${sub}`)
     await p.locator('[data-testid=short-slide][data-role=play] video').waitFor({ timeout: 15000 })
     await p.evaluate(() => { for (const v of document.querySelectorAll('video')) { v.muted = true; v.playbackRate = 4; v.play().catch(() => {}) } })

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, signedIn } from './harness.mjs'
 
 let server, phone, page, cdp, work, clip
 const $ = (id) => page.locator(`[data-testid=${id}]`)
@@ -29,6 +29,7 @@ before(async () => {
   cdp = await phone.context.newCDPSession(page)
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
 })
 
 after(async () => {

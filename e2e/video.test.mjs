@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { root, startServer, launchPhone, shot, consoleToken } from './harness.mjs'
+import { root, startServer, launchPhone, shot, consoleToken, signedIn } from './harness.mjs'
 
 let server, phone, page
 let videoID, videoTitle
@@ -34,6 +34,7 @@ async function api(path) {
 test('a guest opens a video from home and sees its detail', async () => {
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
   const card = $('video-card').first()
   await card.waitFor()
   videoID = Number(await card.getAttribute('data-video-id'))
@@ -126,6 +127,7 @@ test('an unknown video shows the not-found state with a way home', async () => {
   await shot(page, 'video-04-notfound')
   await $('detail-home').click()
   await page.waitForURL(/\/home$/)
+  await signedIn(page) // home shows while the guest signs in
   await page.goto(server.base + '/detail/abc')
   await $('detail-notfound').waitFor()
 })
@@ -225,6 +227,7 @@ test('the detail at 320 and 430 px, light and dark', async () => {
       // A visitor without a session goes through splash first (spec §2).
       await p.page.goto(server.base + '/')
       await p.page.waitForURL(/\/home/, { timeout: 15000 })
+      await signedIn(p.page) // home shows while the guest signs in
       await p.page.goto(server.base + `/detail/${videoID}`)
       await p.page.locator('[data-testid=detail-title]').waitFor()
       await p.page.locator('[data-testid=detail-related] [data-testid=video-card]').first().waitFor()

@@ -11,7 +11,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, signedIn } from './harness.mjs'
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
@@ -364,6 +364,7 @@ test('Mine open in another tab follows a purchase made elsewhere (wallet.changed
   try {
     await other.page.goto(server.base + '/')
     await other.page.waitForURL(/\/home/, { timeout: 15000 })
+    await signedIn(other.page) // its own guest first, so it cannot land over the one set below
     await other.page.evaluate((t) => localStorage.setItem('prima_token', t), token)
     await other.page.goto(server.base + '/mine')
     const before = await coins()
@@ -390,6 +391,7 @@ test('the wallet pages in dark mode and at 320 px', async () => {
     try {
       await p.page.goto(server.base + '/')
       await p.page.waitForURL(/\/home/, { timeout: 15000 })
+      await signedIn(p.page) // its own guest first, so it cannot land over the one set below
       // The same guest as the journey: its token in this context's storage.
       await p.page.evaluate((t) => localStorage.setItem('prima_token', t), token)
       for (const [path, marker, name] of [

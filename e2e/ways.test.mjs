@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, signedIn } from './harness.mjs'
 import { call } from './media.mjs'
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
@@ -65,6 +65,7 @@ test('the test-mode code reader answers only for numbers that got a code', async
 test('a guest is asked to register before binding a phone', async () => {
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
   await page.goto(server.base + '/mine/bindphone')
   await $('ways-guest-gate').waitFor({ timeout: 15000 })
   await both('bindphone-guest')

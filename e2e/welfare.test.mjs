@@ -5,7 +5,7 @@
 // confirm sheet (points fall, coins rise). Screenshots light and dark.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { startServer, launchPhone, shot, consoleToken } from './harness.mjs'
+import { startServer, launchPhone, shot, consoleToken, signedIn } from './harness.mjs'
 import { OPERATOR, operatorSetup, call, shortFeedIds } from './media.mjs'
 
 let server, phone, page, opToken
@@ -42,6 +42,7 @@ const points = async () => Number(await $('wf-points').textContent())
 test('a guest checks in once; the button turns done and points rise', async () => {
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
   await page.goto(server.base + '/mine/userfulitask')
   await $('wf-checkin-btn').waitFor({ timeout: 15000 })
   await $('wf-tasks').waitFor()

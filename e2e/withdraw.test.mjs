@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
-import { startServer, launchPhone, shot, consoleToken } from './harness.mjs'
+import { startServer, launchPhone, shot, consoleToken, signedIn } from './harness.mjs'
 import { OPERATOR, operatorSetup, call } from './media.mjs'
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
@@ -78,6 +78,7 @@ async function audit() {
 test('a guest is asked to register before withdrawing', async () => {
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // home shows while the guest signs in
   await page.goto(server.base + '/mine/withdraw')
   await $('wd-guest').waitFor({ timeout: 15000 })
   assert.equal(await $('wd-register').getAttribute('href'), '/mine/register')

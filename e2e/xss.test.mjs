@@ -8,7 +8,7 @@
 // links, styles, frames).
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { startServer, launchPhone, shot } from './harness.mjs'
+import { startServer, launchPhone, shot, signedIn } from './harness.mjs'
 import { call } from './media.mjs'
 
 const stamp = Date.now().toString(36).slice(-5)
@@ -67,6 +67,7 @@ test('a registered user writes the corpus into a name, posts and comments', asyn
   const p = P.page
   await p.goto(server.base + '/')
   await p.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(p) // home shows while the guest signs in
   await p.goto(server.base + '/mine/register')
   await $('register-account').fill('xss_' + stamp)
   await $('register-password').fill(PASSWORD)

@@ -1,7 +1,9 @@
 // Lighthouse 12 mobile (its default Moto G Power profile: simulated slow 4G,
 // 4x CPU slowdown) on Prima's /home, /detail/:id and /shortvideo, signed in
-// with the HTTP cache cleared (as measure.mjs's "returning" target), beside
-// a baseline page in the same run, the runs interleaved round-robin.
+// with the HTTP cache cleared (as measure.mjs's "returning" target), and on
+// / and /detail/:id as a new visitor (Lighthouse's clean storage: no
+// session, the guest signs in during the load), beside a baseline page in
+// the same run, the runs interleaved round-robin.
 //
 // The baseline is a static page from a tiny node http server on loopback: a
 // title bar, one of the seed's cover images at card size (from the same
@@ -26,7 +28,7 @@ import { parseArgs } from 'node:util'
 import { chromium } from 'playwright-core'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
-import { chromeFlags, freePort, startServer } from '../../e2e/harness.mjs'
+import { chromeFlags, freePort, startServer, signedIn } from '../../e2e/harness.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const { values: opts } = parseArgs({
@@ -50,6 +52,7 @@ async function signIn(port, base) {
     const page = await browser.contexts()[0].newPage()
     await page.goto(base + '/')
     await page.waitForURL(/\/home/, { timeout: 20000 })
+    await signedIn(page) // the page shows while the guest signs in
     await page.locator('[data-testid=video-card]').first().waitFor({ timeout: 20000 })
     const cdp = await page.context().newCDPSession(page)
     await cdp.send('Network.clearBrowserCache')
@@ -121,6 +124,7 @@ async function pagesOf(server, tag = '') {
   const page = await (await b.newContext()).newPage()
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 20000 })
+  await signedIn(page) // the page shows while the guest signs in
   await page.locator('[data-testid=video-card]').first().waitFor()
   const ids = await page.locator('[data-testid=video-card]').evaluateAll((els) => els.map((e) => Number(e.dataset.videoId)))
   const cover = await page.locator('[data-testid=video-card] img').first().getAttribute('src')
@@ -134,6 +138,10 @@ async function pagesOf(server, tag = '') {
   return {
     coverURL: new URL(cover, server.base).href,
     targets: [
+      // A new visitor: Lighthouse's own clean storage, no session; splash's
+      // "/" (it ends on /home) and a shared video link.
+      { name: '/ new visitor' + tag, url: server.base + '/', signInBase: null },
+      { name: `/detail/${id} new visitor${tag}`, url: `${server.base}/detail/${id}`, signInBase: null },
       { name: '/home' + tag, url: server.base + '/home', signInBase: server.base },
       { name: `/detail/${id}${tag}`, url: `${server.base}/detail/${id}`, signInBase: server.base },
       { name: '/shortvideo' + tag, url: server.base + '/shortvideo', signInBase: server.base },
@@ -181,7 +189,7 @@ async function main() {
   const ms = (n) => (n == null ? '–' : `${Math.round(n)} ms`)
   const la = (l) => l.map((x) => x.toFixed(1)).join(' ')
   const lines = [
-    `### Lighthouse 12 mobile, signed in, HTTP cache cleared: median of ${RUNS} interleaved runs`,
+    `### Lighthouse 12 mobile (new visitor: clean storage; the rest signed in, HTTP cache cleared): median of ${RUNS} interleaved runs`,
     '',
     `Load average (1, 5, 15 min) at the start ${la(loadStart)}, at the end ${la(loadavg())}.`,
     '',

@@ -36,7 +36,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { chromium, devices } from 'playwright-core'
-import { chromeFlags, startServer } from '../../e2e/harness.mjs'
+import { chromeFlags, startServer, signedIn } from '../../e2e/harness.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const { values: opts } = parseArgs({
@@ -175,6 +175,7 @@ async function main() {
     const page = await ctx.newPage()
     await page.goto(server.base + '/')
     await page.waitForURL(/\/home/, { timeout: 20000 })
+    await signedIn(page) // the page shows while the guest signs in
     await page.locator('[data-testid=video-card]').first().waitFor()
     const ids = await page.locator('[data-testid=video-card]').evaluateAll((els) => els.map((e) => Number(e.dataset.videoId)))
     const token = await page.evaluate(() => JSON.parse(localStorage.getItem('prima_token') ?? 'null'))

@@ -4,7 +4,7 @@
 //
 //   node profile-swipe.mjs [--swipes 3]
 import { parseArgs } from 'node:util'
-import { launchPhone, startServer } from '../../e2e/harness.mjs'
+import { launchPhone, startServer, signedIn } from '../../e2e/harness.mjs'
 import { attachClips, operatorSetup, shortFeedIds } from '../../e2e/media.mjs'
 
 const { values: opts } = parseArgs({ options: { swipes: { type: 'string', default: '3' } } })
@@ -18,6 +18,7 @@ try {
   const cdp = await context.newCDPSession(page)
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // the page shows while the guest signs in
   await page.goto(server.base + '/shortvideo')
   await page.waitForFunction(() => document.querySelector('[data-testid=short-slide][data-role=play] video')?.currentTime > 0, null, { timeout: 20000 })
   await cdp.send('Profiler.enable')

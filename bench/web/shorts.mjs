@@ -20,7 +20,7 @@
 //
 //   node shorts.mjs [--swipes 6]
 import { parseArgs } from 'node:util'
-import { launchPhone, startServer } from '../../e2e/harness.mjs'
+import { launchPhone, startServer, signedIn } from '../../e2e/harness.mjs'
 import { attachClips, operatorSetup, shortFeedIds } from '../../e2e/media.mjs'
 
 const { values: opts } = parseArgs({ options: { swipes: { type: 'string', default: '6' } } })
@@ -41,6 +41,7 @@ try {
   const cdp = await context.newCDPSession(page)
   await page.goto(server.base + '/')
   await page.waitForURL(/\/home/, { timeout: 15000 })
+  await signedIn(page) // the page shows while the guest signs in
   await page.goto(server.base + '/shortvideo')
   const playingId = (id) =>
     page.waitForFunction((id) => {

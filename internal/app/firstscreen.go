@@ -32,14 +32,20 @@ const (
 )
 
 // firstScreen is the layer for a page at path whose LCP picture is img;
-// note says home shows the announcement bar above its banner.
-func firstScreen(kind firstKind, path, img string, note bool) string {
+// note says home shows the announcement bar above its banner. via, when
+// not "", is the path the page was opened at and the app passes through
+// on its way to path: splash's "/" on its way to /home.
+func firstScreen(kind firstKind, path, via, img string, note bool) string {
 	if !strings.HasPrefix(img, "/media/") {
 		return ""
 	}
 	pic := `<img src="` + html.EscapeString(img) + `" alt="">`
 	var b strings.Builder
-	b.WriteString(`<div id="prima-first" class="prima-first" data-path="` + html.EscapeString(path) + `" aria-hidden="true">`)
+	b.WriteString(`<div id="prima-first" class="prima-first" data-path="` + html.EscapeString(path) + `"`)
+	if via != "" {
+		b.WriteString(` data-via="` + html.EscapeString(via) + `"`)
+	}
+	b.WriteString(` aria-hidden="true">`)
 	switch kind {
 	case firstHome:
 		b.WriteString(`<div class="prima-first-head"></div>`)

@@ -71,6 +71,15 @@ type bootData struct {
 	// module's first feed page.
 	ShortModules json.RawMessage `json:"shortModules,omitempty"`
 	ShortFeed    *bootSections   `json:"shortFeed,omitempty"`
+	// A detail page's: what of vid/info is the same for everyone (the
+	// title and the cover), for the page to draw while the guest signs in.
+	Detail *bootDetail `json:"detail,omitempty"`
+}
+
+type bootDetail struct {
+	ID    int64  `json:"id"`
+	Title string `json:"title"`
+	Cover string `json:"cover"`
 }
 
 type bootSections struct {
@@ -235,10 +244,16 @@ func wantsBoot(p string) bool { return homeBootPaths[p] || p == shortPath || det
 
 // renderDetail preloads a video's cover, which the player shows as its
 // poster: the detail page's LCP, and draws it where the player will be.
-// Only the cover, which is public: the rest of vid/info depends on who
-// asks, and the page's request carries no token.
+// Of vid/info only the title and the cover go in the page (the data
+// block), for the app to draw the page with while a new visitor's guest
+// sign-in runs: the rest depends on who asks, and the page's request
+// carries no token (the app asks for it with the token). The configuration
+// goes in too: a first visit opening a shared link needs it before the app
+// draws anything (the platform gate) or starts the guest sign-in.
 func (b *homeBoot) renderDetail(r *http.Request, index []byte, id int64) []byte {
 	var v struct {
+		ID    int64  `json:"id"`
+		Title string `json:"title"`
 		Cover string `json:"cover"`
 	}
 	info := b.call(r, "/api/app/vid/info?id="+strconv.FormatInt(id, 10))
@@ -248,12 +263,10 @@ func (b *homeBoot) renderDetail(r *http.Request, index []byte, id int64) []byte 
 	if l, err := b.lines.Lines(r.Context()); err != nil || len(l.Image) > 0 {
 		return nil
 	}
-	link := `<link rel="preload" as="image" href="` + html.EscapeString(v.Cover) + `" fetchpriority="high">` + "\n"
-	first := ""
-	if hasSession(r) {
-		first = firstScreen(firstDetail, r.URL.Path, v.Cover, false)
-	}
-	return splice(index, link, first)
+	head := `<link rel="preload" as="image" href="` + html.EscapeString(v.Cover) + `" fetchpriority="high">` + "\n"
+	d := bootData{Source: b.call(r, "/api/app/vid/source"), Detail: &bootDetail{ID: v.ID, Title: v.Title, Cover: v.Cover}}
+	head = headOf(d, nil) + head
+	return splice(index, head, firstScreen(firstDetail, r.URL.Path, "", v.Cover, false))
 }
 
 // render returns the page for r: index with the boot block and the
@@ -281,10 +294,15 @@ func (b *homeBoot) render(r *http.Request, index []byte) []byte {
 	first := ""
 	if b := firstBanner(d.Source); b != "" {
 		preload = append(preload, b)
-		// Drawn by the server only where home itself is the page: "/" is
-		// splash and "/main" moves on to /home.
-		if r.URL.Path == homePath && hasSession(r) {
-			first = firstScreen(firstHome, homePath, b, hasAnnouncements(d.Announce))
+		// Drawn where home is the page, and on "/": splash goes on to home
+		// as soon as a guest sign-in is under way (a visitor with a session
+		// at once), so home is the first screen there too. "/main" gets
+		// none: its redirect is a navigation of the app's own.
+		switch r.URL.Path {
+		case homePath:
+			first = firstScreen(firstHome, homePath, "", b, hasAnnouncements(d.Announce))
+		case "/":
+			first = firstScreen(firstHome, homePath, "/", b, hasAnnouncements(d.Announce))
 		}
 	}
 	if id := defaultModule(d.Source, d.Modules); id > 0 {
@@ -311,7 +329,7 @@ func (b *homeBoot) render(r *http.Request, index []byte) []byte {
 // tab's LCP), and draws it. The slide shows the cover as it is, from this
 // server.
 func (b *homeBoot) renderShort(r *http.Request, index []byte) []byte {
-	d := bootData{ShortModules: b.call(r, "/api/app/modules/list?moduleType=4")}
+	d := bootData{ShortModules: b.call(r, "/api/app/modules/list?moduleType=4"), Source: b.call(r, "/api/app/vid/source")}
 	var ms []struct {
 		ModuleID int64 `json:"moduleID"`
 	}
@@ -330,9 +348,7 @@ func (b *homeBoot) renderShort(r *http.Request, index []byte) []byte {
 			}
 			if json.Unmarshal(page, &p) == nil && len(p.List) > 0 && strings.HasPrefix(p.List[0].Cover, "/media/") {
 				preload = append(preload, p.List[0].Cover)
-				if hasSession(r) {
-					first = firstScreen(firstShort, shortPath, p.List[0].Cover, false)
-				}
+				first = firstScreen(firstShort, shortPath, "", p.List[0].Cover, false)
 			}
 		}
 	}
@@ -340,19 +356,6 @@ func (b *homeBoot) renderShort(r *http.Request, index []byte) []byte {
 		return nil
 	}
 	return splice(index, headOf(d, preload), first)
-}
-
-// sessionCookie is the cookie the web app keeps its session token in,
-// beside localStorage (web/src/lib/storage.ts setToken).
-const sessionCookie = "prima_token"
-
-// hasSession says whether the page's visitor has a session the app will
-// find. Without one the app sends them to splash (RootLayout), so drawing
-// the page's first screen would only flash it before splash. The cookie's
-// value is not checked: it decides a picture, never access.
-func hasSession(r *http.Request) bool {
-	c, err := r.Cookie(sessionCookie)
-	return err == nil && c.Value != ""
 }
 
 // headOf is what goes before </head>: the preloads (the first at high

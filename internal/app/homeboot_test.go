@@ -76,6 +76,11 @@ type boot struct {
 		ModuleID int64           `json:"moduleID"`
 		Page     json.RawMessage `json:"page"`
 	} `json:"sections"`
+	Detail *struct {
+		ID    int64  `json:"id"`
+		Title string `json:"title"`
+		Cover string `json:"cover"`
+	} `json:"detail"`
 }
 
 func parseBoot(t *testing.T, page []byte) boot {
@@ -180,7 +185,7 @@ func TestHomeBootThroughTheServer(t *testing.T) {
 			t.Fatalf("%s: the boot must not need inline script: %s", p, csp)
 		}
 	}
-	for _, p := range []string{"/mine", "/detail/1", "/home/search"} {
+	for _, p := range []string{"/mine", "/home/search"} {
 		if strings.Contains(get(p).Body.String(), "prima-home-data") {
 			t.Fatalf("%s carries the boot block", p)
 		}
@@ -251,8 +256,25 @@ func TestDetailPreloadsItsCover(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := render("/detail/" + strconv.FormatInt(id, 10))
-	if !bytes.Contains(page, []byte(`<link rel="preload" as="image" href="/media/covers/b.jpg" fetchpriority="high">`)) || bytes.Contains(page, []byte("prima-home-data")) {
+	if !bytes.Contains(page, []byte(`<link rel="preload" as="image" href="/media/covers/b.jpg" fetchpriority="high">`)) {
 		t.Fatalf("detail page: %s", page)
+	}
+	// The block: the configuration and the video's public title and cover,
+	// nothing else of vid/info (access, playback and the like depend on who
+	// asks).
+	b := parseBoot(t, page)
+	sameJSON(t, "source", b.Source, data(t, s.Handler, "/api/app/vid/source"))
+	var info struct{ Title string }
+	if err := json.Unmarshal(data(t, s.Handler, "/api/app/vid/info?id="+strconv.FormatInt(id, 10)), &info); err != nil {
+		t.Fatal(err)
+	}
+	if b.Detail == nil || b.Detail.ID != id || b.Detail.Title != info.Title || b.Detail.Cover != "/media/covers/b.jpg" || b.Modules != nil || b.Sections != nil {
+		t.Fatalf("detail block: %+v", b)
+	}
+	m := bootBlock.FindSubmatch(page)
+	var keys map[string]map[string]json.RawMessage
+	if err := json.Unmarshal(m[1], &keys); err != nil || len(keys) != 2 || len(keys["detail"]) != 3 {
+		t.Fatalf("detail block holds more than it should: %s", m[1])
 	}
 	var cdn int64
 	if err := s.App.DB.QueryRow(context.Background(), `SELECT id FROM videos WHERE cover LIKE 'https:%'`).Scan(&cdn); err != nil {
@@ -323,8 +345,8 @@ var firstLayer = regexp.MustCompile(`(?s)<div id="prima-first".*?</div>\n`)
 // server draws (firstscreen.go) before </body>, after the app's root: the
 // picture is the one in the data (the first banner, the first clip's
 // cover, the video's cover), escaped, and nothing else from the data is
-// written (titles are user text). No banner, no layer; "/" (splash) and
-// "/main" get none.
+// written (titles are user text). No banner, no layer; "/" (splash) gets
+// home's, "/main" none; a visitor without a session gets the same.
 func TestFirstScreen(t *testing.T) {
 	s := apptest.New(t, db.SQLite)
 	bootCatalogue(t, s)
@@ -390,21 +412,26 @@ func TestFirstScreen(t *testing.T) {
 		`<div class="prima-first-player"><img src="/media/covers/b.jpg" alt=""></div></div>`+"\n" {
 		t.Fatalf("detail: %s", got)
 	}
-	if page := render("/detail/" + strconv.FormatInt(short, 10)); bytes.Contains(page, []byte("onerror")) || bytes.Contains(page, []byte(`s"1<`)) {
+	// A hostile title is only in the data block, as JSON that cannot end
+	// it; the layer has none of it.
+	if page := render("/detail/" + strconv.FormatInt(short, 10)); bytes.Contains(page, []byte("<img src=x")) || bytes.Contains(page, []byte(`s"1<`)) ||
+		bytes.Contains(firstLayer.Find(page), []byte("onerror")) || parseBoot(t, page).Detail.Title != `"><img src=x onerror=alert(1)>` {
 		t.Fatalf("detail of a hostile video: %s", page)
 	}
-	for _, p := range []string{"/", "/main"} {
-		if page := render(p); page == nil || bytes.Contains(page, []byte("prima-first")) {
-			t.Fatalf("%s: %s", p, page)
-		}
+	// Splash ("/") goes on to home as soon as a guest sign-in is under way:
+	// its layer is home's, naming "/" as the way there. "/main" gets none.
+	if got := layer("/"); got != strings.Replace(want, `data-path="/home"`, `data-path="/home" data-via="/"`, 1) {
+		t.Fatalf("/: %s", got)
 	}
-	// A visitor without a session is sent to splash by the app: their
-	// pages keep the data and the preloads but get no layer, which would
-	// only flash before splash.
-	for _, p := range []string{"/home", "/shortvideo", path} {
+	if page := render("/main"); page == nil || bytes.Contains(page, []byte("prima-first")) {
+		t.Fatalf("/main: %s", page)
+	}
+	// A visitor without a session gets the same page: the app draws it
+	// while the guest signs in, so nothing in it may depend on who asks.
+	for _, p := range []string{"/", "/home", "/shortvideo", path} {
 		page := app.RenderHomeBoot(s.App, s.Handler, httptest.NewRequest("GET", p, nil), []byte(bootIndex))
-		if page == nil || !bytes.Contains(page, []byte(`rel="preload" as="image"`)) || bytes.Contains(page, []byte("prima-first")) {
-			t.Fatalf("%s without a session: %s", p, page)
+		if !bytes.Equal(page, render(p)) {
+			t.Fatalf("%s without a session:\n%s\nwith one:\n%s", p, page, render(p))
 		}
 	}
 

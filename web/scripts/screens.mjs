@@ -1,12 +1,12 @@
 // Screenshots of the pages a reviewer looks at, as an iPhone 13 in headless
-// Chromium, light and dark: the boot frame and splash (the same frame),
+// Chromium, light and dark: the boot frame, home while the guest signs in,
 // home, mine, login, setting with its sign-out confirmation, and home's
 // offline state and its recovery when the connection returns.
 //
 //   make build && node web/scripts/screens.mjs [dir]   (default /tmp/prima-shots)
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { startServer, launchPhone } from '../../e2e/harness.mjs'
+import { startServer, launchPhone, signedIn } from '../../e2e/harness.mjs'
 
 const dir = process.argv[2] ?? '/tmp/prima-shots'
 mkdirSync(dir, { recursive: true })
@@ -23,7 +23,7 @@ try {
     const { browser, context, page } = await launchPhone({ colorScheme: scheme })
     try {
       // Hold the app's script, then the guest sign-in: the boot mark, then
-      // splash, each on screen long enough to photograph.
+      // home drawn before the sign-in answers, each long enough to photograph.
       let releaseScript
       const scriptHeld = new Promise((r) => (releaseScript = r))
       await page.route(/\/assets\/index-.*\.js$/, async (route) => {
@@ -40,11 +40,13 @@ try {
       await page.waitForSelector('.prima-boot')
       await snap(page, `00-boot-${scheme}`)
       releaseScript()
-      await $(page, 'splash').waitFor()
-      await snap(page, `01-splash-${scheme}`)
-      releaseLogin()
+      // Home is drawn while the guest signs in (splash shows only when the
+      // sign-in fails).
       await page.waitForURL(/\/home/)
       await $(page, 'video-card').first().waitFor()
+      await snap(page, `01-home-signing-in-${scheme}`)
+      releaseLogin()
+      await signedIn(page)
       await snap(page, `02-home-${scheme}`)
 
       // Offline: another module tab cannot load; the page says so and

@@ -8,6 +8,7 @@ import { currentPlatform, gateDecision } from '@/lib/platform'
 import { useConfigStore } from '@/stores/config'
 import { StateView } from '@/components/StateView'
 import { t } from '@/i18n'
+import { dropFirstScreen } from './first-screen'
 
 const HandOffPage = lazy(() => import('@/features/gate/HandOffPage'))
 
@@ -29,6 +30,8 @@ export function Gate({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (decision === 'redirect' && gate?.redirectURL) window.location.replace(gate.redirectURL)
+    // The page the server drew is not what this device gets.
+    if (decision === 'redirect' || decision === 'qr') dropFirstScreen()
   }, [decision, gate?.redirectURL])
 
   if (!source) {

@@ -7,7 +7,7 @@ import { applyCurrentOp } from '@/lib/nav'
 import { useUserStore } from '@/stores/user'
 import { ConfigSync } from '@/features/config/ConfigSync'
 import { hasCredentialParams } from '@/features/account/certificate'
-import { splashState } from '@/lib/landing'
+import { afterSplash, splashState } from '@/lib/landing'
 import { routeNameAt } from './routes'
 import { RouteBoundary } from './RouteErrorBoundary'
 import { PageFallback } from './PageFallback'
@@ -62,6 +62,7 @@ function useScrollRestoration() {
 export default function RootLayout() {
   const location = useLocation()
   const token = useUserStore((s) => s.token)
+  const signingIn = useUserStore((s) => s.signingIn)
   useCurrentOp()
   useScrollRestoration()
 
@@ -74,10 +75,21 @@ export default function RootLayout() {
   // The one exception: a link carrying an account certificate opens the
   // login page as it is (the credential rides in the fragment, which the
   // trip through splash would drop); signing in with it needs no token.
+  //
+  // A guest sign-in under way counts as arriving: the page is drawn at
+  // once from the public answers (most of them already in the page,
+  // app/boot.ts) while it runs, and splash moves on as soon as it has
+  // started one, rather than after its answer. Personal calls wait for the
+  // token (lib/api.ts). Only a sign-in that failed, or none started (a
+  // device the gate has not let in yet), leaves the visitor on splash,
+  // which shows why and retries.
   const certLink = location.pathname === '/mine/login' && hasCredentialParams(location)
-  if (!token && location.pathname !== '/' && !certLink) {
+  if (!token && !signingIn && location.pathname !== '/' && !certLink) {
     const state = splashState(location.pathname, location.search, location.hash)
     return <Navigate to={{ pathname: '/', search: location.search }} state={state} replace />
+  }
+  if (location.pathname === '/' && (token || signingIn)) {
+    return <Navigate to={afterSplash(location.state, location.search)} replace />
   }
   // Each page has its own boundary (routes.tsx); this one is the last
   // resort, for a layout that fails. The configuration calls are public,

@@ -7,6 +7,7 @@ import { sourceQueryOptions } from '@/features/config/api/get-source'
 import { useConfigStore } from '@/stores/config'
 import { shortModulesQueryOptions } from '@/features/shortvideo/api/get-short-modules'
 import { shortKeys } from '@/features/shortvideo/keys'
+import { videoKeys } from '@/features/video/keys'
 import { parseBoot, seedBoot } from './boot'
 
 const page = { list: [{ id: 5, moduleName: 'a', moduleID: 1, videos: [] }], total: 1, pageNumber: 1, pageSize: 4, hasMore: false }
@@ -55,5 +56,20 @@ describe('short-video boot', () => {
     expect(c.getQueryData(shortModulesQueryOptions().queryKey)).toEqual(mods)
     expect(c.getQueryData(shortKeys.feed({ moduleID: 7 }))).toEqual({ pages: [feed], pageParams: [1] })
     expect(parseBoot(JSON.stringify({ shortModules: {}, shortFeed: { moduleID: -1, page: feed } }))).toEqual({})
+  })
+})
+
+describe('detail boot', () => {
+  it("seeds the video's public title and cover under its summary key, and the configuration", () => {
+    const detail = { id: 12, title: '老街', cover: '/media/covers/set/x.jpg' }
+    const boot = parseBoot(JSON.stringify({ source: full.source, detail }))
+    expect(boot).toEqual({ source: full.source, detail })
+    const c = new QueryClient()
+    seedBoot(c, boot)
+    expect(c.getQueryData(videoKeys.summary(12))).toEqual(detail)
+    expect(c.getQueryData(sourceQueryOptions().queryKey)).toEqual(full.source)
+    for (const bad of [{ ...detail, id: 0 }, { ...detail, id: '12' }, { ...detail, title: null }, { id: 12, title: 't' }]) {
+      expect(parseBoot(JSON.stringify({ detail: bad }))).toEqual({})
+    }
   })
 })

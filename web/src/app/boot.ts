@@ -3,7 +3,9 @@
 // vid/source, modules/list?moduleType=0, modules/announce and the default
 // tab's first moduleSection page; for /shortvideo those of
 // modules/list?moduleType=4 and the first module's first feed page; each
-// exactly as the API sends its `data`. Reading them
+// exactly as the API sends its `data`. /detail/:id carries vid/source and
+// the video's public title and cover (the rest of vid/info depends on who
+// asks), which the page draws while the guest signs in. Reading them
 // into the query cache before anything asks spares the phone the chain of
 // calls before the first cover (entry script -> modules -> sections ->
 // image). Whatever is missing or malformed is simply left to the normal
@@ -17,6 +19,8 @@ import type { Announcement, Module, Section } from '@/features/catalog/types'
 import { shortModulesQueryOptions } from '@/features/shortvideo/api/get-short-modules'
 import { shortKeys } from '@/features/shortvideo/keys'
 import type { ShortModule, ShortVideo } from '@/features/shortvideo/types'
+import { videoKeys } from '@/features/video/keys'
+import type { VideoSummary } from '@/features/video/types'
 import { useConfigStore, type SourceConfig } from '@/stores/config'
 import type { Page } from '@/lib/page'
 
@@ -30,6 +34,8 @@ export interface HomeBoot {
   // /shortvideo: the short modules and the first one's first feed page.
   shortModules?: ShortModule[]
   shortFeed?: { moduleID: number; page: Page<ShortVideo> }
+  // /detail/:id: what of the video is the same for everyone.
+  detail?: VideoSummary
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -52,6 +58,10 @@ export function parseBoot(text: string | null | undefined): HomeBoot {
     isObject(v) && Number.isInteger(v.moduleID) && (v.moduleID as number) > 0 && isObject(v.page) && Array.isArray(v.page.list)
   if (paged(raw.sections)) out.sections = { moduleID: raw.sections.moduleID, page: raw.sections.page as unknown as Page<Section> }
   if (Array.isArray(raw.shortModules)) out.shortModules = raw.shortModules as ShortModule[]
+  const d = raw.detail
+  if (isObject(d) && Number.isInteger(d.id) && (d.id as number) > 0 && typeof d.title === 'string' && typeof d.cover === 'string') {
+    out.detail = { id: d.id as number, title: d.title, cover: d.cover }
+  }
   if (paged(raw.shortFeed)) out.shortFeed = { moduleID: raw.shortFeed.moduleID, page: raw.shortFeed.page as unknown as Page<ShortVideo> }
   return out
 }
@@ -70,6 +80,7 @@ export function seedBoot(client: QueryClient, boot: HomeBoot): void {
   if (boot.announce) put(announcementsQueryOptions().queryKey, boot.announce)
   if (boot.sections) put(moduleSectionsQueryOptions(boot.sections.moduleID).queryKey, { pages: [boot.sections.page], pageParams: [1] })
   if (boot.shortModules) put(shortModulesQueryOptions().queryKey, boot.shortModules)
+  if (boot.detail) put(videoKeys.summary(boot.detail.id), boot.detail)
   if (boot.shortFeed) put(shortKeys.feed({ moduleID: boot.shortFeed.moduleID }), { pages: [boot.shortFeed.page], pageParams: [1] })
 }
 

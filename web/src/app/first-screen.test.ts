@@ -3,7 +3,7 @@
 // the app's root (whose pictures the test sets) and a MutationObserver the
 // test fires as React's commits would.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { FIRST_SCREEN_ID, watchFirstScreen } from './first-screen'
+import { dropFirstScreen, FIRST_SCREEN_ID, watchFirstScreen } from './first-screen'
 
 interface FakeEl {
   tagName: string
@@ -21,12 +21,14 @@ let observers: (() => void)[] = []
 let removed = false
 let shown: FakeEl[] = []
 
-function fakeDoc(path: string, pic: string | null) {
+function fakeDoc(path: string, pic: string | null, via?: string) {
   const layer = {
-    dataset: { path },
+    dataset: { path, via },
+    isConnected: true,
     querySelector: () => (pic == null ? null : el('IMG', { src: pic })),
     remove: () => {
       removed = true
+      layer.isConnected = false
     },
   }
   const root = { querySelectorAll: () => shown }
@@ -100,6 +102,25 @@ describe('watchFirstScreen', () => {
     at = '/'
     commit(el('MAIN', {}))
     expect(removed).toBe(true)
+  })
+
+  it('on splash\'s path, waits for the app to reach home and takes over there', async () => {
+    let at = '/'
+    watchFirstScreen(fakeDoc('/home', '/media/ads/b1.jpg', '/'), () => at)
+    commit(el('MAIN', {}))
+    expect(removed).toBe(false)
+    at = '/home'
+    commit(el('IMG', { src: '/media/ads/b1.jpg' }))
+    await vi.waitFor(() => expect(removed).toBe(true))
+  })
+
+  it('goes when a page drops it (splash showing a failed sign-in)', () => {
+    const doc = fakeDoc('/home', '/media/ads/b1.jpg', '/')
+    watchFirstScreen(doc, () => '/')
+    dropFirstScreen(doc)
+    expect(removed).toBe(true)
+    commit(el('MAIN', {}))
+    expect(observers).toEqual([])
   })
 
   it('goes at once when it has no picture to wait for', () => {

@@ -7,8 +7,11 @@
 // src, or a <video> with that poster) and is removed in a frame after the
 // app's copy is decoded, so the picture never blinks; the page under it was
 // laid out all along, so nothing moves. It goes at once when the app is
-// on another path (a visitor without a session is sent to splash), and
-// after FIRST_SCREEN_MAX_MS in any case, so it can never hide the app.
+// on another path, or when a page drops it (splash showing a failed
+// sign-in, the gate's hand-off), and after FIRST_SCREEN_MAX_MS in any case,
+// so it can never hide the app. On `/` the layer is home's (data-path
+// /home) and names `/` as the way there (data-via): the app passes through
+// splash's path on its way to home, which is not "another path".
 export const FIRST_SCREEN_ID = 'prima-first'
 export const FIRST_SCREEN_MAX_MS = 4000
 
@@ -31,6 +34,7 @@ export function watchFirstScreen(
   if (!layer) return undefined
   const pic = layer.querySelector('img')?.getAttribute('src') ?? ''
   const path = layer.dataset.path ?? ''
+  const via = layer.dataset.via
   const root = doc.getElementById('root') ?? doc.body
   let done = false
   let found = false
@@ -43,7 +47,10 @@ export function watchFirstScreen(
   }
   const check = () => {
     if (done || found) return
-    if (!pic || pathname() !== path) return release()
+    if (!layer.isConnected) return release()
+    const at = pathname()
+    if (at === via) return
+    if (!pic || at !== path) return release()
     let el: Element | undefined
     for (const x of root.querySelectorAll('img, video')) {
       if (shows(x, pic)) {
@@ -64,4 +71,10 @@ export function watchFirstScreen(
   observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['src', 'poster'] })
   const timer = setTimeout(release, maxMs)
   return release
+}
+
+// dropFirstScreen takes the layer away at once: for a page that shows
+// something else where the layer's page would be.
+export function dropFirstScreen(doc: Document = document): void {
+  doc.getElementById(FIRST_SCREEN_ID)?.remove()
 }

@@ -15,7 +15,7 @@ import { appNameOf, useConfigStore } from '@/stores/config'
 import { useUserStore } from '@/stores/user'
 
 // POST /api/app/report/error; failures are swallowed by the reporter.
-const reporter = new LineReporter((body: LineReport) => api.post('/api/app/report/error', body))
+const reporter = new LineReporter((body: LineReport) => api.post('/api/app/report/error', body, { public: true }))
 
 export async function startLines(client: QueryClient): Promise<void> {
   let domains

@@ -42,9 +42,14 @@ export function startUp(client: QueryClient, pathname: string): void {
     return s
   })
   source.catch(() => undefined) // the gate shows the failure and a retry
-  preloadRoute(pathname)
-
+  // The guest sign-in goes first among the calls that need no answer: the
+  // shell draws the page while it runs (RootLayout), so splash's own code
+  // is wanted only when no session is on its way.
+  if (!useUserStore.getState().token && mayStartSession()) ensureGuestSession().catch(() => undefined) // splash shows it
   const name = routeNameAt(pathname)
+  const { token, signingIn } = useUserStore.getState()
+  preloadRoute(name === 'splash' && (token || signingIn) ? '/home' : pathname)
+
   if (name === 'home' || name === 'splash') {
     // With a cached configuration the default tab is known now; on a first
     // visit the sections wait for the configuration, which left with the
@@ -55,7 +60,6 @@ export function startUp(client: QueryClient, pathname: string): void {
   // The delivery lines: domain/h5, then the line checks (lines.ts).
   void startLines(client)
 
-  if (!useUserStore.getState().token && mayStartSession()) ensureGuestSession().catch(() => undefined) // splash shows it
   countLandingVisit(typeof location === 'undefined' ? '' : location.search)
 }
 

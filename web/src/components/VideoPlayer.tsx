@@ -293,3 +293,18 @@ export function VideoPlayer({ src: path, poster, resumeID, onStart, onEnded, ove
     </div>
   )
 }
+
+// PosterFrame is the player's frame with its poster only, in the same place
+// and size: for a page that knows the video's cover before it knows what
+// the viewer may play (a first visit, while the guest signs in). A plain
+// image, shown at once: it takes over from the picture the server drew
+// there (app/first-screen.ts), so it must not fade in.
+export function PosterFrame({ poster }: { poster: string }) {
+  return (
+    <div className={styles.player} data-testid="player-poster">
+      <div className={styles.stage}>
+        <img src={poster} alt="" className={styles.poster} />
+      </div>
+    </div>
+  )
+}

@@ -7,7 +7,7 @@ import { MemoryStorage } from './testing'
 const toastText = vi.fn()
 vi.mock('./toast', () => ({ toast: { text: toastText, fail: vi.fn(), success: vi.fn(), loading: vi.fn(), html: vi.fn(), clear: vi.fn() } }))
 
-const { api, ApiError, buildQuery, setBaseURL, setUnauthorizedHandler, REQUEST_TIMEOUT_MS } = await import('./api')
+const { api, ApiError, buildQuery, setBaseURL, setSessionPending, setUnauthorizedHandler, REQUEST_TIMEOUT_MS } = await import('./api')
 
 type FetchArgs = [string, RequestInit]
 let fetchMock: ReturnType<typeof vi.fn<(...a: FetchArgs) => Promise<Response>>>
@@ -134,6 +134,52 @@ describe('headers', () => {
     setToken('tok-1')
     await api.post('/api/app/mine/login/h5', {}, { noToken: true })
     expect('Authorization' in call(1).headers).toBe(false)
+  })
+})
+
+// A first visit draws its page while the guest signs in: public calls go at
+// once, a call that would carry a token waits for it and then carries it.
+describe('while the guest sign-in is under way', () => {
+  afterEach(() => setSessionPending(null))
+
+  it('holds a personal call until the sign-in ends, then sends it with the new token', async () => {
+    answer(() => ok(1))
+    let signedIn!: () => void
+    setSessionPending(new Promise<void>((r) => (signedIn = r)))
+    const personal = api.get('/api/app/mine/unread')
+    const open = api.get('/api/app/modules/list', { moduleType: 0 }, { public: true })
+    await open
+    await new Promise((r) => setTimeout(r, 10))
+    expect(fetchMock.mock.calls.map(([u]) => u)).toEqual(['/api/app/modules/list?moduleType=0'])
+    expect('Authorization' in call(0).headers).toBe(false)
+    setToken('guest-1')
+    setSessionPending(null)
+    signedIn()
+    await personal
+    expect(call(1).url).toBe('/api/app/mine/unread')
+    expect(call(1).headers.Authorization).toBe('Bearer guest-1')
+  })
+
+  it('sends the held call without a token when the sign-in fails, so it fails as it would have', async () => {
+    answer(() => json({ code: 401, tip: 'sign in', msg: '', data: null }, 401))
+    let failed!: (e: Error) => void
+    setSessionPending(new Promise<void>((_, f) => (failed = f)))
+    const personal = api.get('/api/app/mine/unread')
+    await new Promise((r) => setTimeout(r, 10))
+    expect(fetchMock).not.toHaveBeenCalled()
+    failed(new Error('offline'))
+    expect((await rejection(personal)).status).toBe(401)
+    expect('Authorization' in call(0).headers).toBe(false)
+  })
+
+  it('does not hold a call that has a token already, or that sends none (the sign-in itself)', async () => {
+    answer(() => ok(1))
+    setSessionPending(new Promise<void>(() => undefined))
+    await api.post('/api/app/mine/login', {}, { noToken: true })
+    setToken('member')
+    await api.get('/api/app/mine/info')
+    expect(fetchMock).toHaveBeenCalledTimes(2)
+    expect(call(1).headers.Authorization).toBe('Bearer member')
   })
 })
 

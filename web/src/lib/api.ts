@@ -21,6 +21,12 @@
 //   handler registered with setUnauthorizedHandler runs (the app logs out).
 //   A 401 without a token (wrong password on login/h5, which callers send
 //   with noToken) is just an error.
+// - While the guest sign-in is under way (setSessionPending), a call that
+//   would carry a token but has none yet waits for the sign-in and then
+//   goes with the token it brought: a first visit draws its first screen
+//   from public answers before the guest is signed in, and nothing personal
+//   is asked for anonymously in the meantime. Calls marked public (the
+//   answer is the same for everyone) go at once.
 import { t } from '@/i18n'
 import { deviceId } from './device'
 import { statusMessage } from './http'
@@ -59,6 +65,10 @@ export class ApiError extends Error {
 export interface RequestOptions {
   toast?: boolean // toast the error's tip (off: the caller shows the error itself)
   noToken?: boolean // do not send the session token
+  // public: the answer does not depend on who asks (configuration, module
+  // lists, home's sections): it goes at once even while a guest sign-in is
+  // under way, with whatever token there is.
+  public?: boolean
   timeout?: number // milliseconds, default REQUEST_TIMEOUT_MS (30 s)
   // passwordCheck: the body carries the user's password for a fresh check
   // (adding a payout account, withdrawing). Such a call answers a wrong
@@ -223,7 +233,27 @@ interface InFlight {
 
 const inflight = new Map<string, InFlight>()
 
+// The guest sign-in in flight, if any (features/account/session.ts sets it).
+let session: Promise<unknown> | null = null
+
+export function setSessionPending(p: Promise<unknown> | null): void {
+  session = p
+}
+
 function request<T>(method: Method, path: string, payload: unknown, opts: RequestOptions = {}): Promise<T> {
+  const waitFor = session
+  if (waitFor && !opts.noToken && !opts.public && !getToken()) {
+    // Whatever the sign-in ends in, the call then goes as it would have
+    // (with the new token, or without one when the sign-in failed).
+    return waitFor.then(
+      () => requestNow<T>(method, path, payload, opts),
+      () => requestNow<T>(method, path, payload, opts),
+    )
+  }
+  return requestNow<T>(method, path, payload, opts)
+}
+
+function requestNow<T>(method: Method, path: string, payload: unknown, opts: RequestOptions): Promise<T> {
   const hasBody = method === 'POST' || method === 'PUT'
   const url = baseURL + path + (hasBody ? '' : buildQuery(payload as Params | undefined))
   const token = opts.noToken ? null : getToken()

@@ -10,6 +10,13 @@ import { primaStorage } from './persist'
 export interface UserState {
   token: string | null
   user: UserInfo | null
+  // signingIn: the guest sign-in is under way (features/account/session.ts
+  // ensureGuestSession). The shell draws the page meanwhile instead of
+  // sending it to splash; personal calls wait for the token (lib/api.ts).
+  signingIn: boolean
+  // signInError: why the last guest sign-in failed, until the next try;
+  // splash shows it with a retry.
+  signInError: unknown
   // login stores a fresh session: token and the user it belongs to.
   login: (token: string, user: UserInfo) => void
   // setUser refreshes the user info; spec §5 keeps it only when uid > 0.
@@ -24,6 +31,8 @@ export const useUserStore = create<UserState>()(
     (set) => ({
       token: getToken(),
       user: null,
+      signingIn: false,
+      signInError: null,
       login: (token, user) => {
         setToken(token)
         set({ token, user: shouldSaveUser(user) ? user : null })

@@ -33,6 +33,22 @@ describe('ensureGuestSession', () => {
     await ensureGuestSession()
     expect(useUserStore.getState().token).toBe('t2')
   })
+
+  // The shell draws the page while signingIn; splash shows signInError.
+  it('says while it is under way, and keeps why it failed until the next try', async () => {
+    let fail!: (e: Error) => void
+    post.mockReturnValueOnce(new Promise((_, f) => (fail = f))).mockResolvedValueOnce({ token: 't3', isNew: false, user: guest(3) })
+    const first = ensureGuestSession()
+    expect(useUserStore.getState()).toMatchObject({ signingIn: true, signInError: null, token: null })
+    const err = new Error('offline')
+    fail(err)
+    await expect(first).rejects.toThrow('offline')
+    expect(useUserStore.getState()).toMatchObject({ signingIn: false, signInError: err, token: null })
+    const second = ensureGuestSession()
+    expect(useUserStore.getState()).toMatchObject({ signingIn: true, signInError: null })
+    await second
+    expect(useUserStore.getState()).toMatchObject({ signingIn: false, signInError: null, token: 't3' })
+  })
 })
 
 describe('signOut', () => {

@@ -2,6 +2,7 @@
 // and signing out (which ends in a fresh guest session, so the app always
 // has a user to show).
 import type { QueryClient } from '@tanstack/react-query'
+import { setSessionPending } from '@/lib/api'
 import { setSwitchingSession, useUserStore } from '@/stores/user'
 import { guestLogin } from './api/guest-login'
 import { logout } from './api/logout'
@@ -16,18 +17,27 @@ let pending: Promise<void> | null = null
 
 // ensureGuestSession signs this device in as a guest unless a session
 // exists. Start-up calls it beside the public calls and splash calls it
-// again: both get the one request in flight.
+// again: both get the one request in flight. While it is in flight the
+// store says so (signingIn: the shell draws the page meanwhile) and the
+// API client holds personal calls until the token is here; a failure is
+// kept for splash to show (signInError).
 export function ensureGuestSession(): Promise<void> {
   if (useUserStore.getState().token) return Promise.resolve()
-  pending ??= startGuestSession().then(
-    () => {
-      pending = null
-    },
+  if (pending) return pending
+  const done = (signInError: unknown) => {
+    pending = null
+    setSessionPending(null)
+    useUserStore.setState({ signingIn: false, signInError })
+  }
+  pending = startGuestSession().then(
+    () => done(null),
     (e: unknown) => {
-      pending = null
+      done(e)
       throw e
     },
   )
+  setSessionPending(pending)
+  useUserStore.setState({ signingIn: true, signInError: null })
   return pending
 }
 

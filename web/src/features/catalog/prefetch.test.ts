@@ -40,7 +40,7 @@ describe('prefetchHome', () => {
     useAppStore.setState({ tabs: { home: 2 } })
     const c = client()
     await prefetchHome(c)
-    expect(get).toHaveBeenCalledWith('/api/app/modules/list', { moduleType: 0 })
+    expect(get).toHaveBeenCalledWith('/api/app/modules/list', { moduleType: 0 }, { public: true })
     expect(sectionCalls()).toHaveLength(1)
     expect(sectionCalls()[0][1]).toMatchObject({ moduleID: 2, pageNumber: 1 })
     // Under the keys the page reads.

@@ -7,6 +7,9 @@ export const videoKeys = {
   all: ['video'] as const,
   detailAll: () => [...videoKeys.all, 'detail'] as const,
   detail: (id: number, token: string | null) => [...videoKeys.detailAll(), id, token] as const,
+  // The public part of a video (title, cover) a detail page's HTML carries
+  // (app/boot.ts): the same for everyone, so no token in the key.
+  summary: (id: number) => [...videoKeys.all, 'summary', id] as const,
   reasons: () => [...videoKeys.all, 'reportReasons'] as const,
   mineAll: () => [...videoKeys.all, 'mine'] as const,
   mine: (kind: MineListKind, token: string | null) => [...videoKeys.mineAll(), kind, token] as const,

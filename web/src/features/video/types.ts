@@ -21,6 +21,14 @@ export interface Playback {
   expiresAt: string
 }
 
+// VideoSummary: what of a video is the same for whoever asks, which a
+// detail page can show before it knows who is asking (app/boot.ts).
+export interface VideoSummary {
+  id: number
+  title: string
+  cover: string
+}
+
 export interface VideoDetail extends Video {
   isLike: boolean
   isCollect: boolean

@@ -5,7 +5,7 @@ import type { Announcement } from '@/features/catalog/types'
 import { catalogKeys } from '@/features/catalog/keys'
 
 export function getAnnouncements(): Promise<Announcement[]> {
-  return api.get<Announcement[]>('/api/app/modules/announce')
+  return api.get<Announcement[]>('/api/app/modules/announce', null, { public: true })
 }
 
 export function announcementsQueryOptions() {

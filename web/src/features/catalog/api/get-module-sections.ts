@@ -14,6 +14,7 @@ export function getModuleSections(moduleID: number, pageNumber: number): Promise
   return api.get<Page<Section>>(
     '/api/app/vid/moduleSection',
     { moduleID, pageNumber, pageSize: SECTIONS_PAGE_SIZE, pSize: SECTION_VIDEOS },
+    { public: true },
   )
 }
 

@@ -19,6 +19,7 @@ export function getModuleVideos(p: ModuleVideosParams, pageNumber: number): Prom
   return api.get<Page<Video>>(
     '/api/app/vid/moduleVideo',
     { subModuleID: p.subModuleID, sortType: p.sortType, pageNumber, pageSize: VIDEOS_PAGE_SIZE, playTimeType: 0, newsType: 0 },
+    { public: true },
   )
 }
 

@@ -6,7 +6,7 @@ import type { Module, ModuleType } from '@/features/catalog/types'
 import { catalogKeys } from '@/features/catalog/keys'
 
 export function getModules(moduleType: ModuleType): Promise<Module[]> {
-  return api.get<Module[]>('/api/app/modules/list', { moduleType })
+  return api.get<Module[]>('/api/app/modules/list', { moduleType }, { public: true })
 }
 
 export function modulesQueryOptions(moduleType: ModuleType) {

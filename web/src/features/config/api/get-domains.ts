@@ -5,7 +5,7 @@ import type { Domains } from '@/stores/config'
 import { configKeys } from '@/features/config/keys'
 
 export function getDomains(): Promise<Domains> {
-  return api.get<Domains>('/api/app/ping/domain/h5')
+  return api.get<Domains>('/api/app/ping/domain/h5', null, { public: true })
 }
 
 export function domainsQueryOptions() {

@@ -6,7 +6,7 @@ import type { SourceConfig } from '@/stores/config'
 import { configKeys } from '@/features/config/keys'
 
 export function getSource(): Promise<SourceConfig> {
-  return api.get<SourceConfig>('/api/app/vid/source')
+  return api.get<SourceConfig>('/api/app/vid/source', null, { public: true })
 }
 
 export function sourceQueryOptions() {

@@ -5,7 +5,7 @@ import type { Tag } from '@/stores/config'
 import { configKeys } from '@/features/config/keys'
 
 export function getTags(): Promise<Tag[]> {
-  return api.get<Tag[]>('/api/app/tag/conf/list')
+  return api.get<Tag[]>('/api/app/tag/conf/list', null, { public: true })
 }
 
 export function tagsQueryOptions() {

@@ -11,6 +11,7 @@ export function getFeed(src: FeedSource, pageNumber: number): Promise<Page<Short
   return api.get<Page<ShortVideo>>(
     '/api/app/vid/moduleVideo',
     { ...src, sortType: 0, pageNumber, pageSize: FEED_PAGE_SIZE, playTimeType: 0, newsType: 0 },
+    { public: true },
   )
 }
 

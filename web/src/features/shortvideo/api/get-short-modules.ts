@@ -8,7 +8,7 @@ import { shortKeys } from '@/features/shortvideo/keys'
 export function shortModulesQueryOptions() {
   return queryOptions({
     queryKey: shortKeys.modules(),
-    queryFn: () => api.get<ShortModule[]>('/api/app/modules/list', { moduleType: 4 }),
+    queryFn: () => api.get<ShortModule[]>('/api/app/modules/list', { moduleType: 4 }, { public: true }),
     staleTime: 5 * 60_000,
   })
 }

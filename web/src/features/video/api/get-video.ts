@@ -23,6 +23,10 @@ export function videoQueryOptions(id: number, token: string | null) {
   })
 }
 
-export function useVideo(id: number, token: string | null) {
-  return useQuery(videoQueryOptions(id, token))
+// ready: false while the guest sign-in is under way, so the detail is
+// asked for once, with the token, and not first anonymously (a key without
+// the token) and again with it.
+export function useVideo(id: number, token: string | null, ready = true) {
+  const options = videoQueryOptions(id, token)
+  return useQuery({ ...options, enabled: options.enabled && ready })
 }

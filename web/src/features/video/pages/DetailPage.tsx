@@ -12,14 +12,14 @@ import { NavBar } from '@/components/NavBar'
 import { Paywall } from '@/components/Paywall'
 import { StateView } from '@/components/StateView'
 import { VideoCard, VideoCardSkeleton, VideoGrid } from '@/components/VideoCard'
-import { VideoPlayer } from '@/components/VideoPlayer'
+import { PosterFrame, VideoPlayer } from '@/components/VideoPlayer'
 import { useUserStore } from '@/stores/user'
 import { isNotFound, useVideo, videoQueryOptions } from '@/features/video/api/get-video'
 import { useCollect, useLike } from '@/features/video/api/interact'
 import { countPlay } from '@/features/video/api/play'
 import { parseID } from '@/features/video/id'
 import { videoKeys } from '@/features/video/keys'
-import type { VideoDetail } from '@/features/video/types'
+import type { VideoDetail, VideoSummary } from '@/features/video/types'
 import { FlagIcon, HeartIcon, ShareIcon, StarIcon } from '@/features/video/components/ActionIcons'
 import { shareVideo } from '@/lib/share'
 import { ReportSheet } from '@/features/video/components/ReportSheet'
@@ -28,17 +28,23 @@ import styles from './DetailPage.module.css'
 export default function DetailPage() {
   const id = parseID(useParams().id)
   const token = useUserStore((s) => s.token)
-  const q = useVideo(id, token)
+  const signingIn = useUserStore((s) => s.signingIn)
+  const q = useVideo(id, token, !signingIn)
 
   useEffect(() => {
     window.scrollTo(0, 0)
   }, [id])
 
+  // The page's HTML may carry the video's title and cover (app/boot.ts):
+  // drawn at once while the detail itself waits (for the guest sign-in on
+  // a first visit, then for vid/info).
+  const summary = useQueryClient().getQueryData<VideoSummary>(videoKeys.summary(id))
+
   let body
   if (!Number.isFinite(id) || (q.isError && isNotFound(q.error))) {
     body = <NotFound />
   } else if (q.isPending) {
-    body = <DetailSkeleton />
+    body = <DetailSkeleton summary={summary} />
   } else if (q.isError) {
     body = <StateView kind="error" error={q.error} onRetry={() => void q.refetch()} />
   } else {
@@ -46,7 +52,7 @@ export default function DetailPage() {
   }
   return (
     <div className={styles.page} data-testid="detail-page">
-      <NavBar title={q.data?.title ?? t('route.detail.title')} />
+      <NavBar title={q.data?.title ?? summary?.title ?? t('route.detail.title')} />
       <main>{body}</main>
     </div>
   )
@@ -63,12 +69,18 @@ function NotFound() {
   )
 }
 
-function DetailSkeleton() {
+function DetailSkeleton({ summary }: { summary?: VideoSummary }) {
   return (
     <div aria-busy="true" data-testid="detail-loading">
-      <div className={`${styles.skPlayer} prima-skeleton`} />
+      {summary ? <PosterFrame poster={summary.cover} /> : <div className={`${styles.skPlayer} prima-skeleton`} />}
       <div className={styles.info}>
-        <span className={`${styles.skLine} prima-skeleton`} />
+        {summary ? (
+          <h2 className={styles.title} data-testid="detail-summary-title">
+            {summary.title}
+          </h2>
+        ) : (
+          <span className={`${styles.skLine} prima-skeleton`} />
+        )}
         <span className={`${styles.skLine} ${styles.skShort} prima-skeleton`} />
       </div>
       <VideoGrid>
