@@ -58,10 +58,11 @@ func pageEach(ctx context.Context, q db.Querier, w window, in Query, order strin
 func pageOnce(ctx context.Context, q db.Querier, w window, in Query, order string, orderArgs []any) (int, []int64, error) {
 	args := w.args(Window, 0)
 	sql := `WITH a AS MATERIALIZED (` + w.sql + `)`
+	const newest = `array_to_string(ARRAY(SELECT id FROM a ORDER BY id DESC LIMIT ? OFFSET ?), ',')`
 	top, rest := `''`, `''`
 	end := in.Offset + in.Limit
 	if in.Sort == SortNew {
-		rest = `array_to_string(ARRAY(SELECT id FROM a ORDER BY id DESC LIMIT ? OFFSET ?), ',')`
+		rest = newest
 	} else {
 		rows, rowArgs := rankRows(in.Kind)
 		sql += `, w AS (SELECT id FROM a ORDER BY id DESC LIMIT ` + strconv.Itoa(RankWindow) + `)`
@@ -70,7 +71,7 @@ func pageOnce(ctx context.Context, q db.Querier, w window, in Query, order strin
 			args = append(append(append(args, rowArgs...), orderArgs...), min(in.Limit, RankWindow-in.Offset), in.Offset)
 		}
 		if end > RankWindow {
-			rest = `array_to_string(ARRAY(SELECT id FROM a ORDER BY id DESC LIMIT ? OFFSET ?), ',')`
+			rest = newest
 		}
 	}
 	if rest != `''` {

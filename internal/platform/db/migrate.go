@@ -29,22 +29,16 @@ func Migrate(ctx context.Context, d *DB, fsys fs.FS) ([]string, error) {
 	// The versions already applied, read once: a start with nothing new
 	// to apply opens no write transaction (one per migration cost a
 	// SQLite server most of its start-up).
-	seen := map[string]bool{}
-	rows, err := d.Query(ctx, `SELECT version FROM schema_migrations`)
+	done, err := All(ctx, d, func(s Scanner) (string, error) {
+		var v string
+		return v, s.Scan(&v)
+	}, `SELECT version FROM schema_migrations`)
 	if err != nil {
 		return nil, fmt.Errorf("migrations table: %w", err)
 	}
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			rows.Close()
-			return nil, err
-		}
+	seen := make(map[string]bool, len(done))
+	for _, v := range done {
 		seen[v] = true
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	var applied []string
 	for _, name := range names {

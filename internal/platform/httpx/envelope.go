@@ -77,9 +77,13 @@ func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // OK writes a success envelope around data.
 func OK(w http.ResponseWriter, data any) error {
-	writeJSON(w, http.StatusOK, Envelope{Code: 200, Msg: "success", Data: data})
+	writeJSON(w, http.StatusOK, Success(data))
 	return nil
 }
+
+// Success is the envelope OK writes around data (the page cache encodes
+// the same one ahead of time).
+func Success(data any) Envelope { return Envelope{Code: 200, Msg: "success", Data: data} }
 
 // WriteError turns any error into an envelope; errors that are not *Error
 // become a 500 and are logged with the request id.

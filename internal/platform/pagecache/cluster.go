@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync/atomic"
@@ -105,28 +104,20 @@ func (k *Cluster) publish(ctx context.Context) {
 	}
 	key := k.channel + ":ack:" + id
 	defer k.rdb.Del(context.WithoutCancel(ctx), key)
+	end, _ := ctx.Deadline()
 	for got := int64(0); got < n; got++ {
-		left := time.Until(deadline(ctx))
-		if left <= 0 {
-			k.unconfirmed.Add(1)
-			k.log.Warn("page cache: nodes did not acknowledge an invalidation in time", "subscribed", n, "acknowledged", got)
-			return
+		left := time.Until(end)
+		err := context.DeadlineExceeded
+		if left > 0 {
+			_, err = k.rdb.BLPop(ctx, left, key).Result()
 		}
-		if _, err := k.rdb.BLPop(ctx, left, key).Result(); err != nil {
+		if err != nil {
+			// redis.Nil: BLPOP's own timeout.
 			k.unconfirmed.Add(1)
-			if !errors.Is(err, redis.Nil) && !errors.Is(err, context.DeadlineExceeded) {
-				k.log.Warn("page cache: waiting for acknowledgements failed", "err", err)
-			} else {
-				k.log.Warn("page cache: nodes did not acknowledge an invalidation in time", "subscribed", n, "acknowledged", got)
-			}
+			k.log.Warn("page cache: not every node acknowledged an invalidation in time", "subscribed", n, "acknowledged", got, "err", err)
 			return
 		}
 	}
-}
-
-func deadline(ctx context.Context) time.Time {
-	d, _ := ctx.Deadline()
-	return d
 }
 
 // Close stops listening; c's Invalidate is local again.

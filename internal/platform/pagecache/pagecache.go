@@ -281,7 +281,7 @@ func (c *Cache) Stats() Stats {
 // plain and the gzipped form).
 func encode(data any) (*entry, error) {
 	var plain bytes.Buffer
-	if err := json.NewEncoder(&plain).Encode(httpx.Envelope{Code: 200, Msg: "success", Data: data}); err != nil {
+	if err := json.NewEncoder(&plain).Encode(httpx.Success(data)); err != nil {
 		return nil, err
 	}
 	h := fnv.New64a()
