@@ -1,6 +1,5 @@
 // A modal that asks for a reason (reject, remove, mute) and, for a mute,
 // how long. The caller runs the mutation; the modal shows it pending.
-import { useEffect } from 'react'
 import { Form, Input, Modal, Select } from 'antd'
 import { useT } from '@/i18n'
 
@@ -14,14 +13,14 @@ export const MUTE_MINUTES = [60, 1440, 10080, 43200] as const
 export function ReasonModal(props: { open: boolean; title: string; pending: boolean; withMinutes?: boolean; onOk: (v: ReasonValues) => void; onCancel: () => void }) {
   const t = useT()
   const [form] = Form.useForm<ReasonValues>()
-  useEffect(() => {
-    if (props.open) form.resetFields()
-  }, [props.open, form])
   return (
     <Modal
       open={props.open}
       title={props.title}
       onCancel={props.onCancel}
+      // Cleared once closed, not when opened: a reset on opening ran after
+      // a quick first 确认 and wiped the "reason needed" message it showed.
+      afterClose={() => form.resetFields()}
       onOk={() => form.submit()}
       okText={t('common.confirm')}
       cancelText={t('common.cancel')}

@@ -1,21 +1,20 @@
 // A modal that asks for an operator's reason (refund, mark paid, reject):
 // 1-200 characters, trimmed. The caller runs the mutation; the modal shows
 // it pending.
-import { useEffect, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { Form, Input, Modal } from 'antd'
 import { useT } from '@/i18n'
 
 export function ReasonModal(props: { open: boolean; title: string; intro?: ReactNode; pending: boolean; danger?: boolean; onOk: (reason: string) => void; onCancel: () => void }) {
   const t = useT()
   const [form] = Form.useForm<{ reason: string }>()
-  useEffect(() => {
-    if (props.open) form.resetFields()
-  }, [props.open, form])
   return (
     <Modal
       open={props.open}
       title={props.title}
       onCancel={props.onCancel}
+      // Cleared once closed, not when opened (moderation's ReasonModal says why).
+      afterClose={() => form.resetFields()}
       onOk={() => form.submit()}
       okText={t('common.confirm')}
       cancelText={t('common.cancel')}
