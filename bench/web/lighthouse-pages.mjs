@@ -111,6 +111,10 @@ async function lighthouseOnce(url, { signInBase }) {
       runtimeError: lhr.runtimeError?.message,
       lcpElement: node?.snippet,
       below,
+      // Where the blocking time comes from: the main thread's long tasks
+      // (Lighthouse's simulated durations, ms) and each script's share.
+      longTasks: (lhr.audits['long-tasks']?.details?.items ?? []).map((t) => ({ url: t.url, start: Math.round(t.startTime), ms: Math.round(t.duration) })),
+      bootup: (lhr.audits['bootup-time']?.details?.items ?? []).map((b) => ({ url: b.url, total: Math.round(b.total), scripting: Math.round(b.scripting) })),
     }
   } finally {
     chrome.kill()
@@ -210,6 +214,8 @@ async function main() {
     const errs = rs.map((r) => r.runtimeError).filter(Boolean)
     lines.push(`${name} (median run, ended on ${mid.finalUrl ? new URL(mid.finalUrl).pathname : '?'}): LCP element ${mid.lcpElement ? '`' + mid.lcpElement + '`' : '–'}`)
     for (const d of mid.below ?? []) lines.push(`- ${d}`)
+    const short = (u) => (u ? u.replace(/^https?:\/\/[^/]+/, '') : '?')
+    if (mid.longTasks?.length) lines.push(`- long tasks: ${mid.longTasks.map((t) => `${t.ms} ms at ${t.start} (${short(t.url)})`).join(', ')}`)
     if (errs.length) lines.push(`- runtime errors: ${errs.join('; ')}`)
     lines.push('')
   }

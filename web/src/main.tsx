@@ -10,4 +10,23 @@ import 'antd-mobile/es/global'
 import './styles/global.css'
 import { firstScreenPainted } from './app/first-paint'
 
-void firstScreenPainted().then(() => import('./start'))
+// The first read of localStorage and of document.cookie each wait for the
+// browser (the origin's storage loaded, the cookies asked for): a few
+// milliseconds of a slow phone's main thread, spent here while the page
+// waits for its picture rather than inside the app's start-up task.
+try {
+  localStorage.getItem('prima_token')
+  void document.cookie
+} catch {
+  // storage refused (a private mode): the app copes (lib/storage.ts)
+}
+
+//
+// React's own code (react-dom: the largest part of the libraries) is
+// evaluated in a task of its own before the app's: evaluating a module
+// graph is one task however large, and the two together made the longest
+// task of a first visit (~100 ms on a slow phone).
+void firstScreenPainted()
+  .then(() => import('react-dom/client'))
+  .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
+  .then(() => import('./start'))

@@ -2,11 +2,12 @@
 // entry) imports this once the page's first screen has been painted.
 import { startTransition, StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { App, applyTheme } from './app/App'
+import { App, applyTheme, bootSteps } from './app/App'
 import { watchFirstScreen } from './app/first-screen'
 import { loadLang, setLang } from './i18n'
 import { isDark, useAppStore } from './stores/app'
 import { rememberInviteFromURL } from './lib/invite'
+import { inTasks } from './app/tasks'
 
 // Theme and language before the first paint, so a dark-mode user never sees
 // a white flash and no string renders in the wrong language.
@@ -37,5 +38,9 @@ function render() {
 // English is a chunk of its own (i18n/index.ts): a user who reads it waits
 // for it, so the app never shows a screen of zh-CN first; zh-CN renders at
 // once. Should it fail to load (offline), the app still renders, in zh-CN.
-if (app.lang === 'en') loadLang('en').then(render, render)
-else render()
+const langReady = app.lang === 'en' ? loadLang('en') : Promise.resolve()
+
+// The start-up's steps (the first calls, the boot data) and the first
+// render each in a task of their own, after the one that evaluated the
+// app's modules (app/tasks.ts).
+void inTasks([...bootSteps, () => void langReady.then(render, render)])

@@ -34,17 +34,22 @@ setUnauthorizedHandler(() => {
   useUserStore.getState().logout()
 })
 
-// Server events for the signed-in user (profile changes made elsewhere).
-startRealtime(queryClient)
-
-if (typeof window !== 'undefined') {
-  // The first calls leave now, side by side, rather than as the pages that
-  // need them render (startup.ts).
-  // Home's first screen, when the server put it in the page (boot.ts).
-  readBoot(queryClient)
-  startUp(queryClient, location.pathname)
-  retryOnReconnect(queryClient)
-}
+// bootSteps is what the app does before its first render, one step per
+// task (start.tsx runs them with a yield between): each is a few
+// milliseconds of a slow phone's main thread, where together, at the
+// modules' evaluation, they made one long task that held every tap.
+// Home's first screen, when the server put it in the page, comes first
+// (boot.ts), so the first calls (startup.ts) find what it answered; the
+// calls then leave side by side, before any page renders.
+export const bootSteps: (() => void)[] = [
+  () => readBoot(queryClient),
+  () => startUp(queryClient, location.pathname),
+  () => {
+    // Server events for the signed-in user (profile changes made elsewhere).
+    startRealtime(queryClient)
+    retryOnReconnect(queryClient)
+  },
+]
 
 const DARK_QUERY = '(prefers-color-scheme: dark)'
 

@@ -197,9 +197,20 @@ const byPath: RouteObject[] = [...flatRoutes(), notFound].map((r) => ({ path: r.
 
 // routeNameAt is the name of the route a pathname shows (spec names:
 // 'detail', 'home', ...), for the navigation hook.
+// Matching ranks the whole table on every call (React Router's
+// matchRoutes), a few milliseconds of a slow phone's start-up: each
+// pathname is matched once.
+const namesAt = new Map<string, string>()
+
 export function routeNameAt(pathname: string): string {
-  const m = matchRoutes(byPath, pathname)
-  return (m?.[m.length - 1].route.handle as RouteHandle | undefined)?.name ?? notFound.name
+  let name = namesAt.get(pathname)
+  if (name === undefined) {
+    const m = matchRoutes(byPath, pathname)
+    name = (m?.[m.length - 1].route.handle as RouteHandle | undefined)?.name ?? notFound.name
+    if (namesAt.size >= 200) namesAt.clear()
+    namesAt.set(pathname, name)
+  }
+  return name
 }
 
 // preloadRoute starts downloading the page a pathname shows before React

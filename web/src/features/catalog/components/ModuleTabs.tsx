@@ -1,7 +1,8 @@
 // The home screen's tab row: a horizontally scrolling row of modules and
 // sub-modules, the current one bold with an indicator, kept in view as the
 // selection moves.
-import { useEffect, useRef } from 'react'
+import { useRef } from 'react'
+import { useSelectedInView } from '@/components/useSelectedInView'
 import type { HomeTab } from '@/features/catalog/tabs'
 import styles from './ModuleTabs.module.css'
 
@@ -14,15 +15,7 @@ interface Props {
 export function ModuleTabs({ tabs, selected, onSelect }: Props) {
   const row = useRef<HTMLDivElement>(null)
 
-  useEffect(() => {
-    const el = row.current
-    const tab = el?.querySelector<HTMLElement>('[aria-selected="true"]')
-    if (!el || !tab) return
-    // Centre the tab by scrolling the row only (scrollIntoView would move
-    // the page too).
-    const left = tab.offsetLeft - (el.clientWidth - tab.offsetWidth) / 2
-    el.scrollTo({ left: Math.max(0, left), behavior: 'smooth' })
-  }, [selected])
+  useSelectedInView(row, selected)
 
   return (
     <div className={styles.row} ref={row} role="tablist">
