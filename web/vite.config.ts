@@ -18,8 +18,11 @@ import { fileURLToPath } from 'node:url'
 // Every one of these tags carries data-prima-later: on a page whose first
 // screen the server draws, the server holds them back in a <template> and
 // the entry puts them in once that screen is painted (app/first-paint.ts),
-// so the picture has the line to itself.
-function preloadPages(pages: { page: string; low?: boolean }[]): Plugin {
+// so the picture has the line to itself. A page's own (here home's) also
+// carry data-prima-page with its name: the server drops them from the
+// first screens of other pages (a shared /detail, /shortvideo), where they
+// would be fetched, and put in on the main thread, for a page not shown.
+function preloadPages(pages: { page: string; low?: boolean; name?: string }[]): Plugin {
   return {
     name: 'prima-preload-page',
     apply: 'build',
@@ -42,7 +45,7 @@ function preloadPages(pages: { page: string; low?: boolean }[]): Plugin {
         walk(entry.fileName, have)
         const haveCss = new Set([...have].flatMap((f) => [...(byFile.get(f)?.viteMetadata?.importedCss ?? [])]))
         const tags: HtmlTagDescriptor[] = []
-        for (const { page, low } of pages) {
+        for (const { page, low, name } of pages) {
           const target = chunks.find((c) => c.facadeModuleId?.endsWith(page))
           if (!target) throw new Error(`preloadPages: no chunk for ${page}`)
           const need = new Set<string>()
@@ -51,7 +54,7 @@ function preloadPages(pages: { page: string; low?: boolean }[]): Plugin {
           const css = [...new Set(files.flatMap((f) => [...(byFile.get(f)?.viteMetadata?.importedCss ?? [])]))].filter((f) => !haveCss.has(f))
           files.forEach((f) => have.add(f))
           css.forEach((f) => haveCss.add(f))
-          const prio = low ? { fetchpriority: 'low' } : {}
+          const prio = { ...(low ? { fetchpriority: 'low' } : {}), ...(name ? { 'data-prima-page': name } : {}) }
           tags.push(
             ...files.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, ...prio, href: `/${f}`, 'data-prima-later': true }, injectTo: 'head' as const })),
             ...css.map((f) => ({ tag: 'link', attrs: { rel: 'preload', as: 'style', crossorigin: true, ...prio, href: `/${f}`, 'data-prima-later': true }, injectTo: 'head' as const })),
@@ -72,7 +75,7 @@ const entryOnly =
 // The build lands in web/dist, which the Go binary embeds. emptyOutDir is
 // off because dist keeps a placeholder for go:embed; `make web` clears the rest.
 export default defineConfig({
-  plugins: [react(), preloadPages([{ page: '/src/start.tsx' }, { page: '/src/features/catalog/pages/HomePage.tsx', low: true }])],
+  plugins: [react(), preloadPages([{ page: '/src/start.tsx' }, { page: '/src/features/catalog/pages/HomePage.tsx', low: true, name: 'home' }])],
   // '@/x' is src/x everywhere (tsconfig's paths say the same for tsc), so an
   // import reads the same from any depth.
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },

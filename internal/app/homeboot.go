@@ -266,7 +266,7 @@ func (b *homeBoot) renderDetail(r *http.Request, index []byte, id int64) []byte 
 	head := `<link rel="preload" as="image" href="` + html.EscapeString(v.Cover) + `" fetchpriority="high">` + "\n"
 	d := bootData{Source: b.call(r, "/api/app/vid/source"), Detail: &bootDetail{ID: v.ID, Title: v.Title, Cover: v.Cover}}
 	head = headOf(d, nil) + head
-	return splice(index, head, firstScreen(firstDetail, r.URL.Path, "", v.Cover, false))
+	return splice(index, "detail", head, firstScreen(firstDetail, r.URL.Path, "", v.Cover, false))
 }
 
 // render returns the page for r: index with the boot block and the
@@ -321,7 +321,7 @@ func (b *homeBoot) render(r *http.Request, index []byte) []byte {
 	if head == "" {
 		return nil
 	}
-	return splice(index, head, first)
+	return splice(index, "home", head, first)
 }
 
 // renderShort embeds the short-video tab's first feed page and preloads
@@ -355,7 +355,7 @@ func (b *homeBoot) renderShort(r *http.Request, index []byte) []byte {
 	if d.ShortModules == nil {
 		return nil
 	}
-	return splice(index, headOf(d, preload), first)
+	return splice(index, "shortvideo", headOf(d, preload), first)
 }
 
 // headOf is what goes before </head>: the preloads (the first at high
@@ -388,19 +388,30 @@ func headOf(d bootData, preload []string) string {
 // chunks and home's).
 var laterLink = regexp.MustCompile(`<link [^>]*\bdata-prima-later\b[^>]*>\n?`)
 
+// pageLink is a preload of one page's files (data-prima-page="home":
+// web/vite.config.ts preloadPages), wanted only where that page is shown.
+var pageLink = regexp.MustCompile(`<link [^>]*\bdata-prima-page="([a-z]+)"[^>]*>\n?`)
+
 // splice puts head before </head> and first (when not "") before </body>
-// (or at the end when the page has no </body>). With a first screen the
-// page's later preloads are moved from the head into a <template
-// id="prima-later"> beside it, where they fetch nothing: the page's entry
-// puts them back once the first screen is painted
-// (web/src/app/first-paint.ts), so the picture does not share the line
-// with the app's scripts.
-func splice(index []byte, head, first string) []byte {
+// (or at the end when the page has no </body>), for the app's page named
+// page ("home", "detail", "shortvideo"): another page's preloads are
+// dropped. With a first screen the page's later preloads are moved from
+// the head into a <template id="prima-later"> beside it, where they fetch
+// nothing: the page's entry puts them back once the first screen is
+// painted (web/src/app/first-paint.ts), so the picture does not share the
+// line with the app's scripts.
+func splice(index []byte, page, head, first string) []byte {
 	at := bytes.Index(index, []byte("</head>"))
 	if at < 0 {
 		return nil
 	}
 	top, rest := index[:at], index[at:]
+	top = pageLink.ReplaceAllFunc(top, func(link []byte) []byte {
+		if string(pageLink.FindSubmatch(link)[1]) == page {
+			return link
+		}
+		return nil
+	})
 	if first != "" {
 		if later := laterLink.FindAll(top, -1); len(later) > 0 {
 			top = laterLink.ReplaceAll(top, nil)

@@ -442,17 +442,25 @@ func TestFirstScreen(t *testing.T) {
 		`<script type="module" crossorigin src="/assets/index-a.js"></script>` + "\n" +
 		`<link rel="modulepreload" crossorigin href="/assets/loader-b.js">` + "\n" +
 		`<link rel="modulepreload" crossorigin href="/assets/start-c.js" data-prima-later>` + "\n" +
-		`<link rel="preload" as="style" crossorigin fetchpriority="low" href="/assets/Home-d.css" data-prima-later>` + "\n" +
+		`<link rel="preload" as="style" crossorigin fetchpriority="low" href="/assets/Home-d.css" data-prima-later data-prima-page="home">` + "\n" +
 		`</head><body><div id="root"></div></body></html>`
 	page := app.RenderHomeBoot(s.App, s.Handler, signedIn("/home"), []byte(built))
 	head, body, _ := strings.Cut(string(page), "</head>")
 	want = `<template id="prima-later"><link rel="modulepreload" crossorigin href="/assets/start-c.js" data-prima-later>` + "\n" +
-		`<link rel="preload" as="style" crossorigin fetchpriority="low" href="/assets/Home-d.css" data-prima-later>` + "\n" + `</template>` + "\n" + `<div id="prima-first"`
+		`<link rel="preload" as="style" crossorigin fetchpriority="low" href="/assets/Home-d.css" data-prima-later data-prima-page="home">` + "\n" + `</template>` + "\n" + `<div id="prima-first"`
 	if strings.Contains(head, "data-prima-later") || !strings.Contains(head, `href="/assets/loader-b.js"`) || !strings.Contains(head, `src="/assets/index-a.js"`) || !strings.Contains(body, want) {
 		t.Fatalf("held-back preloads:\n%s", page)
 	}
 	if page := app.RenderHomeBoot(s.App, s.Handler, signedIn("/main"), []byte(built)); bytes.Count(page, []byte("data-prima-later")) != 2 || bytes.Contains(page, []byte("prima-later\"")) {
 		t.Fatalf("/main (no layer):\n%s", page)
+	}
+	// Home's own preloads are for home: a shared video's page and the short
+	// videos' drop them (the app's stay, held back).
+	for _, p := range []string{path, "/shortvideo"} {
+		page := string(app.RenderHomeBoot(s.App, s.Handler, signedIn(p), []byte(built)))
+		if !strings.Contains(page, `<template id="prima-later"><link rel="modulepreload" crossorigin href="/assets/start-c.js" data-prima-later>`) || strings.Contains(page, "Home-d.css") {
+			t.Fatalf("%s keeps the app's preloads and drops home's:\n%s", p, page)
+		}
 	}
 
 	// Without a banner home has no LCP picture of its own: no layer (the

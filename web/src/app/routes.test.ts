@@ -168,6 +168,25 @@ describe('route table', () => {
     expect(routeNameAt('/detail/9/extra')).toBe('notfound')
   })
 
+  it('routeNameAt matches as React Router does on the variants a link may carry', () => {
+    const variants = (p: string) => [
+      p,
+      p + '/',
+      p + '//',
+      p.toUpperCase(),
+      p + '/extra',
+      '/' + p,
+      p.replace(/\/([a-z])/, (_, c: string) => '/%' + c.charCodeAt(0).toString(16)),
+      p.replace('42', '%E4%B8%AD'),
+      p.replace('42', '%E0%A4%A'),
+      p.replace('42', ''),
+      p.slice(0, -1),
+    ]
+    const paths = [...Object.values(spec).map(concrete).flatMap(variants), '', 'home', '/x', '//', '///', '/home/search/', '/community/topic', '/mine/withdraw/detail/1']
+    const differ = paths.map((p) => [p, routeNameAt(p), leafName(routeObjects, p) ?? 'notfound']).filter(([, a, b]) => a !== b)
+    expect(differ).toEqual([])
+  })
+
   it('names and describes every route in both catalogues', () => {
     for (const r of [...table, { name: 'notfound' }]) {
       for (const [lang, cat] of [['zh-CN', zhCN], ['en', en]] as const) {

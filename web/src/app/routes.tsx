@@ -3,7 +3,7 @@
 // plus one line here. Each page module loads on first visit, so the home
 // route's first download holds only the shell and the home page.
 import type { ComponentType, ReactElement } from 'react'
-import { matchRoutes, Navigate, useLocation, type RouteObject } from 'react-router'
+import { Navigate, useLocation, type RouteObject } from 'react-router'
 import { RouteNameContext } from '@/components/routeName'
 import { RouteBoundary } from './RouteErrorBoundary'
 import { RoutePage, type PageLoader } from './pages'
@@ -191,26 +191,48 @@ export function flatRoutes(routes: AppRoute[] = appRoutes): AppRoute[] {
   return routes.flatMap((r) => [r, ...flatRoutes(r.children ?? [])])
 }
 
-// Every path in the table is absolute, so a flat list matches the same way
-// as the nested one.
-const byPath: RouteObject[] = [...flatRoutes(), notFound].map((r) => ({ path: r.path, handle: { name: r.name } }))
-
 // routeNameAt is the name of the route a pathname shows (spec names:
-// 'detail', 'home', ...), for the navigation hook.
-// Matching ranks the whole table on every call (React Router's
-// matchRoutes), a few milliseconds of a slow phone's start-up: each
-// pathname is matched once.
-const namesAt = new Map<string, string>()
+// 'detail', 'home', ...), for the navigation hook and the start-up.
+//
+// It matches as React Router does (the tree built below; routes.test.ts
+// holds the two equal over every path of the table and their variants)
+// without its cost: matchRoutes flattens, ranks and compiles a regular
+// expression for every route of the table on each call, several
+// milliseconds of a slow phone's start-up and of every navigation. Here
+// each path is split once. The rules kept: segments compare without case
+// after percent-decoding, trailing slashes are ignored, a :param takes any
+// one non-empty segment, and of the routes that match, the one with more
+// fixed segments wins, then the earlier in the table; else notFound.
+interface Pattern {
+  name: string
+  segments: (string | null)[] // a fixed segment in lower case, or null for a :param
+  fixed: number
+}
+
+const patterns: Pattern[] = flatRoutes().map((r) => {
+  const segments = (r.path === '/' ? [] : r.path.slice(1).split('/')).map((s) => (s.startsWith(':') ? null : s.toLowerCase()))
+  return { name: r.name, segments, fixed: segments.filter((s) => s !== null).length }
+})
+
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
+}
 
 export function routeNameAt(pathname: string): string {
-  let name = namesAt.get(pathname)
-  if (name === undefined) {
-    const m = matchRoutes(byPath, pathname)
-    name = (m?.[m.length - 1].route.handle as RouteHandle | undefined)?.name ?? notFound.name
-    if (namesAt.size >= 200) namesAt.clear()
-    namesAt.set(pathname, name)
+  if (pathname === '') pathname = '/'
+  if (!pathname.startsWith('/')) return notFound.name
+  const trimmed = pathname.replace(/\/+$/, '')
+  const parts = trimmed === '' ? [] : trimmed.slice(1).split('/').map((s) => decodeSegment(s).toLowerCase())
+  let best: Pattern | null = null
+  for (const p of patterns) {
+    if (p.segments.length !== parts.length || (best && p.fixed <= best.fixed)) continue
+    if (p.segments.every((s, i) => parts[i] !== '' && (s === null || s === parts[i]))) best = p
   }
-  return name
+  return best?.name ?? notFound.name
 }
 
 // preloadRoute starts downloading the page a pathname shows before React

@@ -48,7 +48,11 @@ export function startUp(client: QueryClient, pathname: string): void {
   if (!useUserStore.getState().token && mayStartSession()) ensureGuestSession().catch(() => undefined) // splash shows it
   const name = routeNameAt(pathname)
   const { token, signingIn } = useUserStore.getState()
-  preloadRoute(name === 'splash' && (token || signingIn) ? '/home' : pathname)
+  // The page's scripts in the next task: asking for them puts a link in
+  // the head for each of the page's files (a detail page has some twenty),
+  // main-thread work better not added to this task's.
+  const page = name === 'splash' && (token || signingIn) ? '/home' : pathname
+  setTimeout(() => preloadRoute(page), 0)
 
   if (name === 'home' || name === 'splash') {
     // With a cached configuration the default tab is known now; on a first
