@@ -13,7 +13,7 @@
 //
 //   node lighthouse-pages.mjs [--bin ../../bin/prima] [--before <bin>] [--runs 5] [--json out.json] [--only shortvideo]
 //
-// --only keeps Prima's pages whose path contains the text (the baseline
+// --only keeps Prima's pages whose name contains the text (the baseline
 // always runs), for more runs of one page in the same time.
 //
 // --before serves a second binary (say, main's build) beside the first and
@@ -175,7 +175,7 @@ async function main() {
     // Each page right after its own "before", so the two see the same load.
     const targets = [{ name: 'baseline (static page + 1 cover)', url: `http://127.0.0.1:${port}/`, signInBase: null }]
     pages.forEach((p, i) => {
-      if (opts.only && !p.url.includes(opts.only)) return
+      if (opts.only && !p.name.includes(opts.only)) return
       targets.push(...(before ? [beforePages[i]] : []), p)
     })
     for (let i = 0; i < RUNS; i++) {

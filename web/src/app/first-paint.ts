@@ -39,31 +39,23 @@ function afterPaint(doc: Document, fn: () => void): void {
   requestAnimationFrame(() => setTimeout(once, 0))
 }
 
-// LATER_BATCH is how many held-back preloads go in per task: each one
-// put in is a fetch to set up on the main thread (about a millisecond on a
-// slow phone), and the home page's two dozen in one go made a long task.
-export const LATER_BATCH = 6
-
 // putBackLater moves the held-back preloads into the head, where they
-// start fetching, a batch per task in the page's order (the app's own
-// first, then home's), and resolves in the task after the last.
-function putBackLater(doc: Document): Promise<void> {
+// start fetching. (Put back a few per task instead, they made more long
+// tasks, not shorter ones: most of a link's cost on a busy phone is
+// waiting for the browser, which batches do not shorten.)
+function putBackLater(doc: Document): void {
   const t = doc.getElementById('prima-later') as HTMLTemplateElement | null
-  if (!t) return Promise.resolve()
+  if (!t) return
+  if (t.content) doc.head.append(t.content)
   t.remove()
-  const links = Array.from(t.content?.children ?? [])
-  return new Promise((resolve) => {
-    const batch = () => {
-      if (links.length) doc.head.append(...links.splice(0, LATER_BATCH))
-      setTimeout(links.length ? batch : resolve, 0)
-    }
-    batch()
-  })
 }
 
 export function firstScreenPainted(doc: Document = document, maxMs = FIRST_PAINT_MAX_MS): Promise<void> {
   const img = doc.getElementById('prima-first')?.querySelector('img')
-  if (!img) return putBackLater(doc)
+  if (!img) {
+    putBackLater(doc)
+    return Promise.resolve()
+  }
   return new Promise((resolve) => {
     let done = false
     const finish = () => {
@@ -73,7 +65,10 @@ export function firstScreenPainted(doc: Document = document, maxMs = FIRST_PAINT
       // The preloads go in, then the app is imported in a task of its
       // own: each is work for the main thread (the preloads start their
       // fetches, the import its loader's).
-      afterPaint(doc, () => void putBackLater(doc).then(resolve))
+      afterPaint(doc, () => {
+        putBackLater(doc)
+        setTimeout(resolve, 0)
+      })
     }
     const timer = setTimeout(finish, maxMs)
     if (img.complete) finish()
