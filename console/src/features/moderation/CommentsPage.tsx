@@ -12,7 +12,7 @@ import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
 import { errorTip } from '@/components/ErrorState'
 import { getComments, modKeys, removeComment, type AdminComment } from './api'
-import { ReasonModal } from './ReasonModal'
+import { ModReasonModal as ReasonModal } from './ReasonModal'
 
 export function CommentsPage() {
   const t = useT()

@@ -12,7 +12,7 @@ import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
 import { errorTip } from '@/components/ErrorState'
 import { getPending, modKeys, reviewPosts, type AdminPost } from './api'
-import { ReasonModal } from './ReasonModal'
+import { ModReasonModal as ReasonModal } from './ReasonModal'
 
 export function QueuePage() {
   const t = useT()

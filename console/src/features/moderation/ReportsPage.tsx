@@ -26,7 +26,7 @@ import {
   type ReportState,
   type VideoReports,
 } from './api'
-import { ReasonModal } from './ReasonModal'
+import { ModReasonModal as ReasonModal } from './ReasonModal'
 
 const REASONS = new Set(['illegal', 'vulgar', 'violence', 'copyright', 'broken', 'other', 'spam', 'porn', 'abuse'])
 const reasonLabel = (t: T, r: string) => (REASONS.has(r) ? t(`mod.r.${r}` as MessageKey) : r)
@@ -90,7 +90,7 @@ function PostReports() {
           { title: t('mod.id'), dataIndex: 'id', responsive: ['sm'] },
           { title: t('mod.target'), key: 'target', render: (_, r) => (r.commentId ? `${t('mod.comment')} #${r.commentId}` : `${t('mod.post')} #${r.postId}`) },
           { title: t('mod.text'), key: 'text', render: (_, r) => <span className="mod-text">{r.postTitle && !r.commentId ? `${r.postTitle} · ` : ''}{r.text}</span> },
-          { title: t('mod.reason'), dataIndex: 'reason', render: (s: string) => reasonLabel(t, s) },
+          { title: t('common.reason'), dataIndex: 'reason', render: (s: string) => reasonLabel(t, s) },
           { title: t('mod.count'), dataIndex: 'openReports', responsive: ['md'] },
           { title: t('mod.reporter'), key: 'reporter', render: (_, r) => r.reporter.name, responsive: ['lg'] },
           { title: t('mod.createdAt'), dataIndex: 'createdAt', render: formatTime, responsive: ['lg'] },
@@ -247,7 +247,7 @@ function MessageReportsTab() {
         columns={[
           { title: t('mod.id'), dataIndex: 'id', responsive: ['sm'] },
           { title: t('mod.reported'), key: 'reported', render: (_, r) => <span className="mod-text">{r.reported.name} <Typography.Text type="secondary">({r.reported.uid})</Typography.Text></span> },
-          { title: t('mod.reason'), dataIndex: 'reason', render: (s: string) => <span className="mod-text">{s}</span> },
+          { title: t('common.reason'), dataIndex: 'reason', render: (s: string) => <span className="mod-text">{s}</span> },
           { title: t('mod.reporter'), key: 'reporter', render: (_, r) => r.reporter.name, responsive: ['md'] },
           { title: t('mod.createdAt'), dataIndex: 'createdAt', render: formatTime, responsive: ['lg'] },
           {

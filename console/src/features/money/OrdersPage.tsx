@@ -16,7 +16,7 @@ import { ErrorState, errorTip } from '@/components/ErrorState'
 import { cursorOf, firstPage, newer, older, type Pager as PagerState } from '@/lib/pager'
 import { getCallbacks, getOrders, markPaid, moneyKeys, ORDER_STATUSES, PROVIDERS, refundOrder, type Order, type OrderFilter } from './api'
 import { yuan } from './format'
-import { ReasonModal } from './ReasonModal'
+import { ReasonModal } from '@/components/ReasonModal'
 
 const statusColor: Record<string, string> = { paid: 'green', pending: 'gold', refunded: 'purple', cancelled: 'default', expired: 'default' }
 
@@ -195,7 +195,8 @@ function OrderDrawer({ order, onClose, onChanged }: { order: Order | null; onClo
         danger={asking === 'refund'}
         pending={act.isPending}
         onCancel={() => setAsking(null)}
-        onOk={(reason) => asking && act.mutate({ kind: asking, reason })}
+        testId="money-reason"
+        onOk={({ reason }) => asking && act.mutate({ kind: asking, reason })}
       />
     </Drawer>
   )

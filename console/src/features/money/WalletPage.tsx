@@ -179,7 +179,7 @@ function AdjustModal({ uid, open, onClose }: { uid: number; open: boolean; onClo
         >
           <Input inputMode="decimal" placeholder={account === 'income' ? '-12.50' : '500'} data-testid="adjust-amount" />
         </Form.Item>
-        <Form.Item name="reason" label={t('money.reason')} rules={[{ required: true, whitespace: true, message: t('money.needReason') }, { max: 200 }]}>
+        <Form.Item name="reason" label={t('common.reason')} rules={[{ required: true, whitespace: true, message: t('common.needReason') }, { max: 200 }]}>
           <Input.TextArea rows={3} maxLength={200} showCount data-testid="adjust-reason" />
         </Form.Item>
       </Form>

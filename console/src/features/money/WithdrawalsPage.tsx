@@ -33,7 +33,7 @@ import {
 } from './api'
 import { centsOf, yuan } from './format'
 import { accountText, kindLabel, pendingOnly, stateColor, stateLabel, who } from './logic'
-import { ReasonModal } from './ReasonModal'
+import { ReasonModal } from '@/components/ReasonModal'
 
 const STATES: (WithdrawStatus | '')[] = ['pending', 'paid', 'rejected', '']
 
@@ -337,7 +337,7 @@ function WithdrawalDrawer({ w, onClose }: { w: Withdrawal | null; onClose: () =>
           </div>
         </Space>
       ) : null}
-      <ReasonModal open={rejecting} title={t('money.rejectTitle', { no })} intro={<Typography.Paragraph type="secondary">{t('money.rejectIntro')}</Typography.Paragraph>} danger pending={no2.isPending} onCancel={() => setRejecting(false)} onOk={(reason) => no2.mutate(reason)} />
+      <ReasonModal open={rejecting} title={t('money.rejectTitle', { no })} intro={<Typography.Paragraph type="secondary">{t('money.rejectIntro')}</Typography.Paragraph>} danger pending={no2.isPending} testId="money-reason" onCancel={() => setRejecting(false)} onOk={({ reason }) => no2.mutate(reason)} />
     </Drawer>
   )
 }
