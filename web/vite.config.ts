@@ -54,10 +54,10 @@ function preloadPages(pages: { page: string; low?: boolean; name?: string }[]): 
           const css = [...new Set(files.flatMap((f) => [...(byFile.get(f)?.viteMetadata?.importedCss ?? [])]))].filter((f) => !haveCss.has(f))
           files.forEach((f) => have.add(f))
           css.forEach((f) => haveCss.add(f))
-          const prio = { ...(low ? { fetchpriority: 'low' } : {}), ...(name ? { 'data-prima-page': name } : {}) }
+          const extra = { ...(low ? { fetchpriority: 'low' } : {}), ...(name ? { 'data-prima-page': name } : {}) }
           tags.push(
-            ...files.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, ...prio, href: `/${f}`, 'data-prima-later': true }, injectTo: 'head' as const })),
-            ...css.map((f) => ({ tag: 'link', attrs: { rel: 'preload', as: 'style', crossorigin: true, ...prio, href: `/${f}`, 'data-prima-later': true }, injectTo: 'head' as const })),
+            ...files.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, ...extra, href: `/${f}`, 'data-prima-later': true }, injectTo: 'head' as const })),
+            ...css.map((f) => ({ tag: 'link', attrs: { rel: 'preload', as: 'style', crossorigin: true, ...extra, href: `/${f}`, 'data-prima-later': true }, injectTo: 'head' as const })),
           )
         }
         return tags

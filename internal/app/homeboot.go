@@ -390,7 +390,7 @@ var laterLink = regexp.MustCompile(`<link [^>]*\bdata-prima-later\b[^>]*>\n?`)
 
 // pageLink is a preload of one page's files (data-prima-page="home":
 // web/vite.config.ts preloadPages), wanted only where that page is shown.
-var pageLink = regexp.MustCompile(`<link [^>]*\bdata-prima-page="([a-z]+)"[^>]*>\n?`)
+var pageLink = regexp.MustCompile(`<link [^>]*\bdata-prima-page="[a-z]+"[^>]*>\n?`)
 
 // splice puts head before </head> and first (when not "") before </body>
 // (or at the end when the page has no </body>), for the app's page named
@@ -406,8 +406,9 @@ func splice(index []byte, page, head, first string) []byte {
 		return nil
 	}
 	top, rest := index[:at], index[at:]
+	mine := []byte(`data-prima-page="` + page + `"`)
 	top = pageLink.ReplaceAllFunc(top, func(link []byte) []byte {
-		if string(pageLink.FindSubmatch(link)[1]) == page {
+		if bytes.Contains(link, mine) {
 			return link
 		}
 		return nil

@@ -21,7 +21,6 @@ try {
   // storage refused (a private mode): the app copes (lib/storage.ts)
 }
 
-//
 // React's own code (react-dom: the largest part of the libraries) is
 // evaluated in a task of its own before the app's: evaluating a module
 // graph is one task however large, and the two together made the longest

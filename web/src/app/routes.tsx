@@ -223,8 +223,7 @@ function decodeSegment(s: string): string {
 }
 
 export function routeNameAt(pathname: string): string {
-  if (pathname === '') pathname = '/'
-  if (!pathname.startsWith('/')) return notFound.name
+  if (pathname !== '' && !pathname.startsWith('/')) return notFound.name // '' is '/'
   const trimmed = pathname.replace(/\/+$/, '')
   const parts = trimmed === '' ? [] : trimmed.slice(1).split('/').map((s) => decodeSegment(s).toLowerCase())
   let best: Pattern | null = null

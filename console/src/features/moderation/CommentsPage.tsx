@@ -12,7 +12,7 @@ import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
 import { errorTip } from '@/components/ErrorState'
 import { getComments, modKeys, removeComment, type AdminComment } from './api'
-import { ModReasonModal as ReasonModal } from './ReasonModal'
+import { ModReasonModal } from './ReasonModal'
 
 export function CommentsPage() {
   const t = useT()
@@ -75,7 +75,7 @@ export function CommentsPage() {
         ]}
       />
       <Pager labels="page" page={pager.index + 1} hasPrev={pager.index > 0} hasNext={!!q.data?.nextCursor} busy={q.isFetching} onPrev={() => setPager(newer)} onNext={() => setPager((p) => older(p, q.data?.nextCursor ?? null))} />
-      <ReasonModal
+      <ModReasonModal
         open={removing !== null}
         title={t('mod.removeTitle', { what: t('mod.comment') })}
         pending={remove.isPending}

@@ -12,7 +12,7 @@ import { Pager } from '@/components/Pager'
 import { QueryTable } from '@/components/QueryTable'
 import { errorTip } from '@/components/ErrorState'
 import { getPending, modKeys, reviewPosts, type AdminPost } from './api'
-import { ModReasonModal as ReasonModal } from './ReasonModal'
+import { ModReasonModal } from './ReasonModal'
 
 export function QueuePage() {
   const t = useT()
@@ -93,7 +93,7 @@ export function QueuePage() {
         ]}
       />
       <Pager labels="page" page={pager.index + 1} hasPrev={pager.index > 0} hasNext={!!q.data?.nextCursor} busy={q.isFetching} onPrev={() => setPager(newer)} onNext={() => setPager((p) => older(p, q.data?.nextCursor ?? null))} />
-      <ReasonModal
+      <ModReasonModal
         open={rejecting !== null}
         title={t('mod.rejectTitle', { n: rejecting?.length ?? 0 })}
         pending={busy}

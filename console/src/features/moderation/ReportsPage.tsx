@@ -26,7 +26,7 @@ import {
   type ReportState,
   type VideoReports,
 } from './api'
-import { ModReasonModal as ReasonModal } from './ReasonModal'
+import { ModReasonModal } from './ReasonModal'
 
 const REASONS = new Set(['illegal', 'vulgar', 'violence', 'copyright', 'broken', 'other', 'spam', 'porn', 'abuse'])
 const reasonLabel = (t: T, r: string) => (REASONS.has(r) ? t(`mod.r.${r}` as MessageKey) : r)
@@ -115,7 +115,7 @@ function PostReports() {
         ]}
       />
       <Pager labels="page" page={pager.index + 1} hasPrev={pager.index > 0} hasNext={!!q.data?.nextCursor} busy={q.isFetching} onPrev={() => setPager(newer)} onNext={() => setPager((p) => older(p, q.data?.nextCursor ?? null))} />
-      <ReasonModal
+      <ModReasonModal
         open={removing !== null}
         title={t('mod.removeTitle', { what: removing?.commentId ? t('mod.comment') : t('mod.post') })}
         pending={remove.isPending}
@@ -271,7 +271,7 @@ function MessageReportsTab() {
         ]}
       />
       <Pager labels="page" page={pager.index + 1} hasPrev={pager.index > 0} hasNext={!!q.data?.nextCursor} busy={q.isFetching} onPrev={() => setPager(newer)} onNext={() => setPager((p) => older(p, q.data?.nextCursor ?? null))} />
-      <ReasonModal
+      <ModReasonModal
         open={muting !== null}
         withMinutes
         title={t('mod.muteTitle', { name: muting?.reported.name ?? '' })}
